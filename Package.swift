@@ -1,0 +1,60 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "MoneyFlow",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "MoneyFlowCore", targets: ["MoneyFlowCore"]),
+        .library(name: "MoneyFlowImporters", targets: ["MoneyFlowImporters"]),
+        .library(name: "MoneyFlowReconcile", targets: ["MoneyFlowReconcile"]),
+        .library(name: "MoneyFlowStore", targets: ["MoneyFlowStore"]),
+        .library(name: "MoneyFlowZip", targets: ["MoneyFlowZip"]),
+        .library(name: "MoneyFlowPDF", targets: ["MoneyFlowPDF"]),
+        .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
+        .executable(name: "moneyflow", targets: ["moneyflow"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // Pure Swift (Foundation only): money, dates, records, plans.
+        .target(name: "MoneyFlowCore"),
+        // Pure Swift importers: CSV, Plaid JSON, CMB reconstruction from positioned text.
+        .target(name: "MoneyFlowImporters", dependencies: ["MoneyFlowCore"]),
+        // Pure Swift matching engine.
+        .target(name: "MoneyFlowReconcile", dependencies: ["MoneyFlowCore"]),
+        // C libraries behind small wrappers.
+        .systemLibrary(name: "CMinizip", providers: [.apt(["libminizip-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .target(name: "MoneyFlowZip", dependencies: [
+            "CMinizip",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
+        ]),
+        .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
+        .target(name: "MoneyFlowStore", dependencies: [
+            "MoneyFlowCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Wires file -> importer -> reconciler -> store; registers the default importers.
+        .target(name: "MoneyFlowPipeline", dependencies: [
+            "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
+            "MoneyFlowZip", "MoneyFlowPDF",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .executableTarget(name: "moneyflow", dependencies: [
+            "MoneyFlowPipeline",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
+        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters"]),
+        .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"]),
+        .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline"]),
+        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline"]),
+        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,47 @@
+/// One observation of a money movement, read from one source file, before it meets the store.
+public struct IncomingRecord: Sendable, Hashable, Codable {
+    /// ``AccountFacts/key`` of the account it belongs to.
+    public var accountKey: String
+    public var sourceKind: SourceKind
+    /// Posting date (statement) or Plaid `date`.
+    public var date: LocalDate
+    /// Signed amount, negative = money out of the account.
+    public var amount: Money
+    public var description: String
+    public var counterparty: String?
+    public var note: String?
+    /// Balance after this row, when the source prints one.
+    public var balance: Money?
+    public var pending: Bool
+    /// Provider id (Plaid `transaction_id`, a bank reference number) when the source has one.
+    public var externalID: String?
+    /// Plaid `pending_transaction_id`: the pending record this posted one replaces.
+    public var pendingExternalID: String?
+    public var authorizedDate: LocalDate?
+    public var category: String?
+    /// Time of day as printed (`12:56:16`), when the source has one.
+    public var time: String?
+    public var locator: Locator
+    /// The source's own fields for audit, as JSON text (secrets redacted by the importer).
+    public var raw: String
+
+    public init(accountKey: String, sourceKind: SourceKind, date: LocalDate, amount: Money,
+                description: String, counterparty: String? = nil, note: String? = nil,
+                balance: Money? = nil, pending: Bool = false, externalID: String? = nil,
+                pendingExternalID: String? = nil, authorizedDate: LocalDate? = nil,
+                category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}") {
+        self.accountKey = accountKey; self.sourceKind = sourceKind; self.date = date
+        self.amount = amount; self.description = description; self.counterparty = counterparty
+        self.note = note; self.balance = balance; self.pending = pending; self.externalID = externalID
+        self.pendingExternalID = pendingExternalID; self.authorizedDate = authorizedDate
+        self.category = category; self.time = time; self.locator = locator; self.raw = raw
+    }
+
+    /// The text that, with account, kind, date and amount, identifies a row of a source without
+    /// ids: two exports of the same row agree on it. Whitespace-normalised.
+    public var identityText: String {
+        let parts = [description, counterparty ?? "", note ?? "", balance?.decimalString ?? ""]
+        return parts.map { $0.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+            .joined(separator: "\u{1F}")
+    }
+}

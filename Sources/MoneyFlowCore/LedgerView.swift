@@ -1,0 +1,65 @@
+/// A stored record as the reconciler sees it.
+public struct ExistingRecord: Sendable, Hashable, Codable {
+    public enum State: String, Sendable, Codable { case active, superseded, removed }
+    public var id: Int64
+    public var accountID: Int64
+    public var transactionID: Int64?
+    public var sourceKind: SourceKind
+    public var externalID: String?
+    public var pending: Bool
+    public var state: State
+    public var date: LocalDate
+    public var amount: Money
+    public init(id: Int64, accountID: Int64, transactionID: Int64?, sourceKind: SourceKind, externalID: String?,
+                pending: Bool, state: State, date: LocalDate, amount: Money) {
+        self.id = id; self.accountID = accountID; self.transactionID = transactionID; self.sourceKind = sourceKind
+        self.externalID = externalID; self.pending = pending; self.state = state; self.date = date; self.amount = amount
+    }
+}
+
+/// A stored transaction as the reconciler sees it when looking for link candidates.
+public struct CandidateTransaction: Sendable, Hashable, Codable {
+    public var id: Int64
+    public var accountID: Int64
+    public var date: LocalDate
+    public var amount: Money
+    public var description: String
+    public var counterparty: String?
+    public var pending: Bool
+    /// Source kinds of the active records that support it, with their file families
+    /// (e.g. the statement's account number) so one file family never links twice.
+    public var supportingKinds: Set<SourceKind>
+    /// Dates of supporting records (statement posting date, Plaid date / authorized date).
+    public var otherDates: [LocalDate]
+    /// Active Plaid external ids supporting it.
+    public var externalIDs: [String]
+    public init(id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
+                counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
+                otherDates: [LocalDate] = [], externalIDs: [String] = []) {
+        self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
+        self.description = description; self.counterparty = counterparty; self.pending = pending
+        self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs
+    }
+}
+
+/// Read-only view of the store that the reconciler plans against.
+public protocol LedgerView {
+    /// Account that owns import identity `key`, if any.
+    func accountID(forKey key: String) throws -> Int64?
+    /// Account with this display name, if any.
+    func accountID(named name: String) throws -> Int64?
+    /// Record with this fingerprint in an account and kind.
+    func record(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> ExistingRecord?
+    /// Record with this provider id (any state).
+    func record(kind: SourceKind, externalID: String) throws -> ExistingRecord?
+    /// Live (not void) transactions of an account in a currency within a date range.
+    func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction]
+    /// Record ids a user pinned to a transaction (`moneyflow link`) or away from one (`unlink`).
+    func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision?
+}
+
+/// A user's remembered decision about a record, never overturned by an import.
+public enum UserDecision: Sendable, Hashable, Codable {
+    case linked(transactionID: Int64)
+    case standalone
+}

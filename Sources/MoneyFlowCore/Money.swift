@@ -1,0 +1,129 @@
+import Foundation
+
+/// An exact amount of money: integer minor units plus an ISO 4217 currency code.
+///
+/// Never built from a `Double`: parse it from decimal text with ``Money/parse(_:currency:)``
+/// and print it with ``decimalString``. Negative means money out of the account.
+public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// Amount in the currency's minor units (cents, fen, ...).
+    public var minorUnits: Int64
+    /// ISO 4217 code, upper case (`CNY`, `USD`).
+    public var currency: String
+
+    public init(minorUnits: Int64, currency: String) {
+        self.minorUnits = minorUnits
+        self.currency = currency.uppercased()
+    }
+
+    /// Number of digits after the decimal point for `currency` (ISO 4217 exponent).
+    public static func exponent(for currency: String) -> Int {
+        switch currency.uppercased() {
+        case "JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX", "XAF", "XOF", "HUF0": return 0
+        case "BHD", "KWD", "OMR", "JOD", "TND", "LYD", "IQD": return 3
+        default: return 2
+        }
+    }
+
+    public var exponent: Int { Money.exponent(for: currency) }
+
+    /// Decimal text with exactly `exponent` fraction digits, `-` for negatives, no grouping.
+    public var decimalString: String { Money.format(minorUnits: minorUnits, exponent: exponent) }
+
+    public var description: String { "\(decimalString) \(currency)" }
+
+    public static func < (lhs: Money, rhs: Money) -> Bool {
+        precondition(lhs.currency == rhs.currency, "comparing \(lhs.currency) with \(rhs.currency)")
+        return lhs.minorUnits < rhs.minorUnits
+    }
+
+    public static func format(minorUnits: Int64, exponent: Int) -> String {
+        let negative = minorUnits < 0
+        let magnitude = minorUnits.magnitude
+        if exponent == 0 { return (negative ? "-" : "") + String(magnitude) }
+        var divisor: UInt64 = 1
+        for _ in 0..<exponent { divisor *= 10 }
+        let whole = magnitude / divisor
+        var fraction = String(magnitude % divisor)
+        while fraction.count < exponent { fraction = "0" + fraction }
+        return (negative ? "-" : "") + "\(whole).\(fraction)"
+    }
+
+    /// Parses decimal text such as `1,234.56`, `-5.00`, `(12.00)`, `+3`, `¥1 000,5`-free forms.
+    ///
+    /// Accepts an optional sign, parentheses for negatives, thousands separators (`,`, `'`, thin
+    /// or plain spaces) and at most `exponent` fraction digits (extra digits must be zeros).
+    /// `decimalSeparator` lets European exports (`1.234,56`) be read exactly.
+    public static func parse(_ text: String, currency: String, decimalSeparator: Character = ".") throws(MoneyParseError) -> Money {
+        let minor = try parseMinorUnits(text, exponent: exponent(for: currency), decimalSeparator: decimalSeparator)
+        return Money(minorUnits: minor, currency: currency)
+    }
+
+    /// Parses decimal text into minor units with a given exponent. See ``parse(_:currency:decimalSeparator:)``.
+    public static func parseMinorUnits(_ text: String, exponent: Int, decimalSeparator: Character = ".") throws(MoneyParseError) -> Int64 {
+        var s = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard !s.isEmpty else { throw MoneyParseError(text: text, reason: "empty amount") }
+        var negative = false
+        if s.hasPrefix("(") && s.hasSuffix(")") {
+            negative = true
+            s = s.dropFirst().dropLast()
+            s = Substring(s.trimmingCharacters(in: .whitespaces))
+        }
+        if s.hasSuffix("-") && !s.hasPrefix("-") { negative.toggle(); s = s.dropLast() } // trailing minus (some banks)
+        if s.hasPrefix("-") || s.hasPrefix("−") { negative.toggle(); s = s.dropFirst() }
+        else if s.hasPrefix("+") { s = s.dropFirst() }
+        s = Substring(s.trimmingCharacters(in: .whitespaces))
+        // Currency symbols sometimes precede the number.
+        while let first = s.first, "$¥￥€£".contains(first) { s = s.dropFirst() }
+        if s.hasPrefix("-") { negative.toggle(); s = s.dropFirst() }
+        let groupSeparators: Set<Character> = decimalSeparator == "." ? [",", "'", " ", "\u{202F}", "\u{00A0}"] : [".", "'", " ", "\u{202F}", "\u{00A0}"]
+        var whole: UInt64 = 0
+        var fraction: UInt64 = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var inFraction = false
+        for ch in s {
+            if ch == decimalSeparator {
+                if inFraction { throw MoneyParseError(text: text, reason: "two decimal separators") }
+                inFraction = true
+                continue
+            }
+            if groupSeparators.contains(ch) {
+                if inFraction { throw MoneyParseError(text: text, reason: "separator in the fraction") }
+                continue
+            }
+            guard let d = ch.wholeNumberValue, ch.isASCII else {
+                throw MoneyParseError(text: text, reason: "unexpected character '\(ch)'")
+            }
+            sawDigit = true
+            if inFraction {
+                fractionDigits += 1
+                if fractionDigits > exponent {
+                    if d != 0 { throw MoneyParseError(text: text, reason: "more than \(exponent) decimal places") }
+                    continue
+                }
+                fraction = fraction * 10 + UInt64(d)
+            } else {
+                let (m, o1) = whole.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(UInt64(d))
+                if o1 || o2 || a > 90_000_000_000_000_000 { throw MoneyParseError(text: text, reason: "amount too large") }
+                whole = a
+            }
+        }
+        guard sawDigit else { throw MoneyParseError(text: text, reason: "no digits") }
+        let usedFraction = min(fractionDigits, exponent)
+        for _ in usedFraction..<exponent { fraction *= 10 }
+        var scale: UInt64 = 1
+        for _ in 0..<exponent { scale *= 10 }
+        let (scaled, o1) = whole.multipliedReportingOverflow(by: scale)
+        let (total, o2) = scaled.addingReportingOverflow(fraction)
+        if o1 || o2 || total > UInt64(Int64.max) { throw MoneyParseError(text: text, reason: "amount too large") }
+        return negative ? -Int64(total) : Int64(total)
+    }
+}
+
+/// Why a piece of text is not an amount of money.
+public struct MoneyParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+    public var description: String { "invalid amount '\(text.prefix(40))': \(reason)" }
+}

@@ -1,0 +1,37 @@
+/// Where a record came from. Raw values are the `kind` strings of the JSON output contract.
+public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A CMB 招商银行交易流水 PDF statement (bare or inside its ZIP).
+    case cmbPDF = "cmb-pdf"
+    /// A CMB PC web-banking CSV export.
+    case cmbCSV = "cmb-csv"
+    /// A Plaid transactions feed (sync pages, get exports, bare arrays).
+    case plaid = "plaid"
+    /// Any other bank CSV export read through a column profile.
+    case csv = "csv"
+
+    /// True for the bank's own records (statements and bank CSVs), whose date, amount,
+    /// description and balance win in the merged view.
+    public var isBankOwn: Bool { self != .plaid }
+}
+
+/// Where in its source file a record was read.
+public struct Locator: Sendable, Hashable, Codable {
+    /// 1-based physical line where the row starts (text sources).
+    public var line: Int?
+    /// 1-based page (PDF sources).
+    public var page: Int?
+    /// 1-based row within the page (PDF) or within the file's data rows.
+    public var row: Int?
+
+    public init(line: Int? = nil, page: Int? = nil, row: Int? = nil) {
+        self.line = line; self.page = page; self.row = row
+    }
+
+    public var description: String {
+        var parts: [String] = []
+        if let page { parts.append("page \(page)") }
+        if let line { parts.append("line \(line)") }
+        if let row { parts.append("row \(row)") }
+        return parts.joined(separator: ", ")
+    }
+}
