@@ -127,6 +127,7 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
 
 /// Why text is not a date in the expected format.
 public struct DateParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public init(text: String, format: LocalDate.Format, reason: String) { self.text = text; self.format = format; self.reason = reason }
     public var text: String
     public var format: LocalDate.Format
     public var reason: String

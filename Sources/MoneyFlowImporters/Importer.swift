@@ -15,15 +15,16 @@ public typealias PasswordProvider = @Sendable (_ fileName: String) throws -> Str
 
 /// Per-import options that importers may use.
 public struct ImportOptions: Sendable {
-    /// CSV column profile to use instead of sniffing the header.
-    public var csvProfile: CSVProfile?
+    /// CSV column profile(s) to use instead of sniffing the header: one user profile, or the
+    /// variants of one built-in profile (the one whose header fits is used).
+    public var csvProfiles: [CSVProfile]?
     /// Password source for encrypted containers (ZIP, PDF).
     public var password: PasswordProvider?
     /// Default currency for sources that do not print one.
     public var defaultCurrency: String?
 
-    public init(csvProfile: CSVProfile? = nil, password: PasswordProvider? = nil, defaultCurrency: String? = nil) {
-        self.csvProfile = csvProfile; self.password = password; self.defaultCurrency = defaultCurrency
+    public init(csvProfiles: [CSVProfile]? = nil, password: PasswordProvider? = nil, defaultCurrency: String? = nil) {
+        self.csvProfiles = csvProfiles; self.password = password; self.defaultCurrency = defaultCurrency
     }
 }
 

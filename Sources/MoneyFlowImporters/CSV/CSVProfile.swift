@@ -1,3 +1,187 @@
+import Foundation
 import MoneyFlowCore
-/// placeholder replaced below
-public struct CSVProfile: Sendable, Hashable, Codable { public var name: String }
+
+/// Names a column: by header text (any of several spellings, case-insensitive) or by 0-based index.
+public enum ColumnRef: Sendable, Hashable, Codable, CustomStringConvertible {
+    case names([String])
+    case index(Int)
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let i = try? c.decode(Int.self) { self = .index(i) }
+        else if let s = try? c.decode(String.self) { self = .names([s]) }
+        else { self = .names(try c.decode([String].self)) }
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .index(let i): try c.encode(i)
+        case .names(let n): if n.count == 1 { try c.encode(n[0]) } else { try c.encode(n) }
+        }
+    }
+    public var description: String {
+        switch self {
+        case .index(let i): return "#\(i + 1)"
+        case .names(let n): return n.first ?? "?"
+        }
+    }
+}
+
+/// How to read one bank's CSV export: which column holds what, and how values are written.
+///
+/// Built-in profiles cover common exports (``BuiltInCSVProfiles``); users write their own as a
+/// JSON or TOML file with the snake_case keys below (`date_column`, `amount_column` ...).
+public struct CSVProfile: Sendable, Hashable, Codable {
+    /// Profile name (`chase`, `bofa`, or a user's).
+    public var name: String
+    /// Variant within a bank (`checking`, `card`).
+    public var variant: String?
+    public var institution: String?
+    /// Source kind of records read with this profile (`csv`, or `cmb-csv` for CMB web banking).
+    public var sourceKind: SourceKind = .csv
+    /// False for headerless exports (Wells Fargo): columns are then indexes.
+    public var hasHeader: Bool = true
+    /// `,` `;` `\t` or `|`; nil = detect.
+    public var delimiter: String?
+    /// `utf-8`, `gb18030`, `utf-16le` ...; nil = detect (BOMs always win).
+    public var encoding: String?
+    public var dateColumn: ColumnRef
+    /// A second date column used when the first is empty.
+    public var fallbackDateColumn: ColumnRef?
+    /// `YYYY-MM-DD`, `MM/DD/YYYY`, `DD.MM.YYYY`, `YYYYMMDD`; nil = detect from the data.
+    public var dateFormat: LocalDate.Format?
+    public var descriptionColumn: ColumnRef
+    public var counterpartyColumn: ColumnRef?
+    public var noteColumn: ColumnRef?
+    public var timeColumn: ColumnRef?
+    /// One signed amount column...
+    public var amountColumn: ColumnRef?
+    /// ...or separate unsigned debit (money out) and credit (money in) columns.
+    public var debitColumn: ColumnRef?
+    public var creditColumn: ColumnRef?
+    /// When set with `amount_column`, the amount is unsigned and this column's value says the
+    /// direction: values in `debit_values` mean money out.
+    public var directionColumn: ColumnRef?
+    public var debitValues: [String]?
+    /// True when the file's positive amounts are money OUT (card exports such as Amex).
+    public var invertSign: Bool = false
+    public var balanceColumn: ColumnRef?
+    /// Bank reference number, used as external id.
+    public var referenceColumn: ColumnRef?
+    public var categoryColumn: ColumnRef?
+    public var accountNumberColumn: ColumnRef?
+    /// Regular expression with one capture group that finds the account number in preamble lines.
+    public var accountNumberPattern: String?
+    /// ISO currency (default USD).
+    public var currency: String = "USD"
+    public var currencyColumn: ColumnRef?
+    /// `.` (default) or `,` for exports written `1.234,56`.
+    public var decimalSeparator: String = "."
+    /// Rows with an empty amount (a "beginning balance" line) are skipped instead of rejected.
+    public var skipRowsWithoutAmount: Bool = false
+    /// Prefix of the account key (`csv:<name>` by default; `cmb` joins CMB PDF statements).
+    public var accountKeyPrefix: String?
+    /// Name for a new account when the user gives none.
+    public var defaultAccountName: String?
+
+    enum CodingKeys: String, CodingKey {
+        case name, variant, institution, delimiter, encoding, currency
+        case sourceKind = "source_kind", hasHeader = "has_header", dateColumn = "date_column"
+        case fallbackDateColumn = "fallback_date_column", dateFormat = "date_format"
+        case descriptionColumn = "description_column", counterpartyColumn = "counterparty_column"
+        case noteColumn = "note_column", timeColumn = "time_column", amountColumn = "amount_column"
+        case debitColumn = "debit_column", creditColumn = "credit_column", directionColumn = "direction_column"
+        case debitValues = "debit_values", invertSign = "invert_sign", balanceColumn = "balance_column"
+        case referenceColumn = "reference_column", categoryColumn = "category_column"
+        case accountNumberColumn = "account_number_column", accountNumberPattern = "account_number_pattern"
+        case currencyColumn = "currency_column", decimalSeparator = "decimal_separator"
+        case skipRowsWithoutAmount = "skip_rows_without_amount", accountKeyPrefix = "account_key_prefix"
+        case defaultAccountName = "default_account_name"
+    }
+
+    public init(name: String, dateColumn: ColumnRef, descriptionColumn: ColumnRef) {
+        self.name = name; self.dateColumn = dateColumn; self.descriptionColumn = descriptionColumn
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        variant = try c.decodeIfPresent(String.self, forKey: .variant)
+        institution = try c.decodeIfPresent(String.self, forKey: .institution)
+        sourceKind = try c.decodeIfPresent(SourceKind.self, forKey: .sourceKind) ?? .csv
+        hasHeader = try c.decodeIfPresent(Bool.self, forKey: .hasHeader) ?? true
+        delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter)
+        encoding = try c.decodeIfPresent(String.self, forKey: .encoding)
+        dateColumn = try c.decode(ColumnRef.self, forKey: .dateColumn)
+        fallbackDateColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .fallbackDateColumn)
+        if let f = try c.decodeIfPresent(String.self, forKey: .dateFormat) {
+            guard let format = LocalDate.Format(rawValue: f.uppercased()) else {
+                throw DecodingError.dataCorruptedError(forKey: .dateFormat, in: c, debugDescription: "unknown date_format '\(f)' (use YYYY-MM-DD, MM/DD/YYYY, DD.MM.YYYY or YYYYMMDD)")
+            }
+            dateFormat = format
+        }
+        descriptionColumn = try c.decode(ColumnRef.self, forKey: .descriptionColumn)
+        counterpartyColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .counterpartyColumn)
+        noteColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .noteColumn)
+        timeColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .timeColumn)
+        amountColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .amountColumn)
+        debitColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .debitColumn)
+        creditColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .creditColumn)
+        directionColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .directionColumn)
+        debitValues = try c.decodeIfPresent([String].self, forKey: .debitValues)
+        invertSign = try c.decodeIfPresent(Bool.self, forKey: .invertSign) ?? false
+        balanceColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .balanceColumn)
+        referenceColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .referenceColumn)
+        categoryColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .categoryColumn)
+        accountNumberColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .accountNumberColumn)
+        accountNumberPattern = try c.decodeIfPresent(String.self, forKey: .accountNumberPattern)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)?.uppercased() ?? "USD"
+        currencyColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .currencyColumn)
+        decimalSeparator = try c.decodeIfPresent(String.self, forKey: .decimalSeparator) ?? "."
+        skipRowsWithoutAmount = try c.decodeIfPresent(Bool.self, forKey: .skipRowsWithoutAmount) ?? false
+        accountKeyPrefix = try c.decodeIfPresent(String.self, forKey: .accountKeyPrefix)
+        defaultAccountName = try c.decodeIfPresent(String.self, forKey: .defaultAccountName)
+        guard amountColumn != nil || (debitColumn != nil && creditColumn != nil) else {
+            throw DecodingError.dataCorruptedError(forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
+        }
+    }
+
+    /// Display id: `chase` or `chase/card`.
+    public var qualifiedName: String { variant.map { "\(name)/\($0)" } ?? name }
+
+    /// Header names this profile requires (used to recognise a header row).
+    public var requiredHeaders: [[String]] {
+        var refs: [ColumnRef] = [dateColumn, descriptionColumn]
+        for r in [amountColumn, debitColumn, creditColumn, directionColumn] { if let r { refs.append(r) } }
+        return refs.compactMap { if case .names(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// Loads a user profile from a `.json` or `.toml` file.
+    public static func load(contentsOf url: URL) throws -> CSVProfile {
+        let data = try Data(contentsOf: url)
+        let json: Data
+        if url.pathExtension.lowercased() == "toml" {
+            guard let text = String(data: data, encoding: .utf8) else { throw TOMLError(line: 1, message: "not UTF-8") }
+            let table = try TOMLParser.parse(text)
+            json = try JSONSerialization.data(withJSONObject: table.jsonObject)
+        } else {
+            json = data
+        }
+        do {
+            return try JSONDecoder().decode(CSVProfile.self, from: json)
+        } catch let DecodingError.dataCorrupted(ctx) {
+            throw ProfileError(file: url.path, message: ctx.debugDescription)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw ProfileError(file: url.path, message: "missing key '\(key.stringValue)'")
+        } catch let DecodingError.typeMismatch(_, ctx) {
+            throw ProfileError(file: url.path, message: "wrong type at '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))'")
+        }
+    }
+}
+
+/// A user profile file that cannot be used.
+public struct ProfileError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var message: String
+    public var description: String { "\(file): invalid CSV profile: \(message)" }
+}

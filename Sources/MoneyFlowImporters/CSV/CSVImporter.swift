@@ -1,0 +1,274 @@
+import Foundation
+import MoneyFlowCore
+
+/// Reads bank CSV exports through a column profile (built-in or the user's).
+///
+/// RFC 4180 parsing, encoding and delimiter detection, preamble and footer lines skipped.
+/// With no profile given, the header is sniffed against the built-in profiles.
+public struct CSVImporter: Importer {
+    public let id = "csv"
+    public let displayName = "CSV export"
+    public let builtInProfiles: [CSVProfile]
+
+    public init(builtInProfiles: [CSVProfile] = BuiltInCSVProfiles.all) {
+        self.builtInProfiles = builtInProfiles
+    }
+
+    public func sniff(_ input: ImportInput, options: ImportOptions) -> Double {
+        let head = input.data.prefix(4)
+        if head.starts(with: [0x50, 0x4B]) || head.starts(with: Array("%PDF".utf8)) { return 0 }
+        guard let (text, _) = try? TextDecoder.decode(input.data.prefix(64 * 1024)) else {
+            // A cut multi-byte sequence at the sample's end is fine; retry on the whole file.
+            guard input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil else { return 0 }
+            return 0.3
+        }
+        let trimmed = text.drop(while: { $0.isWhitespace })
+        if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return 0.05 }
+        let delimiter = CSVParser.detectDelimiter(text)
+        var bytes = Array(text.utf8)
+        let rows = (try? CSVParser.parse(bytes: &bytes, delimiter: delimiter)) ?? []
+        let candidates = options.csvProfiles ?? builtInProfiles
+        if (try? Self.chooseProfile(rows: rows, candidates: candidates)) != nil { return 0.9 }
+        return rows.contains { $0.fields.count > 1 } ? 0.3 : 0.1
+    }
+
+    public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {
+        let file = input.fileName
+        let userProfiles = options.csvProfiles
+        let forcedEncoding = userProfiles?.count == 1 ? userProfiles![0].encoding.flatMap(TextEncodingName.init(label:)) : nil
+        let text: String
+        do { text = try TextDecoder.decode(input.data, forced: forcedEncoding).0 }
+        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message) }
+
+        let explicitDelimiter = userProfiles?.compactMap(\.delimiter).first
+        let delimiter = explicitDelimiter.map(Self.delimiterByte) ?? CSVParser.detectDelimiter(text)
+        var bytes = Array(text.utf8)
+        let rows: [CSVRow]
+        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) }
+        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), column: error.column.map(String.init), problem: error.message) }
+
+        let candidates = userProfiles ?? builtInProfiles
+        guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: rows, candidates: candidates) else {
+            if let userProfiles {
+                let names = Set(userProfiles.map(\.name)).sorted().joined(separator: ", ")
+                throw ImportError(.unrecognized, file: file, problem: "no header row matching CSV profile \(names) (expected columns \(userProfiles[0].requiredHeaders.map { $0.first ?? "" }.joined(separator: ", ")))")
+            }
+            throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
+        }
+        return try Self.read(rows: rows, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+    }
+
+    static func delimiterByte(_ s: String) -> UInt8 {
+        switch s {
+        case "\\t", "tab", "\t": return 0x09
+        default: return s.utf8.first ?? 0x2C
+        }
+    }
+
+    /// Column indexes resolved against a header row.
+    struct Columns {
+        var map: [String: Int] = [:]
+        var header: [String] = []
+        func index(_ ref: ColumnRef?) -> Int? {
+            guard let ref else { return nil }
+            switch ref {
+            case .index(let i): return i
+            case .names(let names):
+                for n in names { if let i = map[CSVImporter.normalizeHeader(n)] { return i } }
+                return nil
+            }
+        }
+    }
+
+    static func normalizeHeader(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}\""))).lowercased()
+    }
+
+    /// Finds the profile and header row that fit: every required column (and signature) present;
+    /// among several, the one explaining most header columns. Headerless profiles are tried on
+    /// the first data row's shape.
+    static func chooseProfile(rows: [CSVRow], candidates: [CSVProfile]) throws -> (CSVProfile, Int?, Columns)? {
+        var best: (CSVProfile, Int?, Columns, Int)?
+        for (ri, row) in rows.prefix(60).enumerated() where row.fields.count > 1 {
+            var cols = Columns()
+            cols.header = row.fields
+            for (i, f) in row.fields.enumerated() {
+                let key = normalizeHeader(f)
+                if !key.isEmpty, cols.map[key] == nil { cols.map[key] = i }
+            }
+            for p in candidates where p.hasHeader {
+                let required = p.requiredHeaders
+                guard required.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }),
+                      p.signature.allSatisfy({ cols.map[normalizeHeader($0)] != nil }) else { continue }
+                let refs: [ColumnRef?] = [p.dateColumn, p.fallbackDateColumn, p.descriptionColumn, p.counterpartyColumn, p.noteColumn,
+                                          p.timeColumn, p.amountColumn, p.debitColumn, p.creditColumn, p.directionColumn,
+                                          p.balanceColumn, p.referenceColumn, p.categoryColumn, p.accountNumberColumn, p.currencyColumn]
+                let score = refs.compactMap { cols.index($0) }.count * 10 + p.signature.count
+                if best == nil || score > best!.3 { best = (p, ri, cols, score) }
+            }
+            if best != nil { break }
+        }
+        if let best { return (best.0, best.1, best.2) }
+        // Headerless: the first non-empty row must read as a transaction.
+        for p in candidates where !p.hasHeader {
+            guard let first = rows.first(where: { $0.fields.count > 1 }) else { continue }
+            let cols = Columns()
+            guard let di = cols.index(p.dateColumn), let ai = cols.index(p.amountColumn), let si = cols.index(p.descriptionColumn),
+                  first.fields.count > max(di, ai, si) else { continue }
+            let dateOK = (try? LocalDate.parse(first.fields[di], format: p.dateFormat ?? .monthDayYear)) != nil
+            let amountOK = (try? Money.parseMinorUnits(first.fields[ai], exponent: 2)) != nil
+            let shapeOK = p.name != "wells-fargo" || (first.fields.count == 5 && first.fields[2].trimmingCharacters(in: .whitespaces) == "*")
+            if dateOK && amountOK && shapeOK { return (p, nil, cols) }
+        }
+        return nil
+    }
+
+    static func clean(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func read(rows: [CSVRow], headerIndex: Int?, columns: Columns, profile p: CSVProfile, file: String) throws -> ImportedStatement {
+        let dataRows = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
+        let preamble = headerIndex.map { Array(rows[..<$0]) } ?? []
+        func colName(_ ref: ColumnRef?) -> String {
+            guard let i = columns.index(ref) else { return ref?.description ?? "?" }
+            if i < columns.header.count, headerIndex != nil { return clean(columns.header[i]) }
+            return String(i + 1)
+        }
+        let dateIdx = columns.index(p.dateColumn)!
+        let fallbackDateIdx = columns.index(p.fallbackDateColumn)
+        let descIdx = columns.index(p.descriptionColumn)!
+        let amountIdx = columns.index(p.amountColumn)
+        let debitIdx = columns.index(p.debitColumn)
+        let creditIdx = columns.index(p.creditColumn)
+        let needed = [dateIdx, descIdx, amountIdx ?? 0, debitIdx ?? 0, creditIdx ?? 0].max()! + 1
+        let decimalSeparator: Character = p.decimalSeparator.first ?? "."
+
+        func isSkippable(_ r: CSVRow) -> Bool {
+            let nonEmpty = r.fields.map(clean).filter { !$0.isEmpty }
+            if nonEmpty.isEmpty { return true }
+            if nonEmpty[0].hasPrefix("#") { return true }
+            return false
+        }
+        // Date format: the profile's, else detected from the data.
+        let format: LocalDate.Format
+        if let f = p.dateFormat { format = f }
+        else {
+            let samples = dataRows.filter { !isSkippable($0) && $0.fields.count > dateIdx }.prefix(200).map { clean($0.fields[dateIdx]) }
+            format = LocalDate.detectFormat(samples) ?? .iso
+        }
+        var warnings: [ImportWarning] = []
+        var records: [IncomingRecord] = []
+        var accountNumber: String?
+        if let pattern = p.accountNumberPattern, let re = try? NSRegularExpression(pattern: pattern) {
+            for r in preamble {
+                let line = r.fields.joined(separator: " ")
+                if let m = re.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), m.numberOfRanges > 1,
+                   let range = Range(m.range(at: 1), in: line) {
+                    accountNumber = String(line[range]); break
+                }
+            }
+        }
+        let accountKeyBase = p.accountKeyPrefix ?? "csv:\(p.qualifiedName)"
+        var pendingRecords: [(CSVRow, IncomingRecord)] = []
+        for (n, row) in dataRows.enumerated() {
+            if isSkippable(row) { continue }
+            let fields = row.fields
+            if fields.count < needed {
+                if fields.filter({ !clean($0).isEmpty }).count <= 1 {
+                    warnings.append(ImportWarning("skipped a line that is not a transaction row", at: Locator(line: row.line)))
+                    continue
+                }
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
+                                  problem: "expected at least \(needed) fields, found \(fields.count)")
+            }
+            func cell(_ i: Int?) -> String? {
+                guard let i, i < fields.count else { return nil }
+                let v = clean(fields[i])
+                return v.isEmpty ? nil : v
+            }
+            let currency = cell(columns.index(p.currencyColumn)).map { ISOCurrency.code(for: $0) } ?? p.currency
+            let exponent = Money.exponent(for: currency)
+            func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
+                guard let text = cell(i) else { return nil }
+                do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) }
+                catch { throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description) }
+            }
+            var minor: Int64?
+            if let amountIdx {
+                minor = try money(amountIdx, p.amountColumn)
+                if let m = minor, let dirIdx = columns.index(p.directionColumn) {
+                    let dir = cell(dirIdx) ?? ""
+                    let isDebit = (p.debitValues ?? ["debit"]).contains { $0.caseInsensitiveCompare(dir) == .orderedSame }
+                    minor = isDebit ? -abs(m) : abs(m)
+                }
+            } else {
+                let debit = try money(debitIdx, p.debitColumn)
+                let credit = try money(creditIdx, p.creditColumn)
+                if let d = debit, d != 0 { minor = -abs(d) } else if let c = credit { minor = abs(c) } else if debit != nil { minor = 0 }
+            }
+            guard var amountMinor = minor else {
+                if p.skipRowsWithoutAmount { continue }
+                let which = amountIdx != nil ? colName(p.amountColumn) : "\(colName(p.debitColumn))/\(colName(p.creditColumn))"
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: which, problem: "missing amount")
+            }
+            if p.invertSign { amountMinor = -amountMinor }
+            let dateText = cell(dateIdx) ?? cell(fallbackDateIdx)
+            let date: LocalDate
+            do throws(DateParseError) {
+                guard let dateText else { throw DateParseError(text: "", format: format, reason: "empty date") }
+                date = try LocalDate.parse(dateText, format: format)
+            } catch {
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(p.dateColumn), problem: error.description)
+            }
+            let balance = try money(columns.index(p.balanceColumn), p.balanceColumn).map { Money(minorUnits: $0, currency: currency) }
+            if accountNumber == nil, let num = cell(columns.index(p.accountNumberColumn)) { accountNumber = num }
+            var raw: [String: String] = [:]
+            for (i, v) in fields.enumerated() {
+                let key = headerIndex != nil && i < columns.header.count ? clean(columns.header[i]) : "column\(i + 1)"
+                if raw[key] == nil { raw[key] = clean(v) }
+            }
+            let record = IncomingRecord(
+                accountKey: accountKeyBase, sourceKind: p.sourceKind, date: date,
+                amount: Money(minorUnits: amountMinor, currency: currency),
+                description: cell(descIdx) ?? "",
+                counterparty: cell(columns.index(p.counterpartyColumn)),
+                note: cell(columns.index(p.noteColumn)),
+                balance: balance, pending: false,
+                externalID: cell(columns.index(p.referenceColumn)),
+                category: cell(columns.index(p.categoryColumn)),
+                time: cell(columns.index(p.timeColumn)),
+                locator: Locator(line: row.line, row: n + 1),
+                raw: JSONText.object(raw))
+            pendingRecords.append((row, record))
+        }
+        let key = accountNumber.map { "\(accountKeyBase):\($0)" } ?? accountKeyBase
+        records = pendingRecords.map { var r = $0.1; r.accountKey = key; return r }
+        let institution = p.institution ?? p.name
+        let short = p.sourceKind == .cmbCSV ? "CMB" : institution
+        let name: String
+        if let n = p.defaultAccountName { name = n }
+        else if let num = accountNumber { name = "\(short) \(String(num.filter(\.isNumber).suffix(4)))" }
+        else { name = "\(short) \(p.variant.map { $0 == "360" ? "360" : $0.capitalized } ?? "CSV")" }
+        let currencies = Array(Set(records.map(\.amount.currency))).sorted()
+        let facts = AccountFacts(key: key, suggestedName: name, institution: institution, number: accountNumber,
+                                 type: p.variant, currencies: currencies.isEmpty ? [p.currency] : currencies,
+                                 details: ["csv_profile": p.qualifiedName])
+        if records.isEmpty { warnings.append(ImportWarning("no transaction rows found")) }
+        let dates = records.map(\.date)
+        return ImportedStatement(importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
+                                 warnings: warnings, coverage: dates.min().flatMap { lo in dates.max().map { lo...$0 } })
+    }
+}
+
+/// Currency names printed by banks, mapped to ISO 4217 codes.
+public enum ISOCurrency {
+    public static func code(for printed: String) -> String {
+        let t = printed.trimmingCharacters(in: .whitespaces)
+        let table = ["人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
+                     "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
+                     "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD"]
+        if let c = table[t] { return c }
+        return t.uppercased()
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import MoneyFlowCore
+
+/// One parsed CSV row with the physical line it starts on.
+public struct CSVRow: Sendable, Hashable {
+    /// 1-based physical line where the row starts.
+    public var line: Int
+    public var fields: [String]
+}
+
+/// Why CSV text could not be parsed.
+public struct CSVParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int?
+    public var message: String
+    public var description: String {
+        column.map { "line \(line), column \($0): \(message)" } ?? "line \(line): \(message)"
+    }
+}
+
+/// RFC 4180 CSV parsing over UTF-8 bytes: quoted fields, doubled quotes, embedded newlines,
+/// CRLF / LF / CR line ends, any single-byte ASCII delimiter.
+public enum CSVParser {
+    /// Largest single field accepted (a 10 MB field is someone's mistake, not a bank export).
+    public static let maxFieldBytes = 1 << 20
+
+    public static func parse(_ text: String, delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
+        var bytes = Array(text.utf8)
+        return try parse(bytes: &bytes, delimiter: delimiter)
+    }
+
+    public static func parse(bytes: inout [UInt8], delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
+        let quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+        var rows: [CSVRow] = []
+        var fields: [String] = []
+        var line = 1
+        var rowStartLine = 1
+        var i = 0
+        let n = bytes.count
+        var field: [UInt8] = []
+        field.reserveCapacity(64)
+        var atFieldStart = true
+        var inQuotes = false
+        var quoteStartLine = 0
+        var wasQuoted = false
+        var rowHasContent = false
+
+        func endField() throws(CSVParseError) {
+            if field.count > maxFieldBytes {
+                throw CSVParseError(line: rowStartLine, column: fields.count + 1, message: "field longer than \(maxFieldBytes) bytes")
+            }
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            atFieldStart = true
+            wasQuoted = false
+        }
+        while i < n {
+            let b = bytes[i]
+            if inQuotes {
+                if b == quote {
+                    if i + 1 < n && bytes[i + 1] == quote { field.append(quote); i += 2; continue }
+                    inQuotes = false; i += 1; continue
+                }
+                if b == lf { line += 1 } else if b == cr { if !(i + 1 < n && bytes[i + 1] == lf) { line += 1 } }
+                if b == 0 { throw CSVParseError(line: line, column: fields.count + 1, message: "NUL byte in field") }
+                field.append(b); i += 1
+                if field.count > maxFieldBytes {
+                    throw CSVParseError(line: rowStartLine, column: fields.count + 1, message: "field longer than \(maxFieldBytes) bytes")
+                }
+                continue
+            }
+            if b == quote && atFieldStart {
+                inQuotes = true; wasQuoted = true; atFieldStart = false; quoteStartLine = line; rowHasContent = true; i += 1
+                continue
+            }
+            if b == delimiter {
+                try endField(); rowHasContent = true; i += 1; continue
+            }
+            if b == cr || b == lf {
+                if rowHasContent || !field.isEmpty || !fields.isEmpty {
+                    try endField()
+                    rows.append(CSVRow(line: rowStartLine, fields: fields))
+                } else {
+                    rows.append(CSVRow(line: rowStartLine, fields: []))
+                }
+                fields.removeAll(keepingCapacity: true)
+                rowHasContent = false
+                if b == cr && i + 1 < n && bytes[i + 1] == lf { i += 1 }
+                i += 1; line += 1; rowStartLine = line
+                continue
+            }
+            if b == 0 { throw CSVParseError(line: line, column: fields.count + 1, message: "NUL byte") }
+            if wasQuoted && b != 0x20 && b != 0x09 {
+                throw CSVParseError(line: line, column: fields.count + 1, message: "text after a closing quote")
+            }
+            if !wasQuoted { field.append(b) }
+            atFieldStart = false; rowHasContent = true; i += 1
+            if field.count > maxFieldBytes {
+                throw CSVParseError(line: rowStartLine, column: fields.count + 1, message: "field longer than \(maxFieldBytes) bytes")
+            }
+        }
+        if inQuotes {
+            throw CSVParseError(line: quoteStartLine, column: fields.count + 1, message: "unterminated quoted field")
+        }
+        if rowHasContent || !field.isEmpty || !fields.isEmpty {
+            try endField()
+            rows.append(CSVRow(line: rowStartLine, fields: fields))
+        }
+        return rows
+    }
+
+    /// Picks the delimiter (`,` `;` tab `|`) that splits the first lines most consistently.
+    public static func detectDelimiter(_ text: String) -> UInt8 {
+        let candidates: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
+        let sample = String(text.prefix(64 * 1024))
+        var best: UInt8 = 0x2C
+        var bestScore = -1
+        for d in candidates {
+            var bytes = Array(sample.utf8)
+            // The sample may cut a quoted field; parse leniently by ignoring errors.
+            guard let rows = try? parse(bytes: &bytes, delimiter: d) else { continue }
+            var counts: [Int: Int] = [:]
+            for r in rows.prefix(60) where r.fields.count > 1 { counts[r.fields.count, default: 0] += 1 }
+            guard let (width, freq) = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
+            let score = freq * 100 + width
+            if score > bestScore { bestScore = score; best = d }
+        }
+        return best
+    }
+}
