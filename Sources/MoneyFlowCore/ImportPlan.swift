@@ -43,6 +43,10 @@ public enum RecordDecision: Sendable, Hashable, Codable {
     case link(transactionID: Int64, score: Double, reasons: [MatchReason])
     /// Posted record replacing pending record `pendingRecordID` on the same transaction.
     case supersede(pendingRecordID: Int64, transactionID: Int64, reasons: [MatchReason])
+    /// The same real transaction as the one created by entry `index` of this same plan.
+    case linkToIncoming(index: Int, score: Double, reasons: [MatchReason])
+    /// Posted record replacing the pending record of entry `pendingIndex` of this same plan.
+    case supersedeIncoming(pendingIndex: Int, reasons: [MatchReason])
     /// Ambiguous: stored as its own transaction flagged for review with these candidates.
     case needsReview(candidates: [ReviewCandidate])
 
@@ -51,8 +55,8 @@ public enum RecordDecision: Sendable, Hashable, Codable {
         case .alreadyPresent: return "already present"
         case .update: return "update"
         case .new: return "new"
-        case .link: return "link"
-        case .supersede: return "supersede pending"
+        case .link, .linkToIncoming: return "link"
+        case .supersede, .supersedeIncoming: return "supersede pending"
         case .needsReview: return "needs review"
         }
     }
@@ -104,7 +108,7 @@ public struct ImportPlan: Sendable, Codable {
             case .alreadyPresent: c.alreadyPresent += 1
             case .update: c.updated += 1
             case .new: c.new += 1
-            case .link, .supersede: c.linked += 1
+            case .link, .supersede, .linkToIncoming, .supersedeIncoming: c.linked += 1
             case .needsReview: c.needsReview += 1
             }
         }

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+
+/// Reverses one import batch inside a write transaction.
+struct BatchUndo {
+    let db: Database
+    let batchID: Int64
+
+    func run(at date: Date) throws -> ImportCounts {
+        guard let batch = try Row.fetchOne(db, sql: "SELECT undone_at FROM batch WHERE id = ?", arguments: [batchID]) else {
+            throw StoreError("no batch \(batchID)")
+        }
+        if let undone: String = batch["undone_at"] { throw StoreError("batch \(batchID) was already undone at \(undone)") }
+        var counts = ImportCounts()
+        var touched = Set<Int64>(try Int64.fetchAll(db, sql: """
+            SELECT DISTINCT l.transaction_id FROM link l JOIN record r ON r.id = l.record_id WHERE r.batch_id = ?
+            """, arguments: [batchID]))
+        let changes = try Row.fetchAll(db, sql: "SELECT kind, target, old_value FROM batch_change WHERE batch_id = ? ORDER BY seq DESC", arguments: [batchID])
+        var accountsCreated: [Int64] = []
+        var keysCreated: [String] = []
+        var currenciesAdded: [(Int64, String)] = []
+        for ch in changes {
+            let kind: String = ch["kind"], target: String = ch["target"], old: String? = ch["old_value"]
+            switch kind {
+            case "record_row":
+                let rid = Int64(target)!
+                try RecordSnapshot.restore(db, recordID: rid, json: old!)
+                if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
+            case "record_state":
+                let rid = Int64(target)!
+                try db.execute(sql: "UPDATE record SET state = ? WHERE id = ?", arguments: [old ?? "active", rid])
+                if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
+            case "sync_cursor":
+                if let old { try db.execute(sql: "UPDATE sync_state SET cursor = ? WHERE scope = ?", arguments: [old, target]) }
+                else { try db.execute(sql: "DELETE FROM sync_state WHERE scope = ?", arguments: [target]) }
+            case "account_created": accountsCreated.append(Int64(target)!)
+            case "account_key": keysCreated.append(target)
+            case "account_currency":
+                let parts = target.split(separator: "|", maxSplits: 1)
+                currenciesAdded.append((Int64(parts[0])!, String(parts[1])))
+            case "account_balance":
+                let parts = (old ?? "null|null|").split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+                try db.execute(sql: "UPDATE account SET current_balance_minor = ?, available_balance_minor = ?, balance_currency = ? WHERE id = ?",
+                               arguments: [Int64(parts[0]), Int64(parts[1]), parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil, Int64(target)!])
+            default:
+                throw StoreError("unknown change kind \(kind) in batch \(batchID)")
+            }
+        }
+        counts.new = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE batch_id = ?", arguments: [batchID]) ?? 0
+        try db.execute(sql: "DELETE FROM review WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
+        try db.execute(sql: "DELETE FROM link WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
+        try db.execute(sql: "DELETE FROM record WHERE batch_id = ?", arguments: [batchID])
+        for t in touched.sorted() {
+            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [t]) ?? 0
+            if remaining == 0 {
+                try db.execute(sql: "DELETE FROM user_decision WHERE transaction_id = ?", arguments: [t])
+                try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [t])
+                counts.removed += 1
+            } else {
+                try TransactionRefresher.refresh(db, transactionID: t)
+            }
+        }
+        for (a, c) in currenciesAdded {
+            let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE account_id = ? AND currency = ?", arguments: [a, c]) ?? 0
+            if used == 0 { try db.execute(sql: "DELETE FROM account_currency WHERE account_id = ? AND currency = ?", arguments: [a, c]) }
+        }
+        for k in keysCreated {
+            try db.execute(sql: "DELETE FROM account_key WHERE key = ?", arguments: [k])
+        }
+        for a in accountsCreated {
+            let used = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM record WHERE account_id = ?) + (SELECT COUNT(*) FROM txn WHERE account_id = ?)", arguments: [a, a]) ?? 0
+            if used == 0 {
+                try db.execute(sql: "DELETE FROM account_key WHERE account_id = ?", arguments: [a])
+                try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [a])
+            }
+        }
+        try db.execute(sql: "UPDATE batch SET undone_at = ? WHERE id = ?", arguments: [PlanApplier.timestamp(date), batchID])
+        return counts
+    }
+}

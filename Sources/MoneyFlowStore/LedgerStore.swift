@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+
+/// Errors the store reports to users.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Result of applying a plan.
+public struct AppliedImport: Sendable {
+    public var batchID: Int64
+    public var plan: ImportPlan
+}
+
+/// The shared SQLite ledger: accounts, import batches, records, transactions, links, sync state.
+///
+/// WAL mode, a generous busy timeout and immediate write transactions make several processes
+/// importing at once safe. Every import is planned and applied inside ONE write transaction.
+public final class LedgerStore: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens (creating with mode 0600 if needed) and migrates the store at `path`.
+    public init(path: String) throws {
+        self.path = path
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: path) {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty && !fm.fileExists(atPath: dir) {
+                throw StoreError("cannot create store \(path): folder \(dir) does not exist")
+            }
+            guard fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError("cannot create store \(path)")
+            }
+        }
+        var config = Configuration()
+        config.busyMode = .timeout(120)
+        config.label = "MoneyFlow"
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try Schema.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    // MARK: Import
+
+    /// Plans with `makePlan` against the current store and, unless `dryRun`, applies the plan
+    /// in the same write transaction (so what is planned is exactly what is written).
+    public func importStatement(dryRun: Bool, importedAt: Date = Date(),
+                                makePlan: (any LedgerView) throws -> ImportPlan) throws -> AppliedImport? {
+        if dryRun {
+            _ = try pool.read { db in try makePlan(StoreLedgerView(db: db)) }
+            return nil
+        }
+        return try pool.write { db -> AppliedImport in
+            let plan = try makePlan(StoreLedgerView(db: db))
+            var applier = PlanApplier(db: db, plan: plan, importedAt: importedAt)
+            let id = try applier.apply()
+            return AppliedImport(batchID: id, plan: plan)
+        }
+    }
+
+    /// Plans against the store without writing.
+    public func plan(_ makePlan: (any LedgerView) throws -> ImportPlan) throws -> ImportPlan {
+        try pool.read { db in try makePlan(StoreLedgerView(db: db)) }
+    }
+
+    // MARK: Queries
+
+    public func accounts() throws -> [LedgerAccount] {
+        try pool.read { db in try Queries.accounts(db) }
+    }
+
+    /// Transactions ordered by account name, date and source order.
+    public func transactions(account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
+                             includeAll: Bool = false) throws -> [LedgerTransaction] {
+        try pool.read { db in try Queries.transactions(db, account: account, from: from, through: through, includeAll: includeAll) }
+    }
+
+    public func batches() throws -> [LedgerBatch] {
+        try pool.read { db in try Queries.batches(db) }
+    }
+
+    /// Warnings recorded for a batch.
+    public func warnings(batchID: Int64) throws -> [String] {
+        try pool.read { db in try String.fetchAll(db, sql: "SELECT message FROM batch_warning WHERE batch_id = ? ORDER BY seq", arguments: [batchID]) }
+    }
+
+    /// Last saved sync cursor of a scope.
+    public func syncCursor(scope: String) throws -> String? {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [scope]) }
+    }
+
+    /// A deterministic digest of the whole ledger content (for tests and integrity checks).
+    public func contentDigest() throws -> String {
+        try pool.read { db in
+            var parts: [String] = []
+            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "batch_change"] {
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
+                parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
+            }
+            return parts.joined(separator: "\n#\n")
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its verdict (`ok` when healthy).
+    public func integrityCheck() throws -> String {
+        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+    }
+
+    // MARK: Undo
+
+    /// Undoes a batch: removes its records, restores what it changed, and deletes transactions
+    /// that only its records supported. Everything else is untouched.
+    public func undo(batchID: Int64, at date: Date = Date()) throws -> ImportCounts {
+        try pool.write { db in try BatchUndo(db: db, batchID: batchID).run(at: date) }
+    }
+
+    // MARK: Accounts
+
+    /// Renames an account (also sets its ledger name for exports when `ledgerName` is given).
+    public func renameAccount(_ name: String, to newName: String?, ledgerName: String? = nil) throws {
+        try pool.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
+                throw StoreError("no account named '\(name)'")
+            }
+            if let newName {
+                if try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ? AND id <> ?", arguments: [newName, id]) != nil {
+                    throw StoreError("an account named '\(newName)' already exists")
+                }
+                try db.execute(sql: "UPDATE account SET name = ? WHERE id = ?", arguments: [newName, id])
+            }
+            if let ledgerName { try db.execute(sql: "UPDATE account SET ledger_name = ? WHERE id = ?", arguments: [ledgerName, id]) }
+        }
+    }
+
+    /// Attaches an import identity (e.g. `plaid:<account_id>` or `csv:chase/checking`) to an
+    /// existing account so that later imports with that identity land there.
+    public func linkAccountKey(_ key: String, toAccount name: String) throws {
+        try pool.write { db in
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
+                throw StoreError("no account named '\(name)'")
+            }
+            if let other = try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [key]), other != id {
+                let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE account_id = ?", arguments: [other]) ?? 0
+                if used > 0 {
+                    throw StoreError("'\(key)' already belongs to another account holding \(used) records; undo those imports first")
+                }
+            }
+            try db.execute(sql: "INSERT INTO account_key(key, account_id) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET account_id = excluded.account_id", arguments: [key, id])
+        }
+    }
+
+    // MARK: Review decisions
+
+    /// Links record `recordID` to transaction `transactionID` as the user decided; remembered
+    /// and never overturned by a later import.
+    public func userLink(recordID: Int64, transactionID: Int64) throws {
+        try pool.write { db in try UserDecisions(db: db).link(recordID: recordID, transactionID: transactionID) }
+    }
+
+    /// Detaches record `recordID` into its own transaction as the user decided.
+    public func userUnlink(recordID: Int64) throws -> Int64 {
+        try pool.write { db in try UserDecisions(db: db).unlink(recordID: recordID) }
+    }
+
+    /// Records waiting for a review decision, with their candidates.
+    public func pendingReviews() throws -> [PendingReview] {
+        try pool.read { db in try Queries.pendingReviews(db) }
+    }
+}
+
+/// A record flagged for review, with the transactions it might belong to.
+public struct PendingReview: Sendable, Codable {
+    public var recordID: Int64
+    public var transactionID: Int64
+    public var record: LedgerSource
+    public var account: String
+    public var candidates: [ReviewCandidate]
+}

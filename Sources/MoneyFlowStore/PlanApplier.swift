@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+
+/// Writes one ``ImportPlan`` inside the caller's database transaction.
+struct PlanApplier {
+    let db: Database
+    let plan: ImportPlan
+    let importedAt: Date
+
+    private var changeSeq = 0
+
+    init(db: Database, plan: ImportPlan, importedAt: Date) {
+        self.db = db; self.plan = plan; self.importedAt = importedAt
+    }
+
+    static func timestamp(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: d)
+    }
+
+    mutating func apply() throws -> Int64 {
+        let counts = plan.counts
+        try db.execute(sql: """
+            INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count,
+                              updated_count, review_count, removed_count, warning_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [plan.fileName, plan.fileSHA256, plan.statement.importerID, Self.timestamp(importedAt),
+                             counts.new, counts.alreadyPresent, counts.linked, counts.updated, counts.needsReview,
+                             counts.removed, counts.warnings])
+        let batchID = db.lastInsertedRowID
+        for (i, w) in plan.statement.warnings.enumerated() {
+            try db.execute(sql: "INSERT INTO batch_warning(batch_id, seq, message) VALUES (?, ?, ?)", arguments: [batchID, i, w.description])
+        }
+        let accountIDs = try resolveAccounts(batchID: batchID)
+
+        var createdTransactions: [Int: Int64] = [:]   // entry index -> transaction id
+        var recordIDs: [Int: Int64] = [:]             // entry index -> record id
+        var touched = Set<Int64>()
+        let records = plan.statement.records
+        for entry in plan.entries {
+            let rec = records[entry.index]
+            guard let accountID = accountIDs[rec.accountKey] else {
+                throw StoreError("plan has no account for \(rec.accountKey)")
+            }
+            let sortKey = batchID * 10_000_000 + Int64(entry.index)
+            switch entry.decision {
+            case .alreadyPresent:
+                continue
+            case .update(let recordID):
+                try saveChange(batchID, kind: "record_row", target: recordID)
+                try db.execute(sql: """
+                    UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
+                      counterparty = ?, note = ?, balance_minor = ?, category = ?, pending = ?, pending_external_id = ?, raw = ?, state = 'active'
+                    WHERE id = ?
+                    """, arguments: [rec.date.iso, rec.authorizedDate?.iso, rec.time, rec.amount.minorUnits, rec.amount.currency,
+                                     rec.description, rec.counterparty, rec.note, rec.balance?.minorUnits, rec.category,
+                                     rec.pending, rec.pendingExternalID, rec.raw, recordID])
+                if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) { touched.insert(t) }
+                recordIDs[entry.index] = recordID
+            case .new:
+                let t = try insertTransaction(rec, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: false)
+                createdTransactions[entry.index] = t
+                recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t,
+                                                          score: 1, reasons: [MatchReason("new", "no matching transaction")])
+                touched.insert(t)
+            case .link(let t, let score, let reasons):
+                recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
+                touched.insert(t)
+            case .linkToIncoming(let other, let score, let reasons):
+                guard let t = createdTransactions[other] else { throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction") }
+                recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
+                touched.insert(t)
+            case .supersede(let pendingRecordID, let t, let reasons):
+                recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons, decidedBy: "provider")
+                try setState(batchID, recordID: pendingRecordID, state: "superseded")
+                touched.insert(t)
+            case .supersedeIncoming(let pendingIndex, let reasons):
+                guard let t = createdTransactions[pendingIndex], let pendingRecord = recordIDs[pendingIndex] else {
+                    throw StoreError("plan supersedes entry \(pendingIndex) that creates no transaction")
+                }
+                recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons, decidedBy: "provider")
+                try db.execute(sql: "UPDATE record SET state = 'superseded' WHERE id = ?", arguments: [pendingRecord])
+                touched.insert(t)
+            case .needsReview(let candidates):
+                let t = try insertTransaction(rec, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: true)
+                createdTransactions[entry.index] = t
+                let rid = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 0,
+                                           reasons: [MatchReason("review", "\(candidates.count) candidates nearly tied")])
+                recordIDs[entry.index] = rid
+                let resolved = candidates.map { c -> ReviewCandidate in
+                    var c = c
+                    if c.transactionID == nil, let i = c.incomingIndex { c.transactionID = createdTransactions[i] }
+                    return c
+                }
+                let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
+                try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, json])
+                touched.insert(t)
+            }
+        }
+        for removal in plan.removals {
+            guard let rid = removal.recordID else { continue }
+            let state = removal.supersededInThisUpdate ? "superseded" : "removed"
+            try setState(batchID, recordID: rid, state: state)
+            if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
+        }
+        for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
+        if let sync = plan.statement.sync, sync.complete {
+            let old = try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [sync.scope])
+            try saveChange(batchID, kind: "sync_cursor", target: sync.scope, old: old)
+            try db.execute(sql: """
+                INSERT INTO sync_state(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
+                ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
+                """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+        }
+        return batchID
+    }
+
+    private mutating func resolveAccounts(batchID: Int64) throws -> [String: Int64] {
+        var ids: [String: Int64] = [:]
+        for res in plan.accounts {
+            var id = res.accountID
+            if id == nil {
+                id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [res.name])
+            }
+            if id == nil {
+                let f = res.facts
+                try db.execute(sql: """
+                    INSERT INTO account(name, institution, number, type, subtype, provider, provider_account_id, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [res.name, f.institution, f.number, f.type, f.subtype, f.provider, f.providerAccountID, Self.timestamp(importedAt)])
+                id = db.lastInsertedRowID
+                try saveChange(batchID, kind: "account_created", target: String(id!))
+            }
+            let accountID = id!
+            if try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [res.key]) == nil {
+                try db.execute(sql: "INSERT INTO account_key(key, account_id) VALUES (?, ?)", arguments: [res.key, accountID])
+                try saveChange(batchID, kind: "account_key", target: res.key)
+            }
+            for c in res.facts.currencies {
+                try db.execute(sql: "INSERT OR IGNORE INTO account_currency(account_id, currency) VALUES (?, ?)", arguments: [accountID, c])
+                if db.changesCount > 0 { try saveChange(batchID, kind: "account_currency", target: "\(accountID)|\(c)") }
+            }
+            if let cur = res.facts.currentBalance {
+                let old = try Row.fetchOne(db, sql: "SELECT current_balance_minor, available_balance_minor, balance_currency FROM account WHERE id = ?", arguments: [accountID])
+                let oldJSON = old.map { r in "\((r[0] as Int64?).map(String.init) ?? "null")|\((r[1] as Int64?).map(String.init) ?? "null")|\((r[2] as String?) ?? "")" }
+                try saveChange(batchID, kind: "account_balance", target: String(accountID), old: oldJSON)
+                try db.execute(sql: "UPDATE account SET current_balance_minor = ?, available_balance_minor = ?, balance_currency = ? WHERE id = ?",
+                               arguments: [cur.minorUnits, res.facts.availableBalance?.minorUnits, cur.currency, accountID])
+            }
+            ids[res.key] = accountID
+        }
+        return ids
+    }
+
+    private mutating func saveChange(_ batchID: Int64, kind: String, target: Int64) throws {
+        var old: String?
+        if kind == "record_row" {
+            old = try RecordSnapshot.capture(db, recordID: target)
+        }
+        try saveChange(batchID, kind: kind, target: String(target), old: old)
+    }
+
+    private mutating func saveChange(_ batchID: Int64, kind: String, target: String, old: String? = nil) throws {
+        changeSeq += 1
+        try db.execute(sql: "INSERT INTO batch_change(batch_id, seq, kind, target, old_value) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [batchID, changeSeq, kind, target, old])
+    }
+
+    private mutating func setState(_ batchID: Int64, recordID: Int64, state: String) throws {
+        let old = try String.fetchOne(db, sql: "SELECT state FROM record WHERE id = ?", arguments: [recordID])
+        guard old != state else { return }
+        try saveChange(batchID, kind: "record_state", target: String(recordID), old: old)
+        try db.execute(sql: "UPDATE record SET state = ? WHERE id = ?", arguments: [state, recordID])
+    }
+
+    private func insertTransaction(_ r: IncomingRecord, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, note, balance_minor, category,
+                            pending, needs_review, created_batch_id, sort_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [accountID, r.date.iso, r.amount.minorUnits, r.amount.currency, r.description, r.counterparty, r.note,
+                             r.balance?.minorUnits, r.category, r.pending, needsReview, batchID, sortKey])
+        return db.lastInsertedRowID
+    }
+
+    private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
+                              score: Double, reasons: [MatchReason], decidedBy: String = "auto") throws -> Int64 {
+        let stmt = try db.cachedStatement(sql: """
+            INSERT INTO record(batch_id, account_id, source_kind, fingerprint, external_id, pending_external_id, date, authorized_date,
+                               time, amount_minor, currency, description, counterparty, note, balance_minor, category, pending,
+                               line, page, row, raw, file_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try stmt.execute(arguments: [batchID, accountID, r.sourceKind.rawValue, entry.fingerprint, r.externalID, r.pendingExternalID,
+                                     r.date.iso, r.authorizedDate?.iso, r.time, r.amount.minorUnits, r.amount.currency, r.description,
+                                     r.counterparty, r.note, r.balance?.minorUnits, r.category, r.pending,
+                                     r.locator.line, r.locator.page, r.locator.row, r.raw, entry.index])
+        let rid = db.lastInsertedRowID
+        let reasonsJSON = String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self)
+        try db.cachedStatement(sql: "INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [rid, transactionID, score, reasonsJSON, decidedBy])
+        return rid
+    }
+}

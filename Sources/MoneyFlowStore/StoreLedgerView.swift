@@ -1,0 +1,68 @@
+import GRDB
+import MoneyFlowCore
+
+/// ``LedgerView`` over one open database transaction.
+struct StoreLedgerView: LedgerView {
+    let db: Database
+
+    func accountID(forKey key: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [key])
+    }
+
+    func accountID(named name: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name])
+    }
+
+    private func existing(_ row: Row) -> ExistingRecord {
+        ExistingRecord(id: row["id"], accountID: row["account_id"], transactionID: row["transaction_id"],
+                       sourceKind: SourceKind(rawValue: row["source_kind"]) ?? .csv, externalID: row["external_id"],
+                       pending: row["pending"], state: ExistingRecord.State(rawValue: row["state"]) ?? .active,
+                       date: LocalDate(iso: row["date"] as String) ?? LocalDate(dayNumber: 0),
+                       amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]))
+    }
+
+    static let recordColumns = "r.id, r.account_id, l.transaction_id, r.source_kind, r.external_id, r.pending, r.state, r.date, r.amount_minor, r.currency"
+
+    func record(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> ExistingRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?",
+                         arguments: [accountID, kind.rawValue, fingerprint]).map(existing)
+    }
+
+    func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1",
+                         arguments: [kind.rawValue, externalID]).map(existing)
+    }
+
+    func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
+                   r.source_kind, r.date AS rdate, r.authorized_date, r.external_id
+            FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
+            WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
+            ORDER BY t.id
+            """, arguments: [accountID, currency, from.iso, through.iso])
+        var out: [CandidateTransaction] = []
+        for row in rows {
+            let id: Int64 = row["id"]
+            if out.last?.id != id {
+                out.append(CandidateTransaction(
+                    id: id, accountID: row["account_id"], date: LocalDate(iso: row["date"] as String)!,
+                    amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]),
+                    description: row["description"], counterparty: row["counterparty"], pending: row["pending"],
+                    supportingKinds: []))
+            }
+            if let kind = SourceKind(rawValue: row["source_kind"]) { out[out.count - 1].supportingKinds.insert(kind) }
+            if let d = LocalDate(iso: row["rdate"] as String) { out[out.count - 1].otherDates.append(d) }
+            if let a: String = row["authorized_date"], let d = LocalDate(iso: a) { out[out.count - 1].otherDates.append(d) }
+            if let e: String = row["external_id"] { out[out.count - 1].externalIDs.append(e) }
+        }
+        return out
+    }
+
+    func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ? AND fingerprint = ?",
+                                         arguments: [accountID, kind.rawValue, fingerprint]) else { return nil }
+        if let t: Int64 = row["transaction_id"] { return .linked(transactionID: t) }
+        return .standalone
+    }
+}
