@@ -1,0 +1,61 @@
+import Foundation
+
+/// Text normalisation and similarity for matching bank text against provider text.
+///
+/// Strips card numbers, dates, reference codes and punctuation; splits Latin text into words
+/// and CJK text into character bigrams, so `拉扎斯网络科技（上海）有限公司` and `饿了么` are compared
+/// token-wise and `STARBUCKS STORE 0123 SEATTLE WA` meets `Starbucks`.
+public enum TextSimilarity {
+    static let stopwords: Set<String> = ["pos", "purchase", "authorized", "on", "card", "debit", "credit", "payment", "the",
+                                         "inc", "llc", "ltd", "co", "www", "com", "store", "online", "ach", "web", "id", "ppd",
+                                         "有限公司", "公司", "支付", "快捷"]
+
+    /// Normalised tokens of `text`.
+    public static func tokens(_ text: String) -> Set<String> {
+        var out = Set<String>()
+        var word = ""
+        var cjk: [Character] = []
+        func flushWord() {
+            let w = word.lowercased()
+            word = ""
+            guard w.count >= 2, !stopwords.contains(w) else { return }
+            // Drop numbers, card masks, reference codes (mostly digits).
+            let digits = w.filter(\.isNumber).count
+            if digits * 2 >= w.count { return }
+            out.insert(w)
+        }
+        func flushCJK() {
+            if cjk.count == 1 { out.insert(String(cjk[0])) }
+            if cjk.count >= 2 { for i in 0..<(cjk.count - 1) { out.insert(String(cjk[i...i + 1])) } }
+            cjk.removeAll()
+        }
+        for ch in text.precomposedStringWithCompatibilityMapping {   // full-width -> ASCII
+            if isCJK(ch) { flushWord(); cjk.append(ch) }
+            else if ch.isLetter || ch.isNumber { flushCJK(); word.append(ch) }
+            else { flushWord(); flushCJK() }
+        }
+        flushWord(); flushCJK()
+        return out
+    }
+
+    static func isCJK(_ ch: Character) -> Bool {
+        guard let v = ch.unicodeScalars.first?.value else { return false }
+        return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x3040...0x30FF).contains(v) || (0xAC00...0xD7AF).contains(v)
+    }
+
+    /// Similarity in 0...1: overlap coefficient of token sets (containment counts fully).
+    public static func similarity(_ a: String, _ b: String) -> Double {
+        similarity(tokens(a), tokens(b))
+    }
+
+    public static func similarity(_ ta: Set<String>, _ tb: Set<String>) -> Double {
+        guard !ta.isEmpty, !tb.isEmpty else { return 0 }
+        let inter = ta.intersection(tb).count
+        if inter == 0 {
+            // Prefix agreement (`amzn` vs `amazon` fails, `starbucks` vs `starbucks0123` succeeds).
+            for x in ta where x.count >= 4 { for y in tb where y.count >= 4 && (x.hasPrefix(y) || y.hasPrefix(x)) { return 0.5 } }
+            return 0
+        }
+        return Double(inter) / Double(min(ta.count, tb.count))
+    }
+}
