@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowReconcile
+import MoneyFlowStore
+
+/// Options for importing one file.
+public struct FileImportOptions: Sendable {
+    /// Importer id (`csv`, `cmb-pdf`, `plaid`), or nil to detect from content.
+    public var format: String?
+    /// Put the records into this account (created if missing).
+    public var accountName: String?
+    public var csvProfiles: [CSVProfile]?
+    public var password: PasswordProvider?
+    public var dryRun: Bool = false
+    public var reconcile = ReconcileOptions()
+    public init(format: String? = nil, accountName: String? = nil, csvProfiles: [CSVProfile]? = nil,
+                password: PasswordProvider? = nil, dryRun: Bool = false) {
+        self.format = format; self.accountName = accountName; self.csvProfiles = csvProfiles
+        self.password = password; self.dryRun = dryRun
+    }
+}
+
+/// What importing one file did (or, for a dry run, would do).
+public struct FileImportResult: Sendable {
+    public var fileName: String
+    public var importerID: String
+    public var plan: ImportPlan
+    /// Nil for a dry run.
+    public var batchID: Int64?
+    public var dryRun: Bool { batchID == nil }
+}
+
+/// Drives file -> importer -> reconciler -> store for one file at a time.
+public struct ImportService: Sendable {
+    public let store: LedgerStore
+    public var registry: ImporterRegistry
+    /// Largest input file read into memory.
+    public var maxFileSize = 512 * 1024 * 1024
+
+    public init(store: LedgerStore, registry: ImporterRegistry = DefaultImporters.registry) {
+        self.store = store; self.registry = registry
+    }
+
+    /// SHA-256 of a file's bytes, hex.
+    public static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Reads a file into an ``ImportedStatement`` with the right importer (no store access).
+    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (ImportedStatement, Data) {
+        let name = displayName ?? path
+        let url = URL(fileURLWithPath: path)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw ImportError(.unrecognized, file: name, problem: "no such file")
+        }
+        if isDir.boolValue { throw ImportError(.unrecognized, file: name, problem: "is a folder") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size > maxFileSize { throw ImportError(.limitExceeded, file: name, problem: "file larger than \(maxFileSize / 1024 / 1024) MiB") }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw ImportError(.unrecognized, file: name, problem: "cannot read file") }
+        if data.isEmpty { throw ImportError(.malformed, file: name, problem: "empty file") }
+        let input = ImportInput(fileName: name, data: data)
+        let importOptions = ImportOptions(csvProfiles: options.csvProfiles, password: options.password)
+        let importer: any Importer
+        if let format = options.format, format != "auto" {
+            guard let i = registry.importer(id: format) ?? (format == "cmb-csv" ? registry.importer(id: "csv") : nil) else {
+                throw ImportError(.unrecognized, file: name, problem: "unknown format '\(format)' (known: \(registry.importers.map(\.id).joined(separator: ", ")))")
+            }
+            importer = i
+        } else if options.csvProfiles != nil, let csv = registry.importer(id: "csv") {
+            importer = csv
+        } else {
+            guard let i = registry.detect(input, options: importOptions) else {
+                throw ImportError(.unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, Plaid JSON)")
+            }
+            importer = i
+        }
+        return (try importer.read(input, options: importOptions), data)
+    }
+
+    /// Imports one file: reads it, plans against the store, and (unless a dry run) applies the
+    /// plan atomically. Throws ``ImportError`` for bad input; the store is then unchanged.
+    public func importFile(path: String, displayName: String? = nil, options: FileImportOptions) throws -> FileImportResult {
+        let (statement, data) = try read(path: path, displayName: displayName, options: options)
+        return try apply(statement, fileName: displayName ?? path, sha256: Self.sha256(data), options: options)
+    }
+
+    /// Plans and applies an already-read statement.
+    public func apply(_ statement: ImportedStatement, fileName: String, sha256: String, options: FileImportOptions) throws -> FileImportResult {
+        var reconcile = options.reconcile
+        if let a = options.accountName { reconcile.accountOverride = a }
+        let reconciler = Reconciler(options: reconcile)
+        let baseName = (fileName as NSString).lastPathComponent
+        try validateSync(statement, fileName: fileName)
+        if options.dryRun {
+            let plan = try store.plan { view in try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view) }
+            return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil)
+        }
+        let applied = try store.importStatement(dryRun: false) { view in
+            try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view)
+        }!
+        return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: applied.plan, batchID: applied.batchID)
+    }
+
+    /// A sync update that starts from a cursor must start where the store left off.
+    func validateSync(_ s: ImportedStatement, fileName: String) throws {
+        guard let sync = s.sync, let start = sync.startCursor else { return }
+        let saved = try store.syncCursor(scope: sync.scope)
+        if let saved, saved != start, !start.isEmpty {
+            // Re-applying an update already applied is fine (idempotent); only a gap is an error.
+            if saved == sync.nextCursor { return }
+            throw ImportError(.rejected, file: fileName, problem: "sync update starts at a cursor the store did not reach (the store's last cursor differs); import the missing pages first")
+        }
+        if saved == nil && !start.isEmpty {
+            throw ImportError(.rejected, file: fileName, problem: "sync update starts at a cursor, but the store has no earlier update for \(sync.scope); import the first pages first")
+        }
+    }
+}

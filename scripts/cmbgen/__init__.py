@@ -1,0 +1,1 @@
+"""Helpers for scripts/gen_cmb_samples.py (synthetic China Merchants Bank statement fixtures)."""
