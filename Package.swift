@@ -51,10 +51,10 @@ let package = Package(
         ]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters"]),
-        .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"]),
+        .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline"]),
         .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline"]),
-        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline"]),
+        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow"]),
     ],
     swiftLanguageModes: [.v6]
 )

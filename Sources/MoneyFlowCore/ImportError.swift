@@ -30,6 +30,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        if kind == .wrongPassword && locator == nil { return "wrong password for \(file)" + (problem.isEmpty ? "" : " (\(problem))") }
         var s = file
         if let locator, !locator.description.isEmpty { s += ": " + locator.description }
         if let column { s += ", column \(column)" }

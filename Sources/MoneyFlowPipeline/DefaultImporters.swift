@@ -3,6 +3,6 @@ import MoneyFlowImporters
 /// The importers a default MoneyFlow knows. A new format is one conforming type added here.
 public enum DefaultImporters {
     public static var registry: ImporterRegistry {
-        ImporterRegistry([CSVImporter()])
+        ImporterRegistry([CSVImporter(), CMBStatementImporter(), PlaidImporter()])
     }
 }

@@ -2,7 +2,7 @@ import MoneyFlowCore
 
 extension CSVProfile {
     /// Extra header names that must all be present for this profile to claim a header row.
-    var signature: [String] {
+    public var signature: [String] {
         switch (name, variant) {
         case ("chase", "checking"?): return ["Details", "Posting Date"]
         case ("chase", "card"?): return ["Post Date", "Transaction Date", "Type"]

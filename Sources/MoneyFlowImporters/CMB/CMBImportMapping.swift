@@ -1,0 +1,82 @@
+import MoneyFlowCore
+
+extension CMBStatement {
+    /// Importer id of CMB PDF statements.
+    public static let importerID = "cmb-pdf"
+    public static let institution = "China Merchants Bank"
+
+    /// Account key: `cmb:<account number as printed>`.
+    public var accountKey: String { "cmb:" + header.accountNumber }
+
+    /// The account as the store should know it.
+    public var accountFacts: AccountFacts {
+        let digits = header.accountNumber.filter { $0.isASCII && $0.isNumber }
+        let last4 = String(digits.suffix(4))
+        var details: [String: String] = ["layout": header.layout.rawValue]
+        if let v = header.name, !v.isEmpty { details["holder"] = v }
+        if let v = header.branch, !v.isEmpty { details["branch"] = v }
+        if let s = header.periodStart, let e = header.periodEnd { details["period"] = "\(s.iso) -- \(e.iso)" }
+        if let v = header.appliedAt { details["appliedAt"] = v }
+        if let v = header.serialNumber { details["serialNumber"] = v }
+        return AccountFacts(key: accountKey, suggestedName: last4.isEmpty ? "CMB" : "CMB \(last4)",
+                            institution: CMBStatement.institution, number: header.accountNumber,
+                            type: header.accountType, currencies: currencies, details: details)
+    }
+
+    /// Maps the statement to the importer-neutral form: one account, one record per row.
+    public func importedStatement() -> ImportedStatement {
+        let key = accountKey
+        var records: [IncomingRecord] = []
+        records.reserveCapacity(rows.count)
+        for r in rows {
+            records.append(IncomingRecord(accountKey: key, sourceKind: .cmbPDF, date: r.date, amount: r.amount,
+                                          description: r.description, counterparty: r.counterparty, note: r.note,
+                                          balance: r.balance, locator: Locator(page: r.page, row: r.rowOnPage),
+                                          raw: r.rawJSON))
+        }
+        var coverage: ClosedRange<LocalDate>? = nil
+        if let s = header.periodStart, let e = header.periodEnd, s <= e { coverage = s...e }
+        return ImportedStatement(importerID: CMBStatement.importerID, accounts: [accountFacts], records: records,
+                                 warnings: warnings, coverage: coverage)
+    }
+}
+
+extension CMBStatement.Row {
+    /// The printed cells as a small JSON object (keys sorted).
+    public var rawJSON: String {
+        var s = "{\"amount\":" + CMBJSON.quote(printed.amount)
+        s += ",\"balance\":" + CMBJSON.quote(printed.balance)
+        s += ",\"counterparty\":" + (counterparty.map(CMBJSON.quote) ?? "null")
+        s += ",\"currency\":" + CMBJSON.quote(printed.currency)
+        s += ",\"date\":" + CMBJSON.quote(printed.date)
+        s += ",\"description\":" + CMBJSON.quote(description)
+        s += ",\"note\":" + (note.map(CMBJSON.quote) ?? "null")
+        s += "}"
+        return s
+    }
+}
+
+enum CMBJSON {
+    static func quote(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append("\"")
+        for u in text.unicodeScalars {
+            switch u {
+            case "\"": out.append(contentsOf: "\\\"".unicodeScalars)
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+                } else {
+                    out.append(u)
+                }
+            }
+        }
+        out.append("\"")
+        return String(out)
+    }
+}

@@ -1,0 +1,23 @@
+/// Why a PDF could not be read. Never carries a password.
+public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bytes are not a PDF (no `%PDF-` header).
+    case notAPDF
+    /// A PDF that poppler cannot open or whose structure is broken (truncated, bad xref, ...).
+    case damaged(String)
+    /// The PDF is encrypted and no password was given.
+    case passwordRequired
+    /// A password was given and it does not open the PDF.
+    case wrongPassword
+    /// The PDF has pages but none carries any text (scanned images).
+    case noTextLayer
+
+    public var description: String {
+        switch self {
+        case .notAPDF: return "not a PDF file"
+        case .damaged(let why): return "damaged PDF: \(why)"
+        case .passwordRequired: return "the PDF is encrypted and needs a password"
+        case .wrongPassword: return "the password does not open the PDF"
+        case .noTextLayer: return "the PDF has no text layer (scanned images?)"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import MoneyFlowCore
+
+/// Reads the text layer of a PDF into pages of positioned glyphs (poppler-glib).
+///
+/// Value type and `Sendable`: every call opens its own document handles. Long documents are read
+/// by several threads, each with its own poppler document (poppler documents are not shared
+/// between threads); the result does not depend on the number of threads.
+public struct PDFTextExtractor: Sendable {
+    /// Read font sizes from poppler's text attributes (else the glyph box height is used).
+    public var fontSizes: Bool
+    /// Upper bound on reading threads (1 = sequential).
+    public var maxThreads: Int
+
+    public init(fontSizes: Bool = true, maxThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.fontSizes = fontSizes
+        self.maxThreads = max(1, min(maxThreads, 8))
+    }
+
+    /// Fewer pages than this per thread are not worth a second document.
+    static let pagesPerThread = 6
+
+    /// Every page of the PDF in `data`, in document order.
+    ///
+    /// - Throws: ``PDFError``; `.noTextLayer` when no page carries any text.
+    public func extract(data: Data, password: String? = nil) throws(PDFError) -> [TextPage] {
+        let first = try PDFDocumentReader(data: data, password: password)
+        let n = first.pageCount
+        let threads = min(maxThreads, max(1, n / PDFTextExtractor.pagesPerThread))
+        var pages: [TextPage]
+        if threads <= 1 {
+            pages = first.pages(fontSizes: fontSizes)
+        } else {
+            // Each worker reads pages w, w+threads, ... through its own document.
+            var readers: [PDFDocumentReader] = [first]
+            for _ in 1..<threads {
+                readers.append(try PDFDocumentReader(data: data, password: password))
+            }
+            let slots = UnsafeMutableBufferPointer<TextPage>.allocate(capacity: n)
+            defer { slots.deallocate() }
+            let fontSizes = self.fontSizes
+            let shared = ParallelPages(readers: readers, slots: slots.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: threads) { w in
+                let reader = shared.readers[w]
+                var i = w
+                while i < n {
+                    (shared.slots + i).initialize(to: reader.page(at: i, fontSizes: fontSizes))
+                    i += threads
+                }
+            }
+            pages = Array(slots)
+            _ = slots.deinitialize()
+        }
+        if pages.allSatisfy({ $0.items.isEmpty }) { throw .noTextLayer }
+        return pages
+    }
+
+    /// Number of pages, or the error that prevents opening the file.
+    public func pageCount(data: Data, password: String? = nil) throws(PDFError) -> Int {
+        try PDFDocumentReader(data: data, password: password).pageCount
+    }
+}
+
+/// State shared by the reading threads. Unchecked: worker `w` uses only `readers[w]` (each poppler
+/// document stays on one thread) and initializes only its own, disjoint slots; the caller reads
+/// the slots after `concurrentPerform` returns.
+private final class ParallelPages: @unchecked Sendable {
+    let readers: [PDFDocumentReader]
+    let slots: UnsafeMutablePointer<TextPage>
+    init(readers: [PDFDocumentReader], slots: UnsafeMutablePointer<TextPage>) {
+        self.readers = readers; self.slots = slots
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowPDF
+import MoneyFlowZip
+
+/// CMB 招商银行交易流水: a PDF statement, bare or inside the password-protected ZIP the app
+/// e-mails. ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
+/// glyph positions by the pure ``CMBStatementReconstructor``.
+public struct CMBStatementImporter: Importer {
+    public let id = "cmb-pdf"
+    public let displayName = "CMB PDF statement (bare or in its ZIP)"
+    public var zipLimits = ZipLimits(maxEntrySize: 256 << 20)
+
+    public init() {}
+
+    static func isZip(_ d: Data) -> Bool { d.starts(with: [0x50, 0x4B, 0x03, 0x04]) || d.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
+
+    public func sniff(_ input: ImportInput, options: ImportOptions) -> Double {
+        if PDFDocumentReader.hasPDFHeader(input.data) { return 0.8 }
+        guard Self.isZip(input.data) else { return 0 }
+        guard let zip = try? ZipArchive(data: input.data, limits: zipLimits) else { return 0.5 }
+        return zip.entries.contains { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") } ? 0.9 : 0.3
+    }
+
+    public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {
+        let file = input.fileName
+        var pdfBytes = input.data
+        var password: String?
+        var askedPassword = false
+        func ask() throws -> String {
+            if askedPassword, let password { return password }
+            askedPassword = true
+            guard let p = try options.password?(file), !p.isEmpty else {
+                throw ImportError(.passwordRequired, file: file, problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
+            }
+            password = p
+            return p
+        }
+        if Self.isZip(input.data) {
+            let zip: ZipArchive
+            do { zip = try ZipArchive(data: input.data, limits: zipLimits) }
+            catch { throw map(error, file: file) }
+            let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
+            guard let entry = pdfs.first else {
+                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
+            }
+            do {
+                pdfBytes = try zip.data(for: entry, password: entry.isEncrypted ? try ask() : nil)
+            } catch let e as ZipError {
+                throw map(e, file: file)
+            }
+            guard PDFDocumentReader.hasPDFHeader(pdfBytes) else {
+                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: \(entry.name) is not a PDF")
+            }
+        }
+        let pages: [TextPage]
+        do {
+            pages = try extract(pdfBytes, password: password)
+        } catch PDFError.passwordRequired {
+            do { pages = try extract(pdfBytes, password: try ask()) }
+            catch let e as PDFError { throw map(e, file: file) }
+        } catch let e as PDFError {
+            throw map(e, file: file)
+        }
+        return try CMBStatementReconstructor().importedStatement(from: pages, fileName: file)
+    }
+
+    func extract(_ data: Data, password: String?) throws -> [TextPage] {
+        do { return try PDFTextExtractor().extract(data: data, password: password) }
+        catch { throw error }
+    }
+
+    func map(_ e: ZipError, file: String) -> ImportError {
+        switch e {
+        case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
+        case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
+        case .entryTooLarge: return ImportError(.limitExceeded, file: file, problem: "refused: \(e.description) (zip bomb?)")
+        case .truncated: return ImportError(.malformed, file: file, problem: "truncated ZIP archive")
+        case .notAZip: return ImportError(.malformed, file: file, problem: "damaged ZIP archive")
+        default: return ImportError(.malformed, file: file, problem: "ZIP: \(e.description)")
+        }
+    }
+
+    func map(_ e: PDFError, file: String) -> ImportError {
+        switch e {
+        case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
+        case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "the PDF is encrypted: password required")
+        case .noTextLayer: return ImportError(.unrecognized, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
+        case .notAPDF: return ImportError(.unrecognized, file: file, problem: "not a PDF")
+        case .damaged(let why): return ImportError(.malformed, file: file, problem: "truncated or damaged PDF (\(why))")
+        }
+    }
+}

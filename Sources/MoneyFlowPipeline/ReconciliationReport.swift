@@ -1,0 +1,96 @@
+import MoneyFlowCore
+import MoneyFlowStore
+
+/// Per-account reconciliation status of the ledger: which transactions two or more sources
+/// confirm, which only the bank or only Plaid knows, what waits for review, and where the
+/// bank's running balance does not chain.
+public struct ReconciliationReport: Sendable {
+    public struct BalanceBreak: Sendable {
+        public var transactionID: Int64
+        public var currency: String
+        public var expected: Money
+        public var printed: Money
+    }
+    public struct AccountSection: Sendable {
+        public var account: String
+        public var confirmed: [LedgerTransaction] = []
+        public var statementOnly: [LedgerTransaction] = []
+        public var plaidOnly: [LedgerTransaction] = []
+        public var needsReview: [LedgerTransaction] = []
+        public var balanceBreaks: [BalanceBreak] = []
+    }
+    public var accounts: [AccountSection]
+
+    public static func build(store: LedgerStore, account: String? = nil) throws -> ReconciliationReport {
+        let txs = try store.transactions(account: account)
+        var sections: [String: AccountSection] = [:]
+        var order: [String] = []
+        for t in txs {
+            if sections[t.account] == nil { sections[t.account] = AccountSection(account: t.account); order.append(t.account) }
+            let kinds = Set(t.sources.map(\.kind))
+            if t.needsReview { sections[t.account]!.needsReview.append(t) }
+            else if kinds.contains(.plaid) && kinds.contains(where: \.isBankOwn) { sections[t.account]!.confirmed.append(t) }
+            else if kinds.count >= 2 { sections[t.account]!.confirmed.append(t) }
+            else if kinds == [.plaid] { sections[t.account]!.plaidOnly.append(t) }
+            else { sections[t.account]!.statementOnly.append(t) }
+        }
+        // Running balance chain per account and currency over transactions carrying a bank balance.
+        var last: [String: Money] = [:]
+        for t in txs {
+            guard let bal = t.balance else { continue }
+            let key = t.account + "|" + t.amount.currency
+            if let prev = last[key] {
+                let expected = Money(minorUnits: prev.minorUnits + t.amount.minorUnits, currency: bal.currency)
+                if expected.minorUnits != bal.minorUnits {
+                    sections[t.account]!.balanceBreaks.append(BalanceBreak(transactionID: t.id, currency: bal.currency, expected: expected, printed: bal))
+                }
+            }
+            last[key] = bal
+        }
+        return ReconciliationReport(accounts: order.map { sections[$0]! })
+    }
+
+    /// `reconcile --format json`: an array of per-account objects with the documented keys.
+    public var json: JSONOutput {
+        func ids(_ list: [LedgerTransaction]) -> JSONOutput {
+            .array(list.map { t in
+                .object([("id", .int(t.id)), ("date", .string(t.date.iso)), ("amount", .string(t.amount.decimalString)),
+                         ("currency", .string(t.amount.currency)), ("description", .string(t.description)),
+                         ("sources", .array(t.sources.map { .string($0.kind.rawValue) }))])
+            })
+        }
+        return .array(accounts.map { a in
+            .object([
+                ("account", .string(a.account)),
+                ("confirmed", ids(a.confirmed)),
+                ("statement_only", ids(a.statementOnly)),
+                ("plaid_only", ids(a.plaidOnly)),
+                ("needs_review", ids(a.needsReview)),
+                ("balance_breaks", .array(a.balanceBreaks.map { b in
+                    .object([("id", .int(b.transactionID)), ("currency", .string(b.currency)),
+                             ("expected_balance", .string(b.expected.decimalString)), ("printed_balance", .string(b.printed.decimalString))])
+                })),
+            ])
+        })
+    }
+
+    public var table: String {
+        var t = TextTable(["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks"],
+                          align: [.left, .right, .right, .right, .right, .right])
+        for a in accounts {
+            t.add([a.account, String(a.confirmed.count), String(a.statementOnly.count), String(a.plaidOnly.count),
+                   String(a.needsReview.count), String(a.balanceBreaks.count)])
+        }
+        var out = t.render()
+        for a in accounts where !a.balanceBreaks.isEmpty {
+            out += "\n\nBalance breaks in \(a.account):"
+            for b in a.balanceBreaks {
+                out += "\n  transaction \(b.transactionID): printed \(b.printed.decimalString), previous balance + amount = \(b.expected.decimalString) \(b.currency)"
+            }
+        }
+        for a in accounts where !a.needsReview.isEmpty {
+            out += "\n\nNeeds review in \(a.account) (see `moneyflow review`): " + a.needsReview.map { String($0.id) }.joined(separator: ", ")
+        }
+        return out
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowStore
+
+/// The CLI's machine-readable contracts, kept in one place so they stay stable.
+public enum Contracts {
+    /// `transactions --format json`: see README "JSON contracts".
+    public static func transactions(_ txs: [LedgerTransaction], includeState: Bool = false) -> JSONOutput {
+        .array(txs.map { t in
+            var fields: [(String, JSONOutput)] = [
+                ("id", .int(t.id)),
+                ("account", .string(t.account)),
+                ("date", .string(t.date.iso)),
+                ("amount", .string(t.amount.decimalString)),
+                ("currency", .string(t.amount.currency)),
+                ("description", .string(t.description)),
+                ("counterparty", .string(t.counterparty)),
+                ("note", .string(t.note)),
+                ("balance", .string(t.balance?.decimalString)),
+                ("pending", .bool(t.pending)),
+            ]
+            if includeState {
+                fields.append(("status", .string(t.status)))
+                fields.append(("category", .string(t.category)))
+            }
+            fields.append(("sources", .array(t.sources.map { s in
+                var f: [(String, JSONOutput)] = [
+                    ("id", .int(s.id)), ("kind", .string(s.kind.rawValue)), ("external_id", .string(s.externalID)),
+                    ("file", .string(s.file)), ("line", .int(s.line)), ("page", .int(s.page)), ("row", .int(s.row)),
+                ]
+                if includeState { f.append(("state", .string(s.state))) }
+                return .object(f)
+            })))
+            return .object(fields)
+        })
+    }
+
+    /// `accounts --format json`.
+    public static func accounts(_ accounts: [LedgerAccount]) -> JSONOutput {
+        .array(accounts.map { a in
+            .object([
+                ("id", .int(a.id)), ("name", .string(a.name)), ("institution", .string(a.institution)),
+                ("number", .string(a.number)), ("type", .string(a.type)),
+                ("currencies", .array(a.currencies.map { .string($0) })),
+                ("subtype", .string(a.subtype)),
+                ("provider_account_id", .string(a.providerAccountID)),
+                ("current_balance", .string(a.currentBalance?.decimalString)),
+                ("available_balance", .string(a.availableBalance?.decimalString)),
+                ("ledger_name", .string(a.ledgerName)),
+            ])
+        })
+    }
+
+    static func counts(_ c: ImportCounts) -> [(String, JSONOutput)] {
+        [("new", .int(Int64(c.new))), ("already_present", .int(Int64(c.alreadyPresent))), ("linked", .int(Int64(c.linked))),
+         ("updated", .int(Int64(c.updated))), ("needs_review", .int(Int64(c.needsReview))), ("removed", .int(Int64(c.removed))),
+         ("warnings", .int(Int64(c.warnings)))]
+    }
+
+    /// `batches --format json`.
+    public static func batches(_ batches: [LedgerBatch]) -> JSONOutput {
+        .array(batches.map { b in
+            .object([("id", .int(b.id)), ("file", .string(b.fileName)), ("sha256", .string(b.fileSHA256)),
+                     ("importer", .string(b.importer)), ("imported_at", .string(b.importedAt))] + counts(b.counts)
+                    + [("undone_at", .string(b.undoneAt))])
+        })
+    }
+
+    /// One file's import result (`import --json`), including the plan's decisions.
+    public static func importResult(_ r: FileImportResult, includePlan: Bool) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("file", .string(r.fileName)), ("importer", .string(r.importerID)),
+            ("accounts", .array(r.plan.accounts.map { .string($0.name) })),
+            ("dry_run", .bool(r.dryRun)), ("batch", .int64(r.batchID)),
+        ]
+        fields += counts(r.plan.counts)
+        fields.append(("warning_messages", .array(r.plan.statement.warnings.map { .string($0.description) })))
+        if includePlan { fields.append(("plan", plan(r.plan))) }
+        return .object(fields)
+    }
+
+    /// The decisions of a plan, one per incoming record.
+    public static func plan(_ p: ImportPlan) -> JSONOutput {
+        .array(p.entries.map { e in
+            let r = p.statement.records[e.index]
+            var f: [(String, JSONOutput)] = [
+                ("index", .int(Int64(e.index))), ("date", .string(r.date.iso)), ("amount", .string(r.amount.decimalString)),
+                ("currency", .string(r.amount.currency)), ("description", .string(r.description)),
+                ("line", .int(r.locator.line)), ("page", .int(r.locator.page)), ("row", .int(r.locator.row)),
+                ("decision", .string(decisionKey(e.decision))),
+            ]
+            switch e.decision {
+            case .alreadyPresent(let id), .update(let id): f.append(("record", .int(id)))
+            case .link(let t, let score, let reasons):
+                f += [("transaction", .int(t)), ("score", .number(String(format: "%.3f", score))), ("reasons", reasonsJSON(reasons))]
+            case .supersede(let pid, let t, let reasons):
+                f += [("transaction", .int(t)), ("supersedes_record", .int(pid)), ("reasons", reasonsJSON(reasons))]
+            case .linkToIncoming(let i, _, let reasons), .supersedeIncoming(let i, let reasons):
+                f += [("with_index", .int(Int64(i))), ("reasons", reasonsJSON(reasons))]
+            case .needsReview(let cands):
+                f.append(("candidates", .array(cands.map { c in
+                    .object([("transaction", .int64(c.transactionID)), ("index", .int(c.incomingIndex)),
+                             ("score", .number(String(format: "%.3f", c.score))), ("reasons", reasonsJSON(c.reasons))])
+                })))
+            case .new: break
+            }
+            return .object(f)
+        })
+    }
+
+    static func reasonsJSON(_ r: [MatchReason]) -> JSONOutput {
+        .array(r.map { .object([("factor", .string($0.factor)), ("detail", .string($0.detail))]) })
+    }
+
+    public static func decisionKey(_ d: RecordDecision) -> String {
+        switch d {
+        case .alreadyPresent: return "already_present"
+        case .update: return "update"
+        case .new: return "new"
+        case .link, .linkToIncoming: return "link"
+        case .supersede, .supersedeIncoming: return "supersede"
+        case .needsReview: return "needs_review"
+        }
+    }
+
+    /// `profiles --format json`.
+    public static func profiles(_ profiles: [CSVProfile]) -> JSONOutput {
+        .array(profiles.map { p in
+            .object([("name", .string(p.name)), ("variant", .string(p.variant)), ("institution", .string(p.institution)),
+                     ("kind", .string(p.sourceKind.rawValue)),
+                     ("columns", .array(p.requiredHeaders.map { .string($0.first ?? "") }))])
+        })
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowPipeline
+
+struct AccountsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accounts", abstract: "List accounts, rename them, or attach import identities to them.",
+        subcommands: [List.self, Rename.self, Link.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts.", discussion: "Example: moneyflow accounts --format json")
+        @OptionGroup var storeOptions: StoreOptions
+        @Option(help: "table or json.") var format: ListFormat = .table
+
+        func run() throws {
+            let accounts = try storeOptions.open().accounts()
+            switch format {
+            case .json: printOut(Contracts.accounts(accounts).render(pretty: true))
+            case .table:
+                var t = TextTable(["id", "name", "institution", "number", "type", "currencies"], align: [.right, .left, .left, .left, .left, .left])
+                for a in accounts { t.add([String(a.id), a.name, a.institution ?? "", a.number ?? "", a.type ?? "", a.currencies.joined(separator: ",")]) }
+                printOut(t.render())
+            }
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename an account, or set its name in ledger exports.",
+            discussion: "Example: moneyflow accounts rename \"CMB 8705\" \"CMB Debit\" --ledger-name Assets:CMB:8705")
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Current account name.") var name: String
+        @Argument(help: "New account name.") var newName: String?
+        @Option(name: .customLong("ledger-name"), help: "Account name in beancount/ledger exports.") var ledgerName: String?
+        func validate() throws { if newName == nil && ledgerName == nil { throw ValidationError("give a new name or --ledger-name") } }
+        func run() throws {
+            try storeOptions.open().renameAccount(name, to: newName, ledgerName: ledgerName)
+            printOut("renamed \(name)\(newName.map { " -> \($0)" } ?? "")")
+        }
+    }
+
+    struct Link: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach an import identity to an existing account.",
+            discussion: """
+            Later imports carrying that identity land in this account: e.g. a re-linked Plaid
+            account (new account_id) or a CSV export of the same account.
+            Example: moneyflow accounts link "CMB 8705" plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp
+            """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "Account name.") var name: String
+        @Argument(help: "Identity key, e.g. plaid:<account_id>, cmb:<number>, csv:chase/checking.") var key: String
+        func run() throws {
+            try storeOptions.open().linkAccountKey(key, toAccount: name)
+            printOut("\(key) -> \(name)")
+        }
+    }
+}
+
+enum TransactionFormat: String, ExpressibleByArgument, CaseIterable { case table, json, csv }
+
+struct TransactionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions", abstract: "List transactions (one per real-world money movement).",
+        discussion: """
+        Ordered by account, then date, then source order. Amounts are negative for money out.
+        Examples:
+          moneyflow transactions --account "CMB 8705" --from 2026-06-01
+          moneyflow transactions --format json --all
+        """)
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only this account (name).") var account: String?
+    @Option(help: "First date, YYYY-MM-DD.") var from: String?
+    @Option(help: "Last date, YYYY-MM-DD.") var to: String?
+    @Option(help: "table, json or csv.") var format: TransactionFormat = .table
+    @Flag(help: "Include void transactions and superseded/removed records (with a state field).") var all = false
+
+    func run() throws {
+        let txs = try storeOptions.open().transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), includeAll: all)
+        switch format {
+        case .json: printOut(Contracts.transactions(txs, includeState: all).render(pretty: true))
+        case .csv: printOut(CSVExport.transactions(txs))
+        case .table:
+            var t = TextTable(["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
+                              align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
+            for x in txs {
+                t.add([String(x.id), x.account, x.date.iso, x.amount.decimalString, x.amount.currency,
+                       TextTable.truncate(x.description, to: 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
+                       TextTable.truncate(x.counterparty ?? "", to: 28), x.balance?.decimalString ?? "",
+                       x.sources.map { $0.kind.rawValue + (all && $0.state != "active" ? "(\($0.state))" : "") }.joined(separator: ",")])
+            }
+            printOut(t.render())
+        }
+    }
+}
+
+struct BatchesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "batches", abstract: "List import batches (one per imported file).",
+                                                    discussion: "Example: moneyflow batches --format json")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "table or json.") var format: ListFormat = .table
+
+    func run() throws {
+        let batches = try storeOptions.open().batches()
+        switch format {
+        case .json: printOut(Contracts.batches(batches).render(pretty: true))
+        case .table:
+            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone"],
+                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left])
+            for b in batches {
+                t.add([String(b.id), b.fileName, b.importer, b.importedAt, String(b.counts.new), String(b.counts.alreadyPresent),
+                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? ""])
+            }
+            printOut(t.render())
+        }
+    }
+}
+
+struct UndoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo", abstract: "Undo an import batch: remove its records and what only they supported.",
+        discussion: "Example: moneyflow undo 3   (see `moneyflow batches` for ids)")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Batch id.") var batch: Int64
+
+    func run() throws {
+        let c = try storeOptions.open().undo(batchID: batch)
+        printOut("undid batch \(batch): \(c.new) records and \(c.removed) transactions removed")
+    }
+}
+
+struct ProfilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profiles", abstract: "List the built-in CSV profiles.",
+        discussion: "Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your own profile as JSON or TOML (see README).")
+    @Option(help: "table or json.") var format: ListFormat = .table
+
+    func run() throws {
+        switch format {
+        case .json: printOut(Contracts.profiles(BuiltInCSVProfiles.all).render(pretty: true))
+        case .table:
+            var t = TextTable(["profile", "variant", "institution", "kind", "recognised by columns"])
+            for p in BuiltInCSVProfiles.all {
+                t.add([p.name, p.variant ?? "", p.institution ?? "", p.sourceKind.rawValue,
+                       p.hasHeader ? (p.requiredHeaders.map { $0.first ?? "" } + p.signature).joined(separator: ", ") : "(no header: date, amount, *, check no., description)"])
+            }
+            printOut(t.render())
+        }
+    }
+}

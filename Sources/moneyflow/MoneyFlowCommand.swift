@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+@main
+struct MoneyFlowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moneyflow",
+        abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON) into one de-duplicated ledger.",
+        discussion: """
+        Examples:
+          moneyflow import statement.zip --password-env CMB_PW
+          moneyflow import chase.csv --csv-profile chase --dry-run
+          moneyflow transactions --format json
+          moneyflow reconcile --format json
+
+        Exit codes: 0 success, 1 bad input or a failed operation, 2 usage error.
+        """,
+        version: "0.1.0",
+        subcommands: [ImportCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
+                      UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
+                      LinkCommand.self, UnlinkCommand.self])
+
+    /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as ImportError {
+            fail(error.description)
+        } catch let error as StoreError {
+            fail(error.description)
+        } catch let error as CLIError {
+            fail(error.message)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            if error is ExitCode { exit(withError: error) }
+            fail(String(describing: error))
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        let oneLine = message.replacingOccurrences(of: "\n", with: " ")
+        FileHandle.standardError.write(Data("moneyflow: error: \(oneLine)\n".utf8))
+        Foundation.exit(1)
+    }
+}
+
+/// A user-facing failure (exit code 1).
+struct CLIError: Error {
+    var message: String
+    init(_ m: String) { message = m }
+}
+
+/// `--store` shared by every command.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("SQLite store file (env MONEYFLOW_STORE; default ./moneyflow.sqlite).", valueName: "path"))
+    var store: String?
+
+    var path: String {
+        store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? "moneyflow.sqlite"
+    }
+
+    func open() throws -> LedgerStore { try LedgerStore(path: path) }
+}
+
+enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json
+}
+
+func printOut(_ s: String) {
+    FileHandle.standardOutput.write(Data((s + "\n").utf8))
+}
+
+func printErr(_ s: String) {
+    FileHandle.standardError.write(Data((s + "\n").utf8))
+}
+
+func parseDate(_ s: String?, _ flag: String) throws -> LocalDate? {
+    guard let s else { return nil }
+    guard let d = LocalDate(iso: s) else { throw ValidationError("\(flag) must be a date YYYY-MM-DD") }
+    return d
+}

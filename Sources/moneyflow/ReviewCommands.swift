@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+
+struct ReconcileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconcile", abstract: "Show per account what two sources confirm, what one side lacks, and balance breaks.",
+        discussion: "Examples:\n  moneyflow reconcile\n  moneyflow reconcile --account \"CMB 8705\" --format json")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only this account (name).") var account: String?
+    @Option(help: "table or json.") var format: ListFormat = .table
+
+    func run() throws {
+        let report = try ReconciliationReport.build(store: try storeOptions.open(), account: account)
+        switch format {
+        case .json: printOut(report.json.render(pretty: true))
+        case .table: printOut(report.table)
+        }
+    }
+}
+
+struct ReviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "review", abstract: "List records the engine would not decide alone, with their candidates side by side.",
+        discussion: "Decide with `moneyflow link RECORD TRANSACTION` or `moneyflow unlink RECORD`.")
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "table or json.") var format: ListFormat = .table
+
+    func run() throws {
+        let store = try storeOptions.open()
+        let reviews = try store.pendingReviews()
+        let txs = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
+        switch format {
+        case .json:
+            printOut(JSONOutput.array(reviews.map { r in
+                .object([("record", .int(r.recordID)), ("transaction", .int(r.transactionID)), ("account", .string(r.account)),
+                         ("date", .string(r.record.date.iso)), ("amount", .string(r.record.amount.decimalString)),
+                         ("description", .string(r.record.description)), ("kind", .string(r.record.kind.rawValue)),
+                         ("candidates", .array(r.candidates.map { c in
+                            .object([("transaction", .int64(c.transactionID)), ("score", .number(String(format: "%.3f", c.score))),
+                                     ("reasons", .array(c.reasons.map { .string($0.description) }))])
+                         }))])
+            }).render(pretty: true))
+        case .table:
+            if reviews.isEmpty { printOut("nothing to review"); return }
+            for r in reviews {
+                printOut("record \(r.recordID) (\(r.record.kind.rawValue), \(r.account)): \(r.record.date.iso)  \(r.record.amount.decimalString) \(r.record.amount.currency)  \(r.record.description)")
+                var t = TextTable(["candidate", "date", "amount", "description", "sources", "score", "reasons"])
+                for c in r.candidates {
+                    guard let id = c.transactionID, let tx = txs[id] else { continue }
+                    t.add(["transaction \(id)", tx.date.iso, tx.amount.decimalString, TextTable.truncate(tx.description + (tx.counterparty.map { " / " + $0 } ?? ""), to: 36),
+                           tx.sources.map(\.kind.rawValue).joined(separator: ","), String(format: "%.2f", c.score),
+                           c.reasons.map(\.description).joined(separator: "; ")])
+                }
+                printOut(t.render())
+                printOut("  -> moneyflow link \(r.recordID) <transaction>   or   moneyflow unlink \(r.recordID)\n")
+            }
+        }
+    }
+}
+
+struct LinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link", abstract: "Link a record to a transaction (your decision is remembered across imports).",
+        discussion: "Example: moneyflow link 42 17")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Record id (see `transactions --format json` sources or `review`).") var record: Int64
+    @Argument(help: "Transaction id.") var transaction: Int64
+    func run() throws {
+        try storeOptions.open().userLink(recordID: record, transactionID: transaction)
+        printOut("record \(record) linked to transaction \(transaction)")
+    }
+}
+
+struct UnlinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlink", abstract: "Detach a record into its own transaction (remembered across imports).",
+        discussion: "Example: moneyflow unlink 42")
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Record id.") var record: Int64
+    func run() throws {
+        let t = try storeOptions.open().userUnlink(recordID: record)
+        printOut("record \(record) is now transaction \(t)")
+    }
+}

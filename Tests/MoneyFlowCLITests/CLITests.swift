@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// Runs the real `moneyflow` binary built next to the test bundle.
+struct CLI {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var binary: URL {
+        var dir = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("moneyflow")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return repoRoot.appendingPathComponent(".build/debug/moneyflow")
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ args: [String], store: String?, env: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args + (store.map { ["--store", $0] } ?? [])
+        p.currentDirectoryURL = repoRoot
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func tempStore() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent("store.sqlite").path
+    }
+}
+
+@Suite struct CLITests {
+    @Test func transactionsJSONContract() throws {
+        let store = try CLI.tempStore()
+        let imp = try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store)
+        #expect(imp.status == 0, "\(imp.stderr)")
+        let r = try CLI.run(["transactions", "--format", "json"], store: store)
+        #expect(r.status == 0)
+        let array = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
+        #expect(!array.isEmpty)
+        let keys: Set<String> = ["id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources"]
+        for t in array {
+            #expect(Set(t.keys) == keys)
+            #expect(t["amount"] is String)
+            #expect((t["date"] as! String).count == 10)
+            let sources = t["sources"] as! [[String: Any]]
+            #expect(sources.count == 1)
+            #expect(Set(sources[0].keys) == ["id", "kind", "external_id", "file", "line", "page", "row"])
+            #expect(sources[0]["kind"] as? String == "csv")
+            #expect(sources[0]["line"] is Int)
+            #expect(sources[0]["page"] is NSNull)
+        }
+        // Ordered by account then date.
+        let dates = array.map { $0["date"] as! String }
+        #expect(dates == dates.sorted())
+    }
+
+    @Test func badInputExitsOneWithOneLineNamingFileAndLine() throws {
+        let store = try CLI.tempStore()
+        _ = try CLI.run(["import", "Samples/csv/amex.csv"], store: store)
+        func snapshot() throws -> String {
+            try CLI.run(["transactions", "--all", "--format", "json"], store: store).stdout + CLI.run(["batches", "--format", "json"], store: store).stdout
+        }
+        let before = try snapshot()
+        let r = try CLI.run(["import", "Samples/csv/broken/bad_date.csv"], store: store)
+        #expect(r.status == 1)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(r.stderr.contains("bad_date.csv") && r.stderr.contains("line 5"))
+        #expect(try snapshot() == before)
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        let store = try CLI.tempStore()
+        let r = try CLI.run(["transactions", "--format", "yaml"], store: store)
+        #expect(r.status == 2)
+        let u = try CLI.run(["no-such-command"], store: store)
+        #expect(u.status == 2)
+    }
+
+    @Test func reimportReportsAlreadyPresentAndUndoWorks() throws {
+        let store = try CLI.tempStore()
+        let first = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--json"], store: store)
+        #expect(first.status == 0)
+        let j1 = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [[String: Any]]
+        let newCount = j1[0]["new"] as! Int
+        #expect(newCount > 0)
+        let second = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--json"], store: store)
+        let j2 = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [[String: Any]]
+        #expect(j2[0]["new"] as? Int == 0)
+        #expect(j2[0]["already_present"] as? Int == newCount)
+        let undo = try CLI.run(["undo", String(j1[0]["batch"] as! Int)], store: store)
+        #expect(undo.status == 0)
+        let txs = try CLI.run(["transactions", "--format", "json"], store: store)
+        #expect(txs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
+    @Test func profilesListsBuiltIns() throws {
+        let r = try CLI.run(["profiles", "--format", "json"], store: nil)
+        let names = Set((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]).map { $0["name"] as! String })
+        #expect(names.isSuperset(of: ["chase", "bofa", "wells-fargo", "capital-one", "amex", "cmb"]))
+    }
+}

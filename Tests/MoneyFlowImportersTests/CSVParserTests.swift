@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import MoneyFlowImporters
+
+@Suite struct CSVParserTests {
+    @Test func quotesEmbeddedNewlinesAndCRLF() throws {
+        let text = "a,b,c\r\n\"x, y\",\"he said \"\"hi\"\"\",\"two\nlines\"\r\n1,2,3\r\n"
+        let rows = try CSVParser.parse(text, delimiter: UInt8(ascii: ","))
+        #expect(rows.count == 3)
+        #expect(rows[1].fields == ["x, y", "he said \"hi\"", "two\nlines"])
+        #expect(rows[1].line == 2)
+        #expect(rows[2].line == 4)   // the quoted newline advanced the physical line
+        #expect(rows[2].fields == ["1", "2", "3"])
+    }
+
+    @Test func unterminatedQuoteNamesTheLineWhereItOpened() {
+        #expect { try CSVParser.parse("a,b\n1,\"open\n2,3\n", delimiter: UInt8(ascii: ",")) } throws: { e in
+            (e as? CSVParseError)?.line == 2
+        }
+    }
+
+    @Test func detectsDelimiters() {
+        #expect(CSVParser.detectDelimiter("a;b;c\n1;2;3\n4;\"5,5\";6\n") == UInt8(ascii: ";"))
+        #expect(CSVParser.detectDelimiter("a\tb\tc\n1\t2\t3\n") == 0x09)
+        #expect(CSVParser.detectDelimiter("a,b,c\n1,2,3\n") == UInt8(ascii: ","))
+    }
+
+    @Test func decodesEncodings() throws {
+        let text = "日期,摘要\n20260101,工资\n"
+        let gb = text.data(using: TextEncodingName.gb18030Foundation)!
+        #expect(try TextDecoder.decode(gb) == (text, .gb18030))
+        #expect(try TextDecoder.decode(Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)).0 == text)
+        var utf16 = Data([0xFF, 0xFE])
+        for u in text.utf16 { utf16.append(UInt8(u & 0xFF)); utf16.append(UInt8(u >> 8)) }
+        #expect(try TextDecoder.decode(utf16) == (text, .utf16LE))
+    }
+
+    @Test func invalidUTF8AfterBOMNamesTheLine() {
+        let bytes = Data([0xEF, 0xBB, 0xBF]) + Data("a,b\n1,2\n".utf8) + Data([0x43, 0xE9, 0x2C, 0x31, 0x0A])
+        #expect { try TextDecoder.decode(bytes) } throws: { e in (e as? TextDecodingError)?.line == 3 }
+    }
+
+    @Test func readsTOMLProfiles() throws {
+        let table = try TOMLParser.parse("""
+        # profile
+        name = "mine"
+        date_column = ["Date", "Datum"]
+        amount_column = 3
+        invert_sign = true
+        [extra]
+        x = 'lit'
+        """)
+        #expect(table["name"] == .string("mine"))
+        #expect(table["date_column"] == .array([.string("Date"), .string("Datum")]))
+        #expect(table["amount_column"] == .integer(3))
+        #expect(table["invert_sign"] == .bool(true))
+        guard case .table(let extra)? = table["extra"] else { Issue.record("no table"); return }
+        #expect(extra["x"] == .string("lit"))
+        #expect(throws: TOMLError.self) { try TOMLParser.parse("a = 1\na = 2") }
+    }
+}

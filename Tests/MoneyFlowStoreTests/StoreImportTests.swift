@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowPipeline
+@testable import MoneyFlowStore
+
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func sample(_ path: String) -> String { repoRoot.appendingPathComponent("Samples/" + path).path }
+
+/// A store in a fresh temporary folder.
+func freshStore() throws -> (LedgerStore, String) {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let path = dir.appendingPathComponent("store.sqlite").path
+    return (try LedgerStore(path: path), path)
+}
+
+func transactionsJSON(_ store: LedgerStore) throws -> String {
+    Contracts.transactions(try store.transactions()).render()
+}
+
+@Suite struct StoreImportTests {
+    @Test func reimportingEachSampleAddsNothing() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let files = ["csv/chase_checking.csv", "csv/chase_card.csv", "csv/bofa_checking.csv", "csv/bofa_card.csv",
+                     "csv/wells_fargo_checking.csv", "csv/capital_one_card.csv", "csv/capital_one_360.csv", "csv/amex.csv",
+                     "csv/amex_extended.csv"]
+        var firstCounts: [Int] = []
+        for f in files {
+            let r = try service.importFile(path: sample(f), options: FileImportOptions())
+            #expect(r.plan.counts.alreadyPresent == 0)
+            firstCounts.append(r.plan.counts.new)
+        }
+        let once = try transactionsJSON(store)
+        let total = try store.transactions().count
+        #expect(total == firstCounts.reduce(0, +))
+        for f in files {
+            let r = try service.importFile(path: sample(f), options: FileImportOptions())
+            #expect(r.plan.counts.new == 0, "\(f) re-import adds nothing")
+            #expect(r.plan.counts.alreadyPresent == r.plan.statement.records.count)
+        }
+        #expect(try transactionsJSON(store) == once)
+    }
+
+    @Test func identicalSameDayRowsStayTwo() throws {
+        let (store, _) = try freshStore()
+        _ = try ImportService(store: store).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
+        let txs = try store.transactions()
+        var groups: [String: Int] = [:]
+        for t in txs { groups["\(t.date)|\(t.amount.decimalString)|\(t.description)", default: 0] += 1 }
+        #expect(groups.values.contains { $0 >= 2 })
+        let expected = try JSONDecoder().decode([ExpectedRowLite].self, from: Data(contentsOf: URL(fileURLWithPath: sample("csv/chase_checking.expected.json"))))
+        #expect(txs.count == expected.count)
+    }
+
+    @Test func undoRestoresThePreviousStateExactly() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        _ = try service.importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
+        let before = try transactionsJSON(store)
+        let accountsBefore = try store.accounts()
+        let r = try service.importFile(path: sample("csv/bofa_checking.csv"), options: FileImportOptions())
+        #expect(try store.transactions().count > 0)
+        _ = try store.undo(batchID: r.batchID!)
+        #expect(try transactionsJSON(store) == before)
+        #expect(try store.accounts() == accountsBefore)
+        #expect(throws: StoreError.self) { try store.undo(batchID: r.batchID!) }
+        // The undone file can be imported again.
+        let again = try service.importFile(path: sample("csv/bofa_checking.csv"), options: FileImportOptions())
+        #expect(again.plan.counts.new == r.plan.counts.new)
+    }
+
+    @Test(arguments: ["bad_date.csv", "unterminated_quote.csv", "wrong_encoding.csv", "ragged.csv"])
+    func malformedCSVLeavesTheStoreByteForByteUnchanged(file: String) throws {
+        let (store, path) = try freshStore()
+        _ = try ImportService(store: store).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
+        let digest = try store.contentDigest()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: ImportError.self) {
+            try ImportService(store: store).importFile(path: sample("csv/broken/" + file), options: FileImportOptions())
+        }
+        #expect(try store.contentDigest() == digest)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func dryRunWritesNothingAndPlansWhatARealRunDoes() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let digest = try store.contentDigest()
+        let dry = try service.importFile(path: sample("csv/amex.csv"), options: FileImportOptions(dryRun: true))
+        #expect(dry.batchID == nil)
+        #expect(try store.contentDigest() == digest)
+        let real = try service.importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
+        #expect(real.plan.entries == dry.plan.entries)
+    }
+
+    @Test func storeFileIsPrivate() throws {
+        let (_, path) = try freshStore()
+        let attrs = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attrs[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func accountOverrideAndDefaultNames() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        _ = try service.importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions(accountName: "Household"))
+        _ = try service.importFile(path: sample("csv/capital_one_360.csv"), options: FileImportOptions())
+        let names = try store.accounts().map(\.name)
+        #expect(names.contains("Household"))
+        #expect(names.contains { $0.hasPrefix("Capital One ") })
+    }
+}
+
+struct ExpectedRowLite: Decodable { var line: Int }
