@@ -10,7 +10,7 @@ rm -f "$store" "$store-wal" "$store-shm"
 password_of() { sed -n 's/.*"password": *"\([^"]*\)".*/\1/p' "$1" | head -1; }
 
 # Plaid feed first (what statements are reconciled against), then the bank's own files.
-"$mf" import --store "$store" Samples/plaid/plain_added/*.json
+"$mf" import --store "$store" Samples/plaid/plain_added/page*.json
 for z in Samples/cmb/cmb2024_basic.aes256.zip Samples/cmb/cmb2024_multicurrency.zipcrypto.zip Samples/cmb/cmb2020_layout.aes256.zip \
          Samples/cmb/cmb2024_q1.zipcrypto.zip Samples/cmb/cmb2024_q2overlap.aes256.zip; do
   base="${z%%.*}"

@@ -8,6 +8,7 @@ public struct ReconciliationReport: Sendable {
     public struct BalanceBreak: Sendable {
         public var transactionID: Int64
         public var currency: String
+        public var file: String
         public var expected: Money
         public var printed: Money
     }
@@ -34,18 +35,15 @@ public struct ReconciliationReport: Sendable {
             else if kinds == [.plaid] { sections[t.account]!.plaidOnly.append(t) }
             else { sections[t.account]!.statementOnly.append(t) }
         }
-        // Running balance chain per account and currency over transactions carrying a bank balance.
-        var last: [String: Money] = [:]
-        for t in txs {
-            guard let bal = t.balance else { continue }
-            let key = t.account + "|" + t.amount.currency
-            if let prev = last[key] {
-                let expected = Money(minorUnits: prev.minorUnits + t.amount.minorUnits, currency: bal.currency)
-                if expected.minorUnits != bal.minorUnits {
-                    sections[t.account]!.balanceBreaks.append(BalanceBreak(transactionID: t.id, currency: bal.currency, expected: expected, printed: bal))
-                }
+        // The bank's running balance must chain within each imported file (per currency).
+        for run in try store.balanceRuns(account: account) {
+            guard sections[run.account] != nil else { continue }
+            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where prev.balance + cur.amount != cur.balance {
+                sections[run.account]!.balanceBreaks.append(BalanceBreak(
+                    transactionID: cur.transactionID, currency: run.currency, file: run.file,
+                    expected: Money(minorUnits: prev.balance + cur.amount, currency: run.currency),
+                    printed: Money(minorUnits: cur.balance, currency: run.currency)))
             }
-            last[key] = bal
         }
         return ReconciliationReport(accounts: order.map { sections[$0]! })
     }
@@ -67,7 +65,7 @@ public struct ReconciliationReport: Sendable {
                 ("plaid_only", ids(a.plaidOnly)),
                 ("needs_review", ids(a.needsReview)),
                 ("balance_breaks", .array(a.balanceBreaks.map { b in
-                    .object([("id", .int(b.transactionID)), ("currency", .string(b.currency)),
+                    .object([("id", .int(b.transactionID)), ("currency", .string(b.currency)), ("file", .string(b.file)),
                              ("expected_balance", .string(b.expected.decimalString)), ("printed_balance", .string(b.printed.decimalString))])
                 })),
             ])
@@ -85,7 +83,7 @@ public struct ReconciliationReport: Sendable {
         for a in accounts where !a.balanceBreaks.isEmpty {
             out += "\n\nBalance breaks in \(a.account):"
             for b in a.balanceBreaks {
-                out += "\n  transaction \(b.transactionID): printed \(b.printed.decimalString), previous balance + amount = \(b.expected.decimalString) \(b.currency)"
+                out += "\n  transaction \(b.transactionID) (\(b.file)): printed \(b.printed.decimalString), previous balance + amount = \(b.expected.decimalString) \(b.currency)"
             }
         }
         for a in accounts where !a.needsReview.isEmpty {

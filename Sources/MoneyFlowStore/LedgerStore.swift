@@ -113,6 +113,44 @@ public final class LedgerStore: Sendable {
         try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
     }
 
+    /// A run of balance-carrying bank records from one imported file, in chronological order.
+    public struct BalanceRun: Sendable {
+        public var account: String
+        public var currency: String
+        public var file: String
+        /// (transaction id, amount minor units, printed balance minor units)
+        public var rows: [(transactionID: Int64, amount: Int64, balance: Int64)]
+    }
+
+    /// Bank records that print a running balance, per file, account and currency, in the
+    /// file's chronological order (newest-first exports are reversed).
+    public func balanceRuns(account: String? = nil) throws -> [BalanceRun] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
+                FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
+                JOIN link l ON l.record_id = r.id
+                WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind <> 'plaid' \(account == nil ? "" : "AND a.name = ?")
+                ORDER BY r.batch_id, a.name, r.currency, r.file_seq
+                """, arguments: account.map { [$0] } ?? [])
+            var runs: [BalanceRun] = []
+            var dates: [[String]] = []
+            var lastKey = ""
+            for r in rows {
+                let key = "\(r["batch_id"] as Int64)|\(r["account"] as String)|\(r["currency"] as String)"
+                if key != lastKey {
+                    runs.append(BalanceRun(account: r["account"], currency: r["currency"], file: r["file_name"], rows: []))
+                    dates.append([])
+                    lastKey = key
+                }
+                runs[runs.count - 1].rows.append((r["transaction_id"], r["amount_minor"], r["balance_minor"]))
+                dates[dates.count - 1].append(r["date"])
+            }
+            for i in runs.indices where (dates[i].first ?? "") > (dates[i].last ?? "") { runs[i].rows.reverse() }
+            return runs
+        }
+    }
+
     // MARK: Undo
 
     /// Undoes a batch: removes its records, restores what it changed, and deletes transactions
