@@ -54,6 +54,8 @@ public protocol LedgerView {
     func record(kind: SourceKind, externalID: String) throws -> ExistingRecord?
     /// Live (not void) transactions of an account in a currency within a date range.
     func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction]
+    /// True when a file with these exact bytes was imported before and not undone.
+    func fileAlreadyImported(sha256: String) throws -> Bool
     /// Record ids a user pinned to a transaction (`moneyflow link`) or away from one (`unlink`).
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision?
 }

@@ -89,12 +89,19 @@ public struct ImportService: Sendable {
     }
 
     /// Plans and applies an already-read statement.
-    public func apply(_ statement: ImportedStatement, fileName: String, sha256: String, options: FileImportOptions) throws -> FileImportResult {
+    public func apply(_ input: ImportedStatement, fileName: String, sha256: String, options: FileImportOptions) throws -> FileImportResult {
+        var statement = input
+        // An update saved without its item id is scoped by its accounts; map it to the item
+        // those accounts belong to, so cursors chain across pages saved either way.
+        if let sync = statement.sync, sync.scope.hasPrefix("plaid:accounts:") {
+            let keys = Set(statement.accounts.map(\.key) + statement.records.map(\.accountKey) + statement.removals.compactMap(\.accountKey))
+            if let scope = try store.syncScope(forAccountKeys: keys.sorted()) { statement.sync?.scope = scope }
+        }
         var reconcile = options.reconcile
         if let a = options.accountName { reconcile.accountOverride = a }
         let reconciler = Reconciler(options: reconcile)
         let baseName = (fileName as NSString).lastPathComponent
-        try validateSync(statement, fileName: fileName)
+        if try !store.fileAlreadyImported(sha256: sha256) { try validateSync(statement, fileName: fileName) }
         if options.dryRun {
             let plan = try store.plan { view in try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view) }
             return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil)
@@ -105,17 +112,16 @@ public struct ImportService: Sendable {
         return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: applied.plan, batchID: applied.batchID)
     }
 
-    /// A sync update that starts from a cursor must start where the store left off.
+    /// A sync update that starts from a cursor must start where the store left off: at the
+    /// last complete update's cursor, or where the pages of an unfinished update stopped.
     func validateSync(_ s: ImportedStatement, fileName: String) throws {
         guard let sync = s.sync, let start = sync.startCursor else { return }
         let saved = try store.syncCursor(scope: sync.scope)
-        if let saved, saved != start, !start.isEmpty {
-            // Re-applying an update already applied is fine (idempotent); only a gap is an error.
-            if saved == sync.nextCursor { return }
-            throw ImportError(.rejected, file: fileName, problem: "sync update starts at a cursor the store did not reach (the store's last cursor differs); import the missing pages first")
+        let progress = try store.syncProgress(scope: sync.scope)
+        if start == (progress ?? saved ?? "") { return }
+        if progress == nil && saved == nil {
+            throw ImportError(.rejected, file: fileName, problem: "this sync page starts at a cursor, but the store has no earlier update for \(sync.scope); import the earlier pages first")
         }
-        if saved == nil && !start.isEmpty {
-            throw ImportError(.rejected, file: fileName, problem: "sync update starts at a cursor, but the store has no earlier update for \(sync.scope); import the first pages first")
-        }
+        throw ImportError(.rejected, file: fileName, problem: "this sync page does not continue from the store's cursor for \(sync.scope) (a page was skipped); import the missing pages first, or restart the update from the saved cursor")
     }
 }

@@ -28,6 +28,13 @@ public struct Reconciler: Sendable {
     public func plan(_ input: ImportedStatement, fileName: String, fileSHA256: String, view: any LedgerView) throws -> ImportPlan {
         var statement = input
         Self.collapseProviderDuplicates(&statement)
+        // The same bytes again (a replayed sync page, a re-downloaded export): nothing in it is
+        // newer than what the store has, so it may add what is missing but never updates or removes.
+        if try view.fileAlreadyImported(sha256: fileSHA256) {
+            statement.modifiedExternalIDs = []
+            statement.removals = []
+            statement.sync = nil
+        }
         let records = statement.records
         let accounts = try resolveAccounts(statement, view: view)
         var accountIDs: [String: Int64] = [:]

@@ -34,6 +34,11 @@ struct BatchUndo {
             case "sync_cursor":
                 if let old { try db.execute(sql: "UPDATE sync_state SET cursor = ? WHERE scope = ?", arguments: [old, target]) }
                 else { try db.execute(sql: "DELETE FROM sync_state WHERE scope = ?", arguments: [target]) }
+            case "sync_progress":
+                if let old {
+                    try db.execute(sql: "INSERT INTO sync_progress(scope, cursor, updated_at) VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor",
+                                   arguments: [target, old, PlanApplier.timestamp(date)])
+                } else { try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [target]) }
             case "account_created": accountsCreated.append(Int64(target)!)
             case "account_key": keysCreated.append(target)
             case "account_currency":

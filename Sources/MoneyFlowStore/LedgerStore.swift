@@ -96,11 +96,30 @@ public final class LedgerStore: Sendable {
         try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [scope]) }
     }
 
+    /// Cursor reached inside an update that is not complete yet.
+    public func syncProgress(scope: String) throws -> String? {
+        try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [scope]) }
+    }
+
+    /// The sync scope (Plaid item) these account keys were last seen under, if exactly one.
+    public func syncScope(forAccountKeys keys: [String]) throws -> String? {
+        try pool.read { db in
+            var scopes = Set<String>()
+            for k in keys { if let s = try String.fetchOne(db, sql: "SELECT scope FROM sync_scope_alias WHERE account_key = ?", arguments: [k]) { scopes.insert(s) } }
+            return scopes.count == 1 ? scopes.first : nil
+        }
+    }
+
+    /// True when a file with these bytes was imported and not undone.
+    public func fileAlreadyImported(sha256: String) throws -> Bool {
+        try pool.read { db in try StoreLedgerView(db: db).fileAlreadyImported(sha256: sha256) }
+    }
+
     /// A deterministic digest of the whole ledger content (for tests and integrity checks).
     public func contentDigest() throws -> String {
         try pool.read { db in
             var parts: [String] = []
-            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "batch_change"] {
+            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "sync_progress", "sync_scope_alias", "batch_change"] {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
             }

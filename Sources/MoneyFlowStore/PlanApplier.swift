@@ -106,13 +106,30 @@ struct PlanApplier {
             if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
         }
         for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
-        if let sync = plan.statement.sync, sync.complete {
-            let old = try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [sync.scope])
-            try saveChange(batchID, kind: "sync_cursor", target: sync.scope, old: old)
-            try db.execute(sql: """
-                INSERT INTO sync_state(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
-                ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
-                """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+        if let sync = plan.statement.sync {
+            // The cursor is saved only when the whole update has been applied; until then the
+            // position inside the update is kept apart, so the next page can be checked.
+            if sync.scope.hasPrefix("plaid:item:") {
+                for a in plan.statement.accounts where a.provider == "plaid" {
+                    try db.execute(sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
+                }
+            }
+            let oldProgress = try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
+            try saveChange(batchID, kind: "sync_progress", target: sync.scope, old: oldProgress)
+            if sync.complete {
+                let old = try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [sync.scope])
+                try saveChange(batchID, kind: "sync_cursor", target: sync.scope, old: old)
+                try db.execute(sql: """
+                    INSERT INTO sync_state(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
+                    """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+                try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO sync_progress(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
+                    """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+            }
         }
         return batchID
     }

@@ -88,6 +88,15 @@ enum Schema {
               PRIMARY KEY (batch_id, seq)) WITHOUT ROWID;
             """)
         }
+        m.registerMigration("v2-sync-progress") { db in
+            try db.execute(sql: """
+            CREATE TABLE sync_progress (
+              scope TEXT PRIMARY KEY, cursor TEXT NOT NULL, updated_at TEXT NOT NULL,
+              batch_id INTEGER REFERENCES batch(id));
+            CREATE TABLE sync_scope_alias (
+              account_key TEXT PRIMARY KEY, scope TEXT NOT NULL);
+            """)
+        }
         return m
     }
 }

@@ -59,6 +59,10 @@ struct StoreLedgerView: LedgerView {
         return out
     }
 
+    func fileAlreadyImported(sha256: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch WHERE file_sha256 = ? AND undone_at IS NULL)", arguments: [sha256]) ?? false
+    }
+
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision? {
         guard let row = try Row.fetchOne(db, sql: "SELECT transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ? AND fingerprint = ?",
                                          arguments: [accountID, kind.rawValue, fingerprint]) else { return nil }

@@ -277,6 +277,43 @@ struct CMBReconstructionTests {
         #expect(st.rows.map(\.amount.minorUnits) == [-500, 10000, -1559, -294223, 300000])
     }
 
+
+    @Test func pageWithoutColumnHeaderBorrowsThePreviousColumns() throws {
+        let s = CMBSyntheticStatement.v2024()
+        var pages = s.statement([Self.basicRows, []])
+        let (rows, _) = s.rows([Row("2026-06-07", "CNY", "-7.00", "267.42", "快捷支付", counterparty: ["某某便利店"])], top: 60)
+        pages[1].items = rows + s.pageMarker(2, 2)
+        let st = try reconstruct(pages)
+        #expect(st.rows.count == 6)
+        #expect(st.rows.last?.counterparty == "某某便利店")
+        #expect(st.rows.last?.page == 2)
+        #expect(st.warnings.map(\.message) == ["no column header on this page; columns of the previous page used"])
+        #expect(st.warnings.first?.locator == Locator(page: 2))
+    }
+
+    @Test func cellThatReadsLikeAPageMarkerIsData() throws {
+        let s = CMBSyntheticStatement.v2024()
+        let rows = [Row("2026-06-01", "CNY", "-1.00", "99.00", "快捷支付", counterparty: ["1/2"], note: ["3/4"])]
+        let st = try reconstruct(s.statement([rows, rows.map { var r = $0; r.balance = "98.00"; return r }]))
+        #expect(st.rows.map(\.counterparty) == ["1/2", "1/2"])
+        #expect(st.rows.map(\.note) == ["3/4", "3/4"])
+        #expect(st.declaredPageCount == 2)
+        #expect(st.warnings.isEmpty, "\(st.warnings)")
+    }
+
+    @Test func totalsOnAPageOfTheirOwn() throws {
+        let s = CMBSyntheticStatement.v2024()
+        var pages = s.statement([Self.basicRows, []], closing: false)
+        let (totals, end) = s.totalsBlock(top: 60, lines: [("CNY", "3,100.00", "-2,962.82")])
+        pages[1].items = totals + s.closingNotice(top: end + 10) + s.pageMarker(2, 2)
+        let st = try reconstruct(pages)
+        #expect(st.rows.count == 5)
+        #expect(st.totals == [CMBStatement.CurrencyTotal(currency: "CNY", income: Money(minorUnits: 310000, currency: "CNY"),
+                                                         expense: Money(minorUnits: -296282, currency: "CNY"))])
+        #expect(st.declaredPageCount == 2)
+        #expect(st.warnings.isEmpty, "\(st.warnings)")
+    }
+
     // MARK: errors
 
     @Test func notACMBStatement() throws {

@@ -137,8 +137,13 @@ private struct CMBWork {
             throw ImportError(.unrecognized, file: fileName, problem: "not a CMB statement: no 招商银行交易流水 column header (记账日期 / 交易金额 / 联机余额)")
         }
 
-        // Header block: lines above the column header of the first page that has one.
-        let header = try parseHeader(scans[firstWithColumns], pages: scans)
+        // Header block: page 1 above its column header (or the first page that has a column header).
+        var header = parseHeader(scans[0])
+        if header == nil && firstWithColumns != 0 { header = parseHeader(scans[firstWithColumns]) }
+        guard let header else {
+            throw ImportError(.unrecognized, file: fileName, locator: Locator(page: 1),
+                              problem: "not a CMB statement: no 账号 (account number) in the header")
+        }
 
         // Row pitch over the whole document.
         var gaps: [Double] = []
@@ -223,10 +228,8 @@ private struct CMBWork {
         scan.bandLines = bandLines
         scan.anchors = anchors
         scan.tableBottom = tableBottom
-        scan.marker = findMarker(lines, excluding: cols.top...(tableBottom == .infinity ? cols.bottom : tableBottom))
-        if scan.columnsInherited {
-            scan.marker = findMarker(lines, excluding: nil)
-        }
+        // The page marker is looked for outside the table (never in a cell that reads like `1/2`).
+        scan.marker = findMarker(lines, excluding: (scan.columnsInherited ? -Double.infinity : cols.top)...tableBottom)
         return scan
     }
 
@@ -470,15 +473,11 @@ private struct CMBWork {
 
     // MARK: header
 
-    func parseHeader(_ scan: CMBPageScan, pages: [CMBPageScan]) throws(ImportError) -> (value: CMBStatement.Header, layout: CMBStatement.Layout?) {
-        let top = scan.columns!.top
-        let texts = scan.lines.filter { $0.midY < top }.map(\.spacedText)
+    func parseHeader(_ scan: CMBPageScan) -> (value: CMBStatement.Header, layout: CMBStatement.Layout?)? {
+        let top = scan.columns.map { $0.top } ?? Double.infinity
         var fields = CMBHeaderFields()
-        for t in texts { fields.read(t) }
-        guard let account = fields.account, !account.isEmpty else {
-            throw ImportError(.unrecognized, file: fileName, locator: Locator(page: scan.number),
-                              problem: "not a CMB statement: no 账号 (account number) in the header")
-        }
+        for line in scan.lines where line.midY < top { fields.read(line.spacedText) }
+        guard let account = fields.account, !account.isEmpty else { return nil }
         var layout: CMBStatement.Layout? = nil
         if fields.appliedAt != nil || fields.verificationCode != nil { layout = .v2024 }
         else if fields.serial != nil { layout = .v2020 }

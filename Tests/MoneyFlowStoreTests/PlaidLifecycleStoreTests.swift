@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowPipeline
+@testable import MoneyFlowStore
+
+/// One line of a Plaid scenario's expected.json.
+struct PlaidExpected: Codable, Hashable, CustomStringConvertible {
+    var account_key: String
+    var date: String
+    var amount: String
+    var currency: String
+    var description: String
+    var counterparty: String?
+    var pending: Bool
+    var external_ids: [String]
+    var description_: String { "\(date) \(amount) \(description) \(external_ids)" }
+    var descriptionText: String { description_ }
+    public var debugDescription: String { description_ }
+}
+
+extension PlaidExpected {
+    var text: String { "\(account_key) \(date) \(amount) \(currency) \(description) cp=\(counterparty ?? "nil") pending=\(pending) \(external_ids)" }
+}
+
+let plaidDir = repoRoot.appendingPathComponent("Samples/plaid")
+
+func plaidPages(_ scenario: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: plaidDir.appendingPathComponent(scenario).path)
+        .filter { $0.hasPrefix("page") && $0.hasSuffix(".json") }
+        .sorted { Int($0.dropFirst(4).dropLast(5))! < Int($1.dropFirst(4).dropLast(5))! }
+        .map { plaidDir.appendingPathComponent(scenario).appendingPathComponent($0).path }
+}
+
+/// The store's final ledger in the expected.json shape.
+func plaidLedger(_ store: LedgerStore) throws -> [String] {
+    let keys = Dictionary(uniqueKeysWithValues: try store.accounts().map { a in (a.name, a.keys.first { $0.hasPrefix("plaid:") } ?? a.keys.first ?? a.name) })
+    return try store.transactions().map { t in
+        PlaidExpected(account_key: keys[t.account]!, date: t.date.iso, amount: t.amount.decimalString, currency: t.amount.currency,
+                      description: t.description, counterparty: t.counterparty, pending: t.pending,
+                      external_ids: t.sources.compactMap(\.externalID).sorted())
+    }
+    .sorted { ($0.account_key, $0.date, $0.external_ids.first ?? "") < ($1.account_key, $1.date, $1.external_ids.first ?? "") }
+    .map(\.text)
+}
+
+func expectedLedger(_ scenario: String) throws -> [String] {
+    try JSONDecoder().decode([PlaidExpected].self, from: Data(contentsOf: plaidDir.appendingPathComponent(scenario).appendingPathComponent("expected.json")))
+        .map { var e = $0; e.external_ids.sort(); return e.text }
+}
+
+@Suite struct PlaidLifecycleStoreTests {
+    static let scenarios = ["plain_added", "pending_to_posted_split_pages", "pending_removed_before_posted", "posted_without_pending_id",
+                            "hold_never_posts", "modified_posted", "removed_posted", "identical_coffees", "refund",
+                            "legacy_schema_2022", "full_period", "saved_with_request"]
+
+    @Test(arguments: scenarios)
+    func pagesInOrderGiveTheExpectedLedger(scenario: String) throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        for page in try plaidPages(scenario) { _ = try service.importFile(path: page, options: FileImportOptions()) }
+        #expect(try plaidLedger(store) == expectedLedger(scenario))
+        // Importing every page again changes nothing.
+        let before = try transactionsJSON(store)
+        for page in try plaidPages(scenario) {
+            let r = try service.importFile(path: page, options: FileImportOptions())
+            #expect(r.plan.counts.new == 0 && r.plan.counts.linked == 0, "\(page) re-import")
+        }
+        #expect(try transactionsJSON(store) == before)
+    }
+
+    @Test func pagesGivenTogetherAsOneFile() throws {
+        let (store, _) = try freshStore()
+        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("saved_with_request/all_pages.json").path, options: FileImportOptions())
+        #expect(try plaidLedger(store) == expectedLedger("saved_with_request"))
+        #expect(try store.syncCursor(scope: "plaid:item:" + "x") == nil)
+    }
+
+    @Test func skippedCursorIsRejectedAndNothingWritten() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let digest = try store.contentDigest()
+        #expect(throws: ImportError.self) {
+            try service.importFile(path: plaidDir.appendingPathComponent("saved_with_request/skipped_cursor.json").path, options: FileImportOptions())
+        }
+        #expect(try store.contentDigest() == digest)
+    }
+
+    @Test func transactionsGetAfterSyncAddsNoDuplicate() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        for page in try plaidPages("full_period") { _ = try service.importFile(path: page, options: FileImportOptions()) }
+        let before = try plaidLedger(store)
+        let r = try service.importFile(path: plaidDir.appendingPathComponent("full_period/transactions_get.json").path, options: FileImportOptions())
+        #expect(r.plan.counts.new == 0)
+        #expect(try plaidLedger(store) == before)
+    }
+
+    @Test func removedAndSupersededRecordsOnlyWithAll() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        for page in try plaidPages("pending_to_posted_split_pages") { _ = try service.importFile(path: page, options: FileImportOptions()) }
+        let all = try store.transactions(includeAll: true)
+        let states = all.flatMap { $0.sources.map(\.state) }
+        #expect(states.contains("superseded"))
+        #expect(try store.transactions().allSatisfy { $0.sources.allSatisfy { $0.state == "active" } })
+        for page in try plaidPages("hold_never_posts") { _ = try service.importFile(path: page, options: FileImportOptions()) }
+        #expect(try store.transactions(includeAll: true).contains { $0.status == "void" })
+    }
+
+    @Test func plaidErrorBodiesFailAndWriteNothing() throws {
+        let (store, _) = try freshStore()
+        let digest = try store.contentDigest()
+        for f in ["item_login_required.json", "institution_down.json"] {
+            #expect { try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("errors/" + f).path, options: FileImportOptions()) } throws: { e in
+                (e as? ImportError)?.kind == .providerError
+            }
+        }
+        #expect(try store.contentDigest() == digest)
+    }
+
+    @Test(arguments: ["plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
+                      "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
+                      "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json"])
+    func specExamplesImportIntoTheStore(file: String) throws {
+        let (store, _) = try freshStore()
+        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("spec/" + file).path, options: FileImportOptions())
+        #expect(try store.accounts().count >= 1)
+    }
+
+    @Test func creditBalancesAreOwedAmounts() throws {
+        let (store, _) = try freshStore()
+        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("full_period/accounts_balance_get.json").path, options: FileImportOptions())
+        let card = try store.accounts().first { $0.type == "credit" }
+        #expect(card?.currentBalance.map { $0.minorUnits < 0 } == true)
+    }
+}
