@@ -46,13 +46,14 @@ public final class PDFDocumentReader {
             throw .damaged(text)
         }
         if let message { g_free(message) }
-        document = opened
         let n = Int(poppler_document_get_n_pages(opened))
-        pageCount = n
         if n <= 0 {
+            // Not yet fully initialized: deinit will not run, release here.
             mf_object_unref(UnsafeMutableRawPointer(opened))
             throw .damaged("the document has no pages")
         }
+        document = opened
+        pageCount = n
     }
 
     deinit {
@@ -63,8 +64,7 @@ public final class PDFDocumentReader {
     public static func hasPDFHeader(_ data: Data) -> Bool {
         let limit = min(data.count, 1024)
         guard limit >= 5 else { return false }
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Bool in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
             var i = 0
             while i + 5 <= limit {
                 if bytes[i] == 0x25, bytes[i + 1] == 0x50, bytes[i + 2] == 0x44, bytes[i + 3] == 0x46, bytes[i + 4] == 0x2D {
@@ -144,9 +144,8 @@ public final class PDFDocumentReader {
                 byteIndex += len
                 let si = scalarIndex
                 scalarIndex += 1
-                if value <= 0x20 || value == 0x7F { continue }
+                if PDFDocumentReader.isWhitespace(value) { continue }
                 let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
-                if value >= 0x80, scalar.properties.isWhitespace { continue }
                 let r = rects[si]
                 var size = r.y2 - r.y1
                 if !sizeRanges.isEmpty {
@@ -160,6 +159,16 @@ public final class PDFDocumentReader {
             }
         }
         return TextPage(number: index + 1, width: width, height: height, items: items)
+    }
+
+    /// ASCII controls and space, and the Unicode white-space characters.
+    @inline(__always)
+    static func isWhitespace(_ v: UInt32) -> Bool {
+        if v < 0x80 { return v <= 0x20 || v == 0x7F }
+        switch v {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
+        default: return false
+        }
     }
 
     /// All pages, in document order.
