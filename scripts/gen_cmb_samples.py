@@ -275,6 +275,10 @@ def write_fixture(out: str, name: str, st: Statement, rng: random.Random, *, exp
     exp["zip_entry_name"] = inner_name(when)
     exp["zip_entry_name_encoding"] = "utf-8 (flag bit 11)" if name_encoding == "utf-8" else f"{name_encoding} (flag bit 11 clear)"
     write_json(os.path.join(out, name + ".expected.json"), exp)
+    # The unzip code as a one-line file, for `password_file` in Samples/moneyflow.toml.
+    os.makedirs(os.path.join(out, "passwords"), exist_ok=True)
+    with open(os.path.join(out, "passwords", name + ".txt"), "w") as f:
+        f.write(password + "\n")
     return exp
 
 

@@ -53,27 +53,33 @@ struct ImportCommand: ParsableCommand {
         if let w = windowDays, w < 0 || w > 60 { throw ValidationError("--window must be between 0 and 60 days") }
     }
 
+    @Flag(name: .customLong("fail-fast"), help: "Stop at the first file that fails (default: report it and go on).")
+    var failFast = false
+
+    @Flag(help: "Print only errors.")
+    var quiet = false
+
+    @Flag(help: "Also print each file's warnings and decisions.")
+    var verbose = false
+
     func run() throws {
         let store = try storeOptions.open()
-        let service = ImportService(store: store)
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         if let w = windowDays { options.reconcile.dateWindowDays = w }
         if let p = csvProfile { options.csvProfiles = try resolveProfile(p) }
         options.password = try PasswordSource.provider(env: passwordEnv, file: passwordFile)
-        var results: [JSONOutput] = []
-        var failures = 0
-        for file in files {
-            do {
-                let r = try service.importFile(path: file, options: options)
-                if json { results.append(Contracts.importResult(r, includePlan: dryRun)) } else { printHuman(r) }
-            } catch let e as ImportError {
-                failures += 1
-                if json { results.append(.object([("file", .string(file)), ("error", .string(e.description))])) }
-                printErr("moneyflow: error: \(e.description.replacingOccurrences(of: "\n", with: " "))")
+        var rules: [FileRule] = []
+        for arg in files {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
+                do { rules += try BatchManifest.rules(forFolder: arg, defaults: options) }
+                catch let e as BatchManifest.Error { throw CLIError(e.message) }
+            } else {
+                rules.append(FileRule(pattern: arg, baseDirectory: ".", options: options))
             }
         }
-        if json { printOut(JSONOutput.array(results).render(pretty: true)) }
-        if failures > 0 { throw ExitCode(1) }
+        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
+            .run(rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1)
     }
 
     func resolveProfile(_ p: String) throws -> [CSVProfile] {
@@ -86,39 +92,5 @@ struct ImportCommand: ParsableCommand {
         catch let e as ProfileError { throw CLIError(e.description) }
         catch let e as TOMLError { throw CLIError("\(p): \(e.description)") }
         catch { throw CLIError("\(p): cannot read CSV profile") }
-    }
-
-    func printHuman(_ r: FileImportResult) {
-        let c = r.plan.counts
-        let accounts = r.plan.accounts.map(\.name).joined(separator: ", ")
-        var parts = ["\(c.new) new", "\(c.alreadyPresent) already present", "\(c.linked) linked"]
-        if c.updated > 0 { parts.append("\(c.updated) updated") }
-        if c.needsReview > 0 { parts.append("\(c.needsReview) need review") }
-        if c.removed > 0 { parts.append("\(c.removed) removed") }
-        parts.append("\(c.warnings) warning\(c.warnings == 1 ? "" : "s")")
-        let prefix = r.dryRun ? "[dry run] " : ""
-        let batch = r.batchID.map { " (batch \($0))" } ?? ""
-        printOut("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(parts.joined(separator: ", "))\(batch)")
-        for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
-        if r.dryRun {
-            var t = TextTable(["#", "date", "amount", "description", "decision"], align: [.right, .left, .right, .left, .left])
-            for e in r.plan.entries {
-                let rec = r.plan.statement.records[e.index]
-                var d = e.decision.label
-                switch e.decision {
-                case .link(let tid, let s, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
-                case .supersede(_, let tid, _): d += " -> transaction \(tid)"
-                case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
-                case .needsReview(let cs): d += ": " + cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }.joined(separator: " or ")
-                default: break
-                }
-                t.add([String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
-                       TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d])
-            }
-            if !r.plan.entries.isEmpty { printOut(t.render()) }
-            for rem in r.plan.removals where rem.recordID != nil {
-                printOut("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))")
-            }
-        }
     }
 }

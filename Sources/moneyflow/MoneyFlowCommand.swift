@@ -19,9 +19,9 @@ struct MoneyFlowCommand: ParsableCommand {
         Exit codes: 0 success, 1 bad input or a failed operation, 2 usage error.
         """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
+        subcommands: [ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
                       UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
-                      LinkCommand.self, UnlinkCommand.self])
+                      LinkCommand.self, UnlinkCommand.self, ExportCommand.self])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
     static func main() {

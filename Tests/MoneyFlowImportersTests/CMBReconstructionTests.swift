@@ -314,6 +314,35 @@ struct CMBReconstructionTests {
         #expect(st.warnings.isEmpty, "\(st.warnings)")
     }
 
+
+    @Test func unfamiliarEnglishLabelsAreStillHeader() throws {
+        let s = CMBSyntheticStatement.v2024()
+        var pages = s.statement([[]])
+        let y = pages[0].items.first { $0.text == "记" }!.y0
+        pages[0].items.removeAll { $0.y0 >= y - 0.01 && $0.y0 < 700 }
+        let (header, below) = s.columnHeader(top: y, englishLabels: ["Booking Dt", "Ccy", "Amt", "Bal", "Narrative", "Payee", "Remark"])
+        let (rows, _) = s.rows([Row("2026-06-01", "CNY", "-5.00", "95.00", "快捷支付", counterparty: ["ACME GLOBAL", "TRADING"], note: ["Gift", "For Bob"])],
+                               top: below)
+        pages[0].items += header + rows
+        let st = try reconstruct(pages)
+        #expect(st.rows.count == 1)
+        #expect(st.rows.first?.counterparty == "ACME GLOBALTRADING")
+        #expect(st.rows.first?.note == "GiftFor Bob")
+        #expect(st.rows.first?.description == "快捷支付")
+        #expect(st.warnings.isEmpty, "\(st.warnings)")
+    }
+
+    @Test func strayTextIsReportedNotGluedToARow() throws {
+        let s = CMBSyntheticStatement.v2024()
+        var pages = s.statement([Self.basicRows], closing: false)
+        let lastDate = pages[0].items.filter { $0.text == "2" && $0.x0 < 40 }.map(\.y0).max()!
+        pages[0].items += s.glyphs("孤立文字", x: 375.8, top: lastDate + 60)
+        let st = try reconstruct(pages)
+        #expect(st.rows.map(\.counterparty) == Self.basicRows.map { $0.counterparty.isEmpty ? nil : $0.counterparty.joined() })
+        #expect(st.warnings.map(\.message) == ["text outside any row ignored: 孤立文字"])
+        #expect(st.warnings.first?.locator == Locator(page: 1))
+    }
+
     // MARK: errors
 
     @Test func notACMBStatement() throws {

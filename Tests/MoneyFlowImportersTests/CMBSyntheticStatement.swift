@@ -112,10 +112,11 @@ struct CMBSyntheticStatement {
     }
 
     /// Column header (Chinese labels over English ones); returns items and the y below it.
-    func columnHeader(top: Double, lefts: [Double?]? = nil, chineseLabels: [String]? = nil) -> ([PositionedText], Double) {
+    func columnHeader(top: Double, lefts: [Double?]? = nil, chineseLabels: [String]? = nil,
+                      englishLabels: [String]? = nil) -> ([PositionedText], Double) {
         let lefts = lefts ?? columnLefts
         let chinese = chineseLabels ?? ["记账日期", "货币", "交易金额", "联机余额", "交易摘要", "对手信息", "客户摘要"]
-        let english = ["Date", "Currency", "Amount", "Balance", "Transaction Type", "Counter Party", "Customer Type"]
+        let english = englishLabels ?? ["Date", "Currency", "Amount", "Balance", "Transaction Type", "Counter Party", "Customer Type"]
         var items: [PositionedText] = []
         let step = fontSize * 1.04
         for (i, left) in lefts.enumerated() {

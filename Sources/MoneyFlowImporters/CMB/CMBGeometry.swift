@@ -19,9 +19,10 @@ struct CMBGlyph {
     var height: Double { y1 - y0 }
 }
 
-/// Glyphs sharing a baseline, sorted left to right.
+/// Glyphs sharing a baseline, sorted left to right. Holds a slice, so cutting a line into
+/// pieces (runs, column cells) allocates nothing.
 struct CMBLine {
-    var glyphs: [CMBGlyph]
+    var glyphs: ArraySlice<CMBGlyph>
     var y0: Double
     var y1: Double
     var midY: Double
@@ -36,36 +37,37 @@ struct CMBLine {
     init(glyphs unsorted: [CMBGlyph]) {
         var gs = unsorted
         if gs.count > 1 { gs.sort { $0.x0 < $1.x0 } }
-        self.init(sortedGlyphs: gs)
+        self.init(sortedGlyphs: gs[...])
     }
 
     /// `glyphs` must be sorted by x0.
-    init(sortedGlyphs gs: [CMBGlyph]) {
-        var kept = gs
-        // Drop overprinted duplicates (text drawn twice to simulate bold).
-        if gs.count > 1 {
-            var w = 1
-            for r in 1..<gs.count {
-                let g = gs[r], p = kept[w - 1]
-                if p.scalar == g.scalar, abs(p.x0 - g.x0) < 0.1 * max(g.size, 1), abs(p.midY - g.midY) < 0.1 * max(g.size, 1) {
-                    continue
-                }
-                if w != r { kept[w] = g }
-                w += 1
-            }
-            if w < kept.count { kept.removeLast(kept.count - w) }
-        }
-        glyphs = kept
+    init(sortedGlyphs gs: ArraySlice<CMBGlyph>) {
+        glyphs = CMBLine.droppingOverprint(gs)
         var lo = Double.infinity, hi = -Double.infinity, sum = 0.0, hsum = 0.0, ssum = 0.0
-        for g in kept {
+        for g in glyphs {
             lo = min(lo, g.y0); hi = max(hi, g.y1); sum += g.midY
             hsum += g.height; ssum += g.size
         }
-        let n = Double(max(kept.count, 1))
+        let n = Double(max(glyphs.count, 1))
         y0 = lo; y1 = hi
         midY = sum / n
         height = hsum / n
         size = ssum / n
+    }
+
+    /// Drops overprinted duplicates (text drawn twice to simulate bold); copies only if any.
+    static func droppingOverprint(_ gs: ArraySlice<CMBGlyph>) -> ArraySlice<CMBGlyph> {
+        func dup(_ p: CMBGlyph, _ g: CMBGlyph) -> Bool {
+            p.scalar == g.scalar && abs(p.x0 - g.x0) < 0.1 * max(g.size, 1) && abs(p.midY - g.midY) < 0.1 * max(g.size, 1)
+        }
+        var i = gs.startIndex + 1
+        var found = false
+        while i < gs.endIndex { if dup(gs[i - 1], gs[i]) { found = true; break }; i += 1 }
+        guard found else { return gs }
+        var kept: [CMBGlyph] = []
+        kept.reserveCapacity(gs.count)
+        for g in gs where kept.last.map({ !dup($0, g) }) ?? true { kept.append(g) }
+        return kept[...]
     }
 
     /// All scalars, no spaces.
@@ -79,25 +81,35 @@ struct CMBLine {
     var spacedText: String { text(spaced: true) }
 
     func text(spaced: Bool) -> String {
-        let capacity = glyphs.count * 5 + 1
+        CMBLine.text([self], spaced: spaced)
+    }
+
+    /// The texts of `lines` joined without separators (wrapped fragments of one cell).
+    static func text(_ lines: [CMBLine], spaced: Bool) -> String {
+        var capacity = 1
+        for l in lines { capacity += l.glyphs.count * 5 }
         return String(unsafeUninitializedCapacity: capacity) { buf in
             var n = 0
-            var prevX1 = 0.0, prevSize = 0.0
-            for (i, g) in glyphs.enumerated() {
-                if spaced, i > 0, g.x0 - prevX1 > CMBGeometry.spaceFactor * max(prevSize, g.size) { buf[n] = 0x20; n += 1 }
-                let v = g.scalar.value
-                if v < 0x80 {
-                    buf[n] = UInt8(v); n += 1
-                } else if v < 0x800 {
-                    buf[n] = UInt8(0xC0 | (v >> 6)); buf[n + 1] = UInt8(0x80 | (v & 0x3F)); n += 2
-                } else if v < 0x10000 {
-                    buf[n] = UInt8(0xE0 | (v >> 12)); buf[n + 1] = UInt8(0x80 | ((v >> 6) & 0x3F))
-                    buf[n + 2] = UInt8(0x80 | (v & 0x3F)); n += 3
-                } else {
-                    buf[n] = UInt8(0xF0 | (v >> 18)); buf[n + 1] = UInt8(0x80 | ((v >> 12) & 0x3F))
-                    buf[n + 2] = UInt8(0x80 | ((v >> 6) & 0x3F)); buf[n + 3] = UInt8(0x80 | (v & 0x3F)); n += 4
+            for line in lines {
+                var first = true
+                var prevX1 = 0.0, prevSize = 0.0
+                for g in line.glyphs {
+                    if spaced, !first, g.x0 - prevX1 > CMBGeometry.spaceFactor * max(prevSize, g.size) { buf[n] = 0x20; n += 1 }
+                    first = false
+                    let v = g.scalar.value
+                    if v < 0x80 {
+                        buf[n] = UInt8(v); n += 1
+                    } else if v < 0x800 {
+                        buf[n] = UInt8(0xC0 | (v >> 6)); buf[n + 1] = UInt8(0x80 | (v & 0x3F)); n += 2
+                    } else if v < 0x10000 {
+                        buf[n] = UInt8(0xE0 | (v >> 12)); buf[n + 1] = UInt8(0x80 | ((v >> 6) & 0x3F))
+                        buf[n + 2] = UInt8(0x80 | (v & 0x3F)); n += 3
+                    } else {
+                        buf[n] = UInt8(0xF0 | (v >> 18)); buf[n + 1] = UInt8(0x80 | ((v >> 12) & 0x3F))
+                        buf[n + 2] = UInt8(0x80 | ((v >> 6) & 0x3F)); buf[n + 3] = UInt8(0x80 | (v & 0x3F)); n += 4
+                    }
+                    prevX1 = g.x1; prevSize = g.size
                 }
-                prevX1 = g.x1; prevSize = g.size
             }
             return n
         }
@@ -106,23 +118,25 @@ struct CMBLine {
     /// Pieces of the line separated by gaps wider than `factor` times the font size.
     func runs(gapFactor factor: Double) -> [CMBLine] {
         var out: [CMBLine] = []
-        var current: [CMBGlyph] = []
-        for g in glyphs {
-            if let p = current.last, g.x0 - p.x1 > factor * max(p.size, g.size) {
-                out.append(CMBLine(glyphs: current))
-                current = []
+        guard var start = glyphs.indices.first else { return out }
+        var i = start + 1
+        while i < glyphs.endIndex {
+            let p = glyphs[i - 1], g = glyphs[i]
+            if g.x0 - p.x1 > factor * max(p.size, g.size) {
+                out.append(CMBLine(sortedGlyphs: glyphs[start..<i]))
+                start = i
             }
-            current.append(g)
+            i += 1
         }
-        if !current.isEmpty { out.append(CMBLine(glyphs: current)) }
+        out.append(CMBLine(sortedGlyphs: glyphs[start..<glyphs.endIndex]))
         return out
     }
 
     /// x0 of the first glyph of the first occurrence of `label` in the line (spaces ignored).
     func find(_ label: [Unicode.Scalar]) -> Double? {
         guard !label.isEmpty, glyphs.count >= label.count else { return nil }
-        var i = 0
-        while i + label.count <= glyphs.count {
+        var i = glyphs.startIndex
+        while i + label.count <= glyphs.endIndex {
             var j = 0
             while j < label.count && glyphs[i + j].scalar == label[j] { j += 1 }
             if j == label.count { return glyphs[i].x0 }
@@ -204,11 +218,22 @@ enum CMBGeometry {
                 lastX = x
                 xkeys.append((x, i))
             }
-            if !ordered { xkeys.sort { $0.x < $1.x } }
+            if !ordered {
+                // A line is a few left-to-right runs (one per font/cell baseline): insertion sort
+                // is cheap on such input and keeps equal keys in order.
+                xkeys.withUnsafeMutableBufferPointer { b in
+                    for j in 1..<b.count {
+                        let key = b[j]
+                        var k = j - 1
+                        while k >= 0 && b[k].x > key.x { b[k + 1] = b[k]; k -= 1 }
+                        b[k + 1] = key
+                    }
+                }
+            }
             var bucket: [CMBGlyph] = []
             bucket.reserveCapacity(xkeys.count)
             for k in xkeys { bucket.append(glyphs[Int(k.i)]) }
-            out.append(CMBLine(sortedGlyphs: bucket))
+            out.append(CMBLine(sortedGlyphs: bucket[...]))
         }
         for k in keys.indices {
             let g = glyphs[Int(keys[k].i)]
@@ -233,19 +258,21 @@ enum CMBGeometry {
     /// starts, so text overflowing a column edge is not cut in two.
     static func split(_ line: CMBLine, band: (Double) -> Int, into out: inout [[CMBLine]]) {
         let gs = line.glyphs
-        guard !gs.isEmpty else { return }
-        var start = 0
-        var current = band(gs[0].x0)
-        for i in 1..<gs.count {
+        guard var start = gs.indices.first else { return }
+        var current = band(gs[start].x0)
+        var i = start + 1
+        while i < gs.endIndex {
             let g = gs[i], p = gs[i - 1]
-            if g.x0 - p.x1 <= spaceFactor * max(p.size, g.size) { continue }   // same run
-            let b = band(g.x0)
-            if b != current {
-                out[current].append(CMBLine(sortedGlyphs: Array(gs[start..<i])))
-                start = i
-                current = b
+            if g.x0 - p.x1 > spaceFactor * max(p.size, g.size) {   // else: same run, same band
+                let b = band(g.x0)
+                if b != current {
+                    out[current].append(CMBLine(sortedGlyphs: gs[start..<i]))
+                    start = i
+                    current = b
+                }
             }
+            i += 1
         }
-        out[current].append(CMBLine(sortedGlyphs: Array(gs[start...])))
+        out[current].append(CMBLine(sortedGlyphs: gs[start..<gs.endIndex]))
     }
 }

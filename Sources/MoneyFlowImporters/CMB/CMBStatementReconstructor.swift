@@ -107,7 +107,8 @@ private struct CMBPageScan {
 private let englishHeaderWords: Set<String> = [
     "date", "currency", "transaction", "transation", "amount", "balance", "type", "counter", "party",
     "counterparty", "customer", "summary", "remark", "remarks", "note", "notes", "memo", "description",
-    "posting", "info", "information", "of", "abstract", "trade", "online",
+    "posting", "info", "information", "of", "abstract", "trade", "online", "trans", "txn", "no", "name",
+    "account", "detail", "details", "reference", "purpose", "opposite", "other", "side", "remaining",
 ]
 
 private struct CMBWork {
@@ -264,7 +265,7 @@ private struct CMBWork {
                 let l = lines[k]
                 if l.midY <= bottom { k += 1; continue }
                 if l.y0 > bottom + 3.5 * height { break }
-                if isEnglishHeaderLine(l) { bottom = max(bottom, l.y1); k += 1; continue }
+                if isEnglishHeaderLine(l, lefts: found.map(\.1)) { bottom = max(bottom, l.y1); k += 1; continue }
                 break
             }
             let tol = 0.5 * max(line.size, height)
@@ -276,15 +277,20 @@ private struct CMBWork {
         return nil
     }
 
-    func isEnglishHeaderLine(_ line: CMBLine) -> Bool {
-        // ASCII letters (and a little punctuation) only, every word an English column label.
+    /// An English label line under the Chinese column labels: ASCII letters only, and either every
+    /// word is a known label word or its pieces start at four or more of the column edges.
+    func isEnglishHeaderLine(_ line: CMBLine, lefts: [Double]) -> Bool {
         for g in line.glyphs {
             let v = g.scalar.value
             let letter = (v >= 65 && v <= 90) || (v >= 97 && v <= 122)
             if !letter && !"/()-.&".unicodeScalars.contains(g.scalar) { return false }
         }
         let words = line.spacedText.lowercased().split(whereSeparator: { !$0.isLetter })
-        return !words.isEmpty && words.allSatisfy { englishHeaderWords.contains(String($0)) }
+        guard !words.isEmpty else { return false }
+        if words.allSatisfy({ englishHeaderWords.contains(String($0)) }) { return true }
+        let tol = 0.6 * max(line.size, 1)
+        let aligned = line.runs(gapFactor: 1.0).filter { run in lefts.contains { abs($0 - run.x0) <= tol } }.count
+        return aligned >= 4
     }
 
     /// A line that ends the table: closing notice, rule, 合并统计, page marker, or text starting in
@@ -372,11 +378,8 @@ private struct CMBWork {
                 guard let b = cols.index(of: kind) else { return nil }
                 var frags = cells[r][b]
                 if frags.isEmpty { return "" }
-                if frags.count == 1 { return spaced ? frags[0].spacedText : frags[0].compactText }
-                frags.sort { $0.midY != $1.midY ? $0.midY < $1.midY : $0.x0 < $1.x0 }
-                var out = ""
-                for f in frags { out += spaced ? f.spacedText : f.compactText }
-                return out
+                if frags.count > 1 { frags.sort { $0.midY != $1.midY ? $0.midY < $1.midY : $0.x0 < $1.x0 } }
+                return CMBLine.text(frags, spaced: spaced)
             }
             let dateText = anchor.compactText
             guard let date = CMBWork.parseDate(anchor.compact) else {

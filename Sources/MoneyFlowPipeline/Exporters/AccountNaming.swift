@@ -1,0 +1,281 @@
+import Foundation
+import MoneyFlowCore
+
+/// Account names for plain-text accounting exports (beancount, hledger/ledger).
+///
+/// Names follow beancount's rules, which hledger also accepts: a root among `Assets`,
+/// `Liabilities`, `Equity`, `Income`, `Expenses`, then `:`-separated components that start
+/// with an upper-case letter or a digit and hold only ASCII letters, digits and dashes.
+public enum AccountNaming {
+    public static let roots = ["Assets", "Liabilities", "Equity", "Income", "Expenses"]
+    public static let expenses = "Expenses:Uncategorized"
+    public static let income = "Income:Uncategorized"
+    public static let equity = "Equity:Uncategorized"
+    public static let openingBalances = "Equity:Opening-Balances"
+
+    /// Short institution names used in default account names.
+    static let knownInstitutions: [String: String] = [
+        "china merchants bank": "CMB", "招商银行": "CMB", "bank of america": "BofA", "american express": "Amex",
+        "wells fargo": "WellsFargo", "capital one": "CapitalOne", "chase": "Chase", "jpmorgan chase": "Chase",
+    ]
+
+    /// One name component: ASCII words in CamelCase (`chase checking` -> `ChaseChecking`),
+    /// dashes kept between words, or nil when nothing ASCII-alphanumeric is left.
+    public static func component(_ text: String) -> String? {
+        var out = ""
+        var capitalizeNext = true
+        for ch in text.unicodeScalars {
+            if ch.isASCII, ch.properties.isAlphabetic || ("0"..."9").contains(ch) {
+                let s = String(ch)
+                out += capitalizeNext ? s.uppercased() : s
+                capitalizeNext = false
+            } else if ch == "-", !out.isEmpty, !out.hasSuffix("-") {
+                out += "-"
+                capitalizeNext = true
+            } else {
+                capitalizeNext = true
+            }
+        }
+        while out.hasSuffix("-") { out.removeLast() }
+        return out.isEmpty ? nil : out
+    }
+
+    /// True for credit cards, loans and other accounts that hold debt.
+    public static func isLiability(_ a: LedgerAccount) -> Bool {
+        let words = [a.type, a.subtype].compactMap { $0?.lowercased() }
+        return words.contains { $0.contains("credit") || $0.contains("card") || $0.contains("loan") || $0.contains("mortgage") }
+    }
+
+    /// Short institution component: a known abbreviation, else the sanitized name, else the
+    /// prefix of the account's import identity (`cmb:...` -> `CMB`), else `Bank`.
+    public static func institutionComponent(_ a: LedgerAccount) -> String {
+        if let inst = a.institution?.trimmingCharacters(in: .whitespaces), !inst.isEmpty {
+            if let known = knownInstitutions[inst.lowercased()] { return known }
+            if let c = component(inst) { return c }
+        }
+        if let key = a.keys.first, let colon = key.firstIndex(of: ":"),
+           let c = component(String(key[..<colon]).uppercased()), c != "CSV", c != "PLAID" {
+            return c
+        }
+        return "Bank"
+    }
+
+    /// `Assets:<Institution>:<last 4 digits or sanitized name>`, `Liabilities:` for debt.
+    public static func defaultName(_ a: LedgerAccount) -> String {
+        let root = isLiability(a) ? "Liabilities" : "Assets"
+        let inst = institutionComponent(a)
+        let digits = (a.number ?? "").filter { $0.isASCII && $0.isNumber }
+        var leaf: String
+        if digits.count >= 4 {
+            leaf = String(digits.suffix(4))
+        } else {
+            // Drop the institution's words from the display name ("Chase Checking" -> "Checking").
+            var name = a.name
+            for prefix in [a.institution, inst].compactMap({ $0 }) where name.lowercased().hasPrefix(prefix.lowercased() + " ") {
+                name = String(name.dropFirst(prefix.count + 1))
+                break
+            }
+            leaf = component(name) ?? component(a.name) ?? (digits.isEmpty ? "Account\(a.id)" : digits)
+        }
+        if leaf == inst { leaf = "Account\(a.id)" }
+        return "\(root):\(inst):\(leaf)"
+    }
+
+    /// Makes a user-set ledger name valid: each component sanitized, a valid root ensured.
+    public static func sanitize(ledgerName: String) -> String {
+        var parts = ledgerName.split(separator: ":", omittingEmptySubsequences: true).map { component(String($0)) ?? "X" }
+        if parts.isEmpty { parts = ["Assets", "Unnamed"] }
+        if let i = roots.firstIndex(where: { $0.lowercased() == parts[0].lowercased() }) { parts[0] = roots[i] }
+        else { parts.insert("Assets", at: 0) }
+        if parts.count == 1 { parts.append("Unnamed") }
+        return parts.joined(separator: ":")
+    }
+
+    /// Export names by account id. User-set ledger names are kept (sanitized; several accounts
+    /// may share one on purpose); default names that collide get `-<id>` appended.
+    /// `notes` explains every change made to a user-set name.
+    public static func names(for accounts: [LedgerAccount]) -> (names: [Int64: String], notes: [String]) {
+        var names: [Int64: String] = [:]
+        var notes: [String] = []
+        var taken = Set<String>()
+        for a in accounts {
+            guard let user = a.ledgerName?.trimmingCharacters(in: .whitespaces), !user.isEmpty else { continue }
+            let clean = sanitize(ledgerName: user)
+            if clean != user { notes.append("ledger name '\(user)' of account '\(a.name)' written as \(clean)") }
+            names[a.id] = clean
+            taken.insert(clean)
+        }
+        for a in accounts.sorted(by: { $0.id < $1.id }) where names[a.id] == nil {
+            var name = defaultName(a)
+            if taken.contains(name) { name += "-\(a.id)" }
+            names[a.id] = name
+            taken.insert(name)
+        }
+        return (names, notes)
+    }
+}
+
+// MARK: - Shared journal model
+
+/// What both plain-text exporters write, computed once: account names and open dates,
+/// transactions in chronological order within each day, opening balances and the statement
+/// balances that can be asserted.
+struct ExportJournal {
+    struct Open { var account: String; var date: LocalDate; var currencies: [String] }
+    struct Entry {
+        var tx: LedgerTransaction
+        var account: String
+        var counterAccount: String
+        /// Balance of `account` in the transaction's currency right after this transaction,
+        /// set when it is the day's last transaction of that currency and carries a statement balance.
+        var assertion: Money?
+    }
+    struct Opening { var account: String; var date: LocalDate; var amount: Money }
+    enum Item {
+        case opening(Opening)
+        case entry(Entry)
+        var date: LocalDate {
+            switch self { case .opening(let o): return o.date; case .entry(let e): return e.tx.date }
+        }
+    }
+
+    var opens: [Open] = []
+    /// Date-ordered; within a day, openings first, then each account's transactions in
+    /// chronological (statement) order.
+    var items: [Item] = []
+    var currencies: [String] = []
+    var notes: [String] = []
+
+    static func counterAccount(_ t: LedgerTransaction) -> String {
+        if t.amount.minorUnits == 0 { return AccountNaming.equity }
+        if let c = t.category?.uppercased(), c.contains("TRANSFER") { return AccountNaming.equity }
+        return t.amount.minorUnits < 0 ? AccountNaming.expenses : AccountNaming.income
+    }
+
+    /// The bank's own record behind a transaction (its statement balance comes from there).
+    static func bankSource(_ t: LedgerTransaction) -> LedgerSource? {
+        t.sources.filter { $0.kind.isBankOwn }.min { $0.id < $1.id }
+    }
+
+    static func fileKey(_ s: LedgerSource) -> String { s.kind.rawValue + "|" + s.file }
+
+    static func position(_ s: LedgerSource) -> [Int] { [s.page ?? 0, s.row ?? 0, s.line ?? 0, Int(s.id)] }
+
+    /// Per source file, whether its rows run newest first. Decided by the running balances of
+    /// consecutive rows (balance(b) = balance(a) + amount(b) means oldest first) and, failing
+    /// that, by comparing the first and last dates.
+    static func newestFirstFiles(_ txs: [LedgerTransaction]) -> Set<String> {
+        var byFile: [String: [(pos: [Int], tx: LedgerTransaction)]] = [:]
+        for t in txs { if let s = bankSource(t) { byFile[fileKey(s), default: []].append((position(s), t)) } }
+        var result = Set<String>()
+        for (file, rows) in byFile {
+            let sorted = rows.sorted { $0.pos.lexicographicallyPrecedes($1.pos) }.map(\.tx)
+            var votes = 0
+            var last: [String: LedgerTransaction] = [:]
+            for t in sorted {
+                let key = "\(t.accountID)|\(t.amount.currency)"
+                if let a = last[key], let ab = a.balance?.minorUnits, let bb = t.balance?.minorUnits {
+                    if ab + t.amount.minorUnits == bb { votes += 1 }
+                    if bb + a.amount.minorUnits == ab { votes -= 1 }
+                }
+                last[key] = t
+            }
+            if votes < 0 || (votes == 0 && (sorted.first?.date ?? .init(dayNumber: 0)) > (sorted.last?.date ?? .init(dayNumber: 0))) {
+                result.insert(file)
+            }
+        }
+        return result
+    }
+
+    static func build(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> ExportJournal {
+        var journal = ExportJournal()
+        let naming = AccountNaming.names(for: accounts)
+        journal.notes = naming.notes
+        func name(_ t: LedgerTransaction) -> String {
+            naming.names[t.accountID] ?? AccountNaming.sanitize(ledgerName: "Assets:" + t.account)
+        }
+        let newestFirst = newestFirstFiles(transactions)
+
+        // Group by export account and date, keeping the store's order of accounts and days.
+        var groups: [String: [LedgerTransaction]] = [:]
+        var groupOrder: [String] = []
+        for t in transactions {
+            let key = name(t) + "\u{0}" + t.date.iso
+            if groups[key] == nil { groupOrder.append(key) }
+            groups[key, default: []].append(t)
+        }
+        // Chronological order inside a day: rows of one statement file by file position
+        // (reversed for newest-first files), files in order of appearance, rows without a bank
+        // record (e.g. Plaid only) last since a statement balance cannot include them.
+        var ordered: [LedgerTransaction] = []
+        for key in groupOrder.sorted() {
+            let day = groups[key]!
+            var fileOrder: [String] = []
+            var byFile: [String: [LedgerTransaction]] = [:]
+            var others: [LedgerTransaction] = []
+            for t in day {
+                guard let s = bankSource(t) else { others.append(t); continue }
+                let f = fileKey(s)
+                if byFile[f] == nil { fileOrder.append(f) }
+                byFile[f, default: []].append(t)
+            }
+            for f in fileOrder {
+                var rows = byFile[f]!.sorted { position(bankSource($0)!).lexicographicallyPrecedes(position(bankSource($1)!)) }
+                if newestFirst.contains(f) { rows.reverse() }
+                ordered += rows
+            }
+            ordered += others
+        }
+
+        // Assertions: the last row of each (account, currency, day), when it carries a balance.
+        var lastOfDay: [String: Int] = [:]
+        for (i, t) in ordered.enumerated() { lastOfDay[name(t) + "|" + t.amount.currency + "|" + t.date.iso] = i }
+        var entries: [Entry] = ordered.map { Entry(tx: $0, account: name($0), counterAccount: counterAccount($0), assertion: nil) }
+        for (_, i) in lastOfDay { entries[i].assertion = entries[i].tx.balance }
+
+        // Opening balances: what the first statement balance says was there before.
+        var running: [String: Int64] = [:]
+        var openingDone = Set<String>()
+        var openings: [String: Opening] = [:]
+        var openDates: [String: LocalDate] = [:]
+        var openCurrencies: [String: Set<String>] = [:]
+        for e in entries {
+            let key = e.account + "|" + e.tx.amount.currency
+            running[key, default: 0] += e.tx.amount.minorUnits
+            openDates[e.account] = min(openDates[e.account] ?? e.tx.date, e.tx.date)
+            openCurrencies[e.account, default: []].insert(e.tx.amount.currency)
+            if !openingDone.contains(key), let b = e.tx.balance {
+                openingDone.insert(key)
+                let amount = b.minorUnits - running[key]!
+                if amount != 0 { openings[key] = Opening(account: e.account, date: e.tx.date, amount: Money(minorUnits: amount, currency: b.currency)) }
+            }
+        }
+        for key in openings.keys { openings[key]!.date = openDates[openings[key]!.account]! }
+
+        // Real accounts (with the currencies of their store account too), then the others.
+        var currencyAll = Set<String>()
+        for a in accounts { if let n = naming.names[a.id], openCurrencies[n] != nil { openCurrencies[n]!.formUnion(a.currencies) } }
+        for (n, date) in openDates.sorted(by: { $0.key < $1.key }) {
+            journal.opens.append(Open(account: n, date: date, currencies: openCurrencies[n]!.sorted()))
+            currencyAll.formUnion(openCurrencies[n]!)
+        }
+        var firstUse: [String: LocalDate] = [:]
+        for e in entries { firstUse[e.counterAccount] = min(firstUse[e.counterAccount] ?? e.tx.date, e.tx.date) }
+        for o in openings.values { firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date) }
+        for (n, date) in firstUse.sorted(by: { $0.key < $1.key }) where openDates[n] == nil {
+            journal.opens.append(Open(account: n, date: date, currencies: []))
+        }
+        journal.currencies = currencyAll.sorted()
+
+        // Date order overall (stable): openings first within their day.
+        var items: [(date: LocalDate, rank: Int, seq: Int, item: Item)] = []
+        for (i, o) in openings.values.sorted(by: { ($0.account, $0.amount.currency) < ($1.account, $1.amount.currency) }).enumerated() {
+            items.append((o.date, 0, i, .opening(o)))
+        }
+        for (i, e) in entries.enumerated() { items.append((e.tx.date, 1, i, .entry(e))) }
+        items.sort { ($0.date, $0.rank, $0.seq) < ($1.date, $1.rank, $1.seq) }
+        journal.items = items.map(\.item)
+        return journal
+    }
+}
+

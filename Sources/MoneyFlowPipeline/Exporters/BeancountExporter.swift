@@ -1,0 +1,72 @@
+import Foundation
+import MoneyFlowCore
+
+/// Beancount (v2/v3) export of ledger transactions.
+///
+/// - one `open` per account, dated at its first exported transaction, with its currencies;
+/// - one transaction per ledger transaction (`!` when pending): the account leg with the exact
+///   amount and a balancing leg to `Expenses:Uncategorized` (money out), `Income:Uncategorized`
+///   (money in) or `Equity:Uncategorized` (zero amounts, transfers);
+/// - metadata `moneyflow-id`, `sources` (record ids), `external-id`, `category` when known;
+/// - an opening balance (against `Equity:Opening-Balances`) where the first statement balance
+///   shows money held before the first exported transaction;
+/// - `balance` assertions from statement running balances: after the last transaction of a
+///   day (per currency) that carries one, dated the next day because beancount checks
+///   balances at the start of a date.
+public enum BeancountExporter {
+    public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction],
+                              operatingCurrencies: [String] = []) -> String {
+        let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
+        var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
+        for n in journal.notes { out.append("; note: \(n)") }
+        for c in operatingCurrencies { out.append("option \"operating_currency\" \"\(c.uppercased())\"") }
+        out.append("")
+        for o in journal.opens {
+            out.append("\(o.date.iso) open \(o.account)" + (o.currencies.isEmpty ? "" : " " + o.currencies.joined(separator: ",")))
+        }
+        for item in journal.items {
+            out.append("")
+            switch item {
+            case .opening(let o):
+                out.append("\(o.date.iso) * \"Opening balance\"")
+                out.append("  \(o.account)  \(o.amount.decimalString) \(o.amount.currency)")
+                out.append("  \(AccountNaming.openingBalances)  \(Money(minorUnits: -o.amount.minorUnits, currency: o.amount.currency).decimalString) \(o.amount.currency)")
+            case .entry(let e):
+                let t = e.tx
+                var head = "\(t.date.iso) \(t.pending ? "!" : "*")"
+                if let cp = t.counterparty, !clean(cp).isEmpty { head += " " + quote(cp) }
+                head += " " + quote(narration(t))
+                out.append(head)
+                out.append("  moneyflow-id: \"\(t.id)\"")
+                out.append("  sources: " + quote(t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")))
+                let external = t.sources.compactMap(\.externalID).filter { !$0.isEmpty }
+                if !external.isEmpty { out.append("  external-id: " + quote(external.joined(separator: " "))) }
+                if let c = t.category, !c.isEmpty { out.append("  category: " + quote(c)) }
+                out.append("  \(e.account)  \(t.amount.decimalString) \(t.amount.currency)")
+                out.append("  \(e.counterAccount)  \(Money(minorUnits: -t.amount.minorUnits, currency: t.amount.currency).decimalString) \(t.amount.currency)")
+                if let b = e.assertion {
+                    out.append("")
+                    out.append("\(t.date.adding(days: 1).iso) balance \(e.account)  \(b.decimalString) \(b.currency)")
+                }
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Description, plus the note when there is one.
+    static func narration(_ t: LedgerTransaction) -> String {
+        if let note = t.note, !clean(note).isEmpty, note != t.description { return t.description + " — " + note }
+        return t.description
+    }
+
+    /// One line, no control characters.
+    static func clean(_ s: String) -> String {
+        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+            .trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A beancount string literal (quotes and backslashes escaped).
+    static func quote(_ s: String) -> String {
+        "\"" + clean(s).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import MoneyFlowCore
+
+/// hledger journal export (plain ledger syntax where the two agree).
+///
+/// `account` and `commodity` declarations come first so `hledger check --strict` passes; then
+/// one transaction per ledger transaction, `YYYY-MM-DD [!] payee | description` (`!` when
+/// pending), the account posting with the exact amount and, when it is the day's last row of
+/// its currency carrying a statement balance, a balance assertion `= 123.45 CNY`; then the
+/// balancing posting (`Expenses:`/`Income:`/`Equity:Uncategorized`). `moneyflow-id`,
+/// `sources`, `external-id` and `category` are tags in comment lines. Opening balances are
+/// posted against `Equity:Opening-Balances` where the first statement balance needs one.
+public enum LedgerExporter {
+    public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> String {
+        let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
+        var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
+        for n in journal.notes { out.append("; note: \(n)") }
+        out.append("")
+        for o in journal.opens { out.append("account \(o.account)") }
+        if !journal.opens.isEmpty { out.append("") }
+        for c in journal.currencies {
+            let exponent = Money.exponent(for: c)
+            out.append("commodity 1000" + (exponent > 0 ? "." + String(repeating: "0", count: exponent) : "") + " " + c)
+        }
+        let width = max(36, (journal.opens.map(\.account.count).max() ?? 0) + 2)
+        func posting(_ account: String, _ amount: Money, assert: Money? = nil) -> String {
+            let amountText = "\(amount.decimalString) \(amount.currency)"
+            let pad = String(repeating: " ", count: max(2, width - account.count + max(0, 14 - amountText.count)))
+            return "    \(account)\(pad)\(amountText)" + (assert.map { " = \($0.decimalString) \($0.currency)" } ?? "")
+        }
+        for item in journal.items {
+            out.append("")
+            switch item {
+            case .opening(let o):
+                out.append("\(o.date.iso) Opening balance")
+                out.append(posting(o.account, o.amount))
+                out.append(posting(AccountNaming.openingBalances, Money(minorUnits: -o.amount.minorUnits, currency: o.amount.currency)))
+            case .entry(let e):
+                let t = e.tx
+                var head = t.date.iso + (t.pending ? " !" : "")
+                let description = text(BeancountExporter.narration(t))
+                if let cp = t.counterparty.map(text), !cp.isEmpty { head += " \(cp) | \(description)" } else { head += " " + description }
+                out.append(head)
+                out.append("    ; moneyflow-id: \(t.id)")
+                out.append("    ; sources: " + t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " "))
+                let external = t.sources.compactMap(\.externalID).filter { !$0.isEmpty }
+                if !external.isEmpty { out.append("    ; external-id: " + text(external.joined(separator: " "))) }
+                if let c = t.category, !c.isEmpty { out.append("    ; category: " + text(c)) }
+                out.append(posting(e.account, t.amount, assert: e.assertion))
+                out.append(posting(e.counterAccount, Money(minorUnits: -t.amount.minorUnits, currency: t.amount.currency)))
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// Header/comment text: one line; `;` (starts a comment) and `|` (splits payee) replaced.
+    static func text(_ s: String) -> String {
+        BeancountExporter.clean(s).replacingOccurrences(of: ";", with: ",").replacingOccurrences(of: "|", with: "/")
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a batch and reports it: a progress bar on a terminal, one summary table (or JSON),
+/// errors on stderr. Exit code 1 when any file failed.
+struct BatchReporter {
+    var json: Bool
+    var quiet: Bool
+    var verbose: Bool
+    var dryRun: Bool
+
+    func run(_ rules: [FileRule], service: ImportService, failFast: Bool, single: Bool) throws {
+        var runner = BatchRunner(service: service)
+        runner.failFast = failFast
+        let bar = ProgressBar(enabled: !quiet && !json && isatty(STDERR_FILENO) == 1)
+        var callback: (@Sendable (BatchProgress) -> Void)?
+        if bar.enabled { callback = { p in bar.update(p) } }
+        let results = runner.run(rules, progress: callback)
+        bar.finish()
+        var failures: [ImportError] = []
+        for r in results { if case .failed(let e) = r.outcome { failures.append(e) } }
+        for e in failures { printErr("moneyflow: error: \(e.description.replacingOccurrences(of: "\n", with: " "))") }
+        if results.isEmpty { throw CLIError("no files found in \(rules.map(\.pattern).joined(separator: ", "))") }
+        if json {
+            printOut(JSONOutput.array(results.map { r in
+                switch r.outcome {
+                case .imported(let x): return Contracts.importResult(x, includePlan: dryRun || verbose)
+                case .failed(let e): return .object([("file", .string(r.displayPath)), ("status", .string("failed")), ("error", .string(e.description))])
+                case .skipped(let why): return .object([("file", .string(r.displayPath)), ("status", .string("skipped")), ("reason", .string(why))])
+                }
+            }).render(pretty: true))
+        } else if !quiet {
+            if single, case .imported(let r)? = results.first?.outcome {
+                printSingle(r)
+            } else {
+                printTable(results)
+                if verbose || dryRun { for r in results { if case .imported(let x) = r.outcome { printPlan(x) } } }
+            }
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    func printSingle(_ r: FileImportResult) {
+        let c = r.plan.counts
+        let accounts = r.plan.accounts.map(\.name).joined(separator: ", ")
+        var parts = ["\(c.new) new", "\(c.alreadyPresent) already present", "\(c.linked) linked"]
+        if c.updated > 0 { parts.append("\(c.updated) updated") }
+        if c.needsReview > 0 { parts.append("\(c.needsReview) need review") }
+        if c.removed > 0 { parts.append("\(c.removed) removed") }
+        parts.append("\(c.warnings) warning\(c.warnings == 1 ? "" : "s")")
+        let prefix = r.dryRun ? "[dry run] " : ""
+        let batch = r.batchID.map { " (batch \($0))" } ?? ""
+        printOut("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(parts.joined(separator: ", "))\(batch)")
+        for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
+        if r.dryRun || verbose { printPlan(r) }
+    }
+
+    func printTable(_ results: [BatchFileResult]) {
+        var t = TextTable(["file", "importer", "account", "new", "present", "linked", "review", "warnings", "error"],
+                          align: [.left, .left, .left, .right, .right, .right, .right, .right, .left])
+        var totals = ImportCounts()
+        var errors = 0, skipped = 0
+        for r in results {
+            switch r.outcome {
+            case .imported(let x):
+                let c = x.plan.counts
+                totals.new += c.new; totals.alreadyPresent += c.alreadyPresent; totals.linked += c.linked
+                totals.needsReview += c.needsReview; totals.warnings += c.warnings
+                t.add([r.displayPath, x.importerID, TextTable.truncate(x.plan.accounts.map(\.name).joined(separator: ", "), to: 30),
+                       String(c.new), String(c.alreadyPresent), String(c.linked), String(c.needsReview), String(c.warnings), ""])
+            case .failed(let e):
+                errors += 1
+                t.add([r.displayPath, "", "", "", "", "", "", "", TextTable.truncate(e.problem.isEmpty ? e.description : e.description.replacingOccurrences(of: r.displayPath + ": ", with: ""), to: 60)])
+            case .skipped:
+                skipped += 1
+                if verbose { t.add([r.displayPath, "(skipped: not a statement)", "", "", "", "", "", "", ""]) }
+            }
+        }
+        t.add(["total: \(results.count - errors - skipped) imported, \(errors) failed, \(skipped) skipped", "", "",
+               String(totals.new), String(totals.alreadyPresent), String(totals.linked), String(totals.needsReview), String(totals.warnings), ""])
+        printOut((dryRun ? "[dry run]\n" : "") + t.render())
+    }
+
+    func printPlan(_ r: FileImportResult) {
+        printOut("\n\(r.fileName):")
+        for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
+        var t = TextTable(["#", "date", "amount", "description", "decision"], align: [.right, .left, .right, .left, .left])
+        for e in r.plan.entries {
+            let rec = r.plan.statement.records[e.index]
+            var d = e.decision.label
+            switch e.decision {
+            case .link(let tid, let s, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
+            case .supersede(_, let tid, _): d += " -> transaction \(tid)"
+            case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
+            case .linkToIncoming(let i, _, _), .supersedeIncoming(let i, _): d += " -> row \(i + 1) of this file"
+            case .needsReview(let cs): d += ": " + cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }.joined(separator: " or ")
+            case .new: break
+            }
+            t.add([String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
+                   TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d])
+        }
+        if !r.plan.entries.isEmpty { printOut(t.render()) }
+        for rem in r.plan.removals where rem.recordID != nil {
+            printOut("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))")
+        }
+    }
+}
+
+/// A one-line progress bar redrawn in place on stderr (terminals only).
+final class ProgressBar: @unchecked Sendable {
+    let enabled: Bool
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ p: BatchProgress) {
+        guard enabled else { return }
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) > 0.05 || p.filesApplied == p.filesTotal else { return }
+        lastDraw = now
+        let width = 28
+        let done = p.filesTotal == 0 ? width : (p.filesParsed + p.filesApplied) * width / (2 * p.filesTotal)
+        let bar = String(repeating: "#", count: done) + String(repeating: "-", count: width - done)
+        let name = TextTable.truncate((p.current as NSString).lastPathComponent, to: 30)
+        let line = "\r[\(bar)] \(p.filesApplied)/\(p.filesTotal) files, \(p.rows) rows  \(name)\u{1B}[K"
+        FileHandle.standardError.write(Data(line.utf8))
+        drawn = true
+    }
+
+    func finish() {
+        if enabled && drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run a saved batch described by a manifest (TOML).",
+        discussion: """
+        The manifest lists files, folders or globs, with per-entry account, CSV profile and
+        password source (password_env or password_file; never a password itself), and an
+        optional [accounts] table of ledger names. See README "Batch runs".
+        Example: moneyflow run Samples/moneyflow.toml --store demo.sqlite
+        """)
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Manifest file.") var manifest: String
+    @Flag(name: .customLong("dry-run"), help: "Print what would happen; write nothing.") var dryRun = false
+    @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(name: .customLong("fail-fast"), help: "Stop at the first failing file.") var failFast = false
+    @Flag(help: "Print only errors.") var quiet = false
+    @Flag(help: "Also print each file's decisions.") var verbose = false
+
+    func run() throws {
+        let m: BatchManifest
+        do { m = try BatchManifest.load(manifest, defaults: FileImportOptions(dryRun: dryRun)) }
+        catch let e as BatchManifest.Error { throw CLIError(e.message) }
+        let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"
+        let store = try LedgerStore(path: storePath)
+        for (name, ledger) in m.ledgerNames.sorted(by: { $0.key < $1.key }) where try store.accounts().contains(where: { $0.name == name }) {
+            try store.renameAccount(name, to: nil, ledgerName: ledger)
+        }
+        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
+            .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false)
+        // Ledger names for accounts the batch created.
+        for (name, ledger) in m.ledgerNames where try store.accounts().contains(where: { $0.name == name && $0.ledgerName != ledger }) {
+            try store.renameAccount(name, to: nil, ledgerName: ledger)
+        }
+    }
+}
