@@ -60,6 +60,14 @@ public protocol LedgerView {
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision?
 }
 
+/// Bulk lookups a store can answer faster than record by record.
+public protocol BulkLedgerView: LedgerView {
+    func bulkRecords(accountID: Int64, kind: SourceKind, fingerprints: [String]) throws -> [String: ExistingRecord]
+    func bulkRecords(kind: SourceKind, externalIDs: [String]) throws -> [String: ExistingRecord]
+    /// All user decisions of an account and kind, by fingerprint.
+    func userDecisions(accountID: Int64, kind: SourceKind) throws -> [String: UserDecision]
+}
+
 /// A user's remembered decision about a record, never overturned by an import.
 public enum UserDecision: Sendable, Hashable, Codable {
     case linked(transactionID: Int64)

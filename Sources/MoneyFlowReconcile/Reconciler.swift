@@ -49,18 +49,20 @@ public struct Reconciler: Sendable {
         var supersededPending = Set<Int64>()      // store record ids superseded in this update
 
         // 1. Identity: provider id, fingerprint, user decisions, provider pending->posted.
+        let lookup = try IdentityLookup(records: records, fingerprints: fingerprints, accountIDs: accountIDs,
+                                        removals: statement.removals.map(\.externalID), view: view)
         for (i, r) in records.enumerated() {
             let accountID = accountIDs[r.accountKey]
             if let accountID {
-                if let ext = r.externalID, let ex = try view.record(kind: r.sourceKind, externalID: ext), ex.accountID == accountID {
+                if let ext = r.externalID, let ex = try lookup.record(kind: r.sourceKind, externalID: ext), ex.accountID == accountID {
                     decisions[i] = statement.modifiedExternalIDs.contains(ext) ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
-                if let ex = try view.record(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
+                if let ex = try lookup.record(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
                     decisions[i] = statement.modifiedExternalIDs.contains(r.externalID ?? "") ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
-                if let user = try view.userDecision(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
+                if let user = try lookup.userDecision(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
                     switch user {
                     case .linked(let t): decisions[i] = .link(transactionID: t, score: 1, reasons: [MatchReason("user", "linked by user earlier")])
                     case .standalone: decisions[i] = .new
@@ -73,7 +75,7 @@ public struct Reconciler: Sendable {
                     decisions[i] = .supersedeIncoming(pendingIndex: j, reasons: [MatchReason("pending_transaction_id", p)])
                     continue
                 }
-                if let accountID, let px = try view.record(kind: .plaid, externalID: p), px.accountID == accountID, let t = px.transactionID {
+                if let accountID, let px = try lookup.record(kind: .plaid, externalID: p), px.accountID == accountID, let t = px.transactionID {
                     decisions[i] = .supersede(pendingRecordID: px.id, transactionID: t, reasons: [MatchReason("pending_transaction_id", p)])
                     supersededPending.insert(px.id)
                     continue
@@ -90,7 +92,8 @@ public struct Reconciler: Sendable {
         let removedIDs = Set(statement.removals.map(\.externalID))
         var open: [Int] = []
         for i in records.indices where decisions[i] == nil && accountIDs[records[i].accountKey] != nil { open.append(i) }
-        let matches = try match(open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs)
+        let matches = try match(open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
+                                claimedPending: supersededPending)
         for (i, d) in matches {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }
@@ -102,7 +105,7 @@ public struct Reconciler: Sendable {
         // 4. Provider removals.
         var removals: [RemovalEffect] = []
         for rem in statement.removals {
-            if let ex = try view.record(kind: .plaid, externalID: rem.externalID), ex.state == .active || supersededPending.contains(ex.id) {
+            if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID), ex.state == .active || supersededPending.contains(ex.id) {
                 if let key = rem.accountKey, let acc = accountIDs[key], acc != ex.accountID { continue }
                 removals.append(RemovalEffect(externalID: rem.externalID, recordID: ex.id, supersededInThisUpdate: supersededPending.contains(ex.id)))
             } else {
@@ -166,7 +169,7 @@ public struct Reconciler: Sendable {
     }
 
     func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-               removedIDs: Set<String>) throws -> [(Int, RecordDecision)] {
+               removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> [(Int, RecordDecision)] {
         guard !open.isEmpty else { return [] }
         // Group by account and currency; fetch candidates once per group.
         var groups: [String: [Int]] = [:]
@@ -181,13 +184,21 @@ public struct Reconciler: Sendable {
             let candidates = try view.candidateTransactions(accountID: accountID, currency: first.amount.currency,
                                                             from: dates.min()!.adding(days: -window), through: dates.max()!.adding(days: window))
             guard !candidates.isEmpty else { continue }
-            out += try matchGroup(idx, records: records, candidates: candidates, view: view, removedIDs: removedIDs)
+            out += try matchGroup(idx, records: records, candidates: candidates, view: view, removedIDs: removedIDs, claimedPending: claimedPending)
         }
         return out
     }
 
+    /// Score lost for a date gap: grows faster than linearly (two 1-2 day lags beat a 0 and a
+    /// 3), and a provider date AFTER the bank's posting date costs extra (posting lags run the
+    /// other way).
+    static func datePenalty(_ signedLag: Int) -> Double {
+        let g = Double(abs(signedLag))
+        return 0.10 * g + 0.04 * g * g + (signedLag < 0 ? 0.08 * g : 0)
+    }
+
     func matchGroup(_ idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], view: any LedgerView,
-                    removedIDs: Set<String>) throws -> [(Int, RecordDecision)] {
+                    removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> [(Int, RecordDecision)] {
         // Bucket candidates by amount; sweep by date inside buckets.
         var byAmount: [Int64: [Int]] = [:]
         for (c, t) in candidates.enumerated() { byAmount[t.amount.minorUnits, default: []].append(c) }
@@ -204,20 +215,32 @@ public struct Reconciler: Sendable {
             let r = records[i]
             let rTokens = TextSimilarity.tokens(r.description + " " + (r.counterparty ?? ""))
             let rDates = [r.date] + (r.authorizedDate.map { [$0] } ?? [])
-            func gap(_ t: CandidateTransaction) -> Int {
+            /// Smallest lag between the record and the candidate, signed as bank date minus
+            /// provider date (positive = the usual posting lag).
+            func lag(_ t: CandidateTransaction) -> Int {
                 var best = Int.max
-                for a in rDates { for b in [t.date] + t.otherDates { best = min(best, abs(a.dayNumber - b.dayNumber)) } }
+                let bankIsIncoming = r.sourceKind.isBankOwn
+                for a in rDates {
+                    for b in [t.date] + t.otherDates {
+                        let d = bankIsIncoming ? a.dayNumber - b.dayNumber : b.dayNumber - a.dayNumber
+                        if abs(d) < abs(best) || (abs(d) == abs(best) && d > best) { best = d }
+                    }
+                }
                 return best
             }
             // Exact amount, other source kind.
             for c in byAmount[r.amount.minorUnits] ?? [] {
                 let t = candidates[c]
                 guard !t.supportingKinds.contains(r.sourceKind) else { continue }
-                let g = gap(t)
-                guard g <= options.dateWindowDays else { continue }
+                var l = lag(t)
+                // A pending authorization posts days later: allow the pending window and
+                // forgive the first two days of lag.
+                let pendingSide = r.pending || t.pending
+                guard abs(l) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
+                if pendingSide { l = l > 0 ? max(0, l - 2) : l }
                 let sim = TextSimilarity.similarity(rTokens, tokens(c))
-                var score = 1.0 - 0.12 * Double(g) + 0.35 * sim
-                var reasons = [MatchReason("amount", "equal \(r.amount.decimalString)"), MatchReason("date", "\(g) day(s) apart"),
+                var score = 1.0 - Self.datePenalty(l) + 0.35 * sim
+                var reasons = [MatchReason("amount", "equal \(r.amount.decimalString)"), MatchReason("date", "\(abs(l)) day(s) apart"),
                                MatchReason("text", String(format: "similarity %.2f", sim))]
                 if let e = r.externalID, t.externalIDs.contains(e) { score += 0.5; reasons.append(MatchReason("external_id", "agree")) }
                 pairs.append(Pair(row: row, col: c, score: score, reasons: reasons, supersedes: nil))
@@ -230,12 +253,16 @@ public struct Reconciler: Sendable {
                     guard (pa < 0) == (qa < 0), abs(qa) >= abs(pa), Double(abs(qa)) <= Double(abs(pa)) * (1 + options.tipAllowance) else { continue }
                     let g = r.date.dayNumber - t.date.dayNumber
                     guard g >= -1 && g <= options.pendingWindowDays else { continue }
-                    // The pending record must be on its way out (removed in this update) or still pending.
-                    guard let pendingID = t.externalIDs.first, let px = try view.record(kind: .plaid, externalID: pendingID) else { continue }
+                    // Plaid removes the pending record in the same update that brings the posted
+                    // one; a pending already replaced through pending_transaction_id is taken.
+                    guard let pendingID = t.externalIDs.first, removedIDs.contains(pendingID),
+                          let px = try view.record(kind: .plaid, externalID: pendingID), !claimedPending.contains(px.id) else { continue }
                     let sim = TextSimilarity.similarity(rTokens, tokens(c))
                     let tip = abs(qa) - abs(pa)
-                    let score = 0.9 - 0.08 * Double(abs(g)) + 0.35 * sim - (tip == 0 ? 0 : 0.1)
-                    let reasons = [MatchReason("pending", "posted replaces pending \(pendingID)\(removedIDs.contains(pendingID) ? " (removed in this update)" : "")"),
+                    // A changed amount needs the same merchant; an equal one a short gap at least.
+                    guard sim >= 0.3 || (tip == 0 && g <= 3) else { continue }
+                    let score = 0.9 - Self.datePenalty(g) + 0.35 * sim - (tip == 0 ? 0 : 0.1)
+                    let reasons = [MatchReason("pending", "posted replaces pending \(pendingID) (removed in this update)"),
                                    MatchReason("amount", tip == 0 ? "equal" : "tip \(Money.format(minorUnits: tip, exponent: r.amount.exponent))"),
                                    MatchReason("date", "\(g) day(s) later"), MatchReason("text", String(format: "similarity %.2f", sim))]
                     pairs.append(Pair(row: row, col: c, score: score, reasons: reasons, supersedes: px.id))

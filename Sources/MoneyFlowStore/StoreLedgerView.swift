@@ -2,7 +2,7 @@ import GRDB
 import MoneyFlowCore
 
 /// ``LedgerView`` over one open database transaction.
-struct StoreLedgerView: LedgerView {
+struct StoreLedgerView: BulkLedgerView {
     let db: Database
 
     func accountID(forKey key: String) throws -> Int64? {
@@ -31,6 +31,46 @@ struct StoreLedgerView: LedgerView {
     func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
         try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1",
                          arguments: [kind.rawValue, externalID]).map(existing)
+    }
+
+    private func chunked<T>(_ items: [String], _ body: ([String]) throws -> [T]) rethrows -> [T] {
+        var out: [T] = []
+        var i = 0
+        let unique = Array(Set(items))
+        while i < unique.count {
+            out += try body(Array(unique[i..<min(unique.count, i + 500)]))
+            i += 500
+        }
+        return out
+    }
+
+    func bulkRecords(accountID: Int64, kind: SourceKind, fingerprints: [String]) throws -> [String: ExistingRecord] {
+        var out: [String: ExistingRecord] = [:]
+        let rows = try chunked(fingerprints) { part in
+            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint IN (\(part.map { _ in "?" }.joined(separator: ",")))",
+                             arguments: StatementArguments([accountID, kind.rawValue] as [any DatabaseValueConvertible] + part))
+        }
+        for row in rows { out[row["fingerprint"]] = existing(row) }
+        return out
+    }
+
+    func bulkRecords(kind: SourceKind, externalIDs: [String]) throws -> [String: ExistingRecord] {
+        var out: [String: ExistingRecord] = [:]
+        let rows = try chunked(externalIDs) { part in
+            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IN (\(part.map { _ in "?" }.joined(separator: ","))) ORDER BY r.id",
+                             arguments: StatementArguments([kind.rawValue] as [any DatabaseValueConvertible] + part))
+        }
+        for row in rows { let e = existing(row); if let x = e.externalID { out[x] = e } }   // newest id wins
+        return out
+    }
+
+    func userDecisions(accountID: Int64, kind: SourceKind) throws -> [String: UserDecision] {
+        var out: [String: UserDecision] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT fingerprint, transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ?", arguments: [accountID, kind.rawValue]) {
+            let t: Int64? = row["transaction_id"]
+            out[row["fingerprint"]] = t.map { .linked(transactionID: $0) } ?? .standalone
+        }
+        return out
     }
 
     func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction] {
