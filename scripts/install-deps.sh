@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages MoneyFlow builds and tests against (idempotent).
+# Installs the Debian packages MoneyFlow builds and tests against (idempotent), plus the real
+# ledger tools the export tests check against (hledger from Debian, bean-check from PyPI).
 set -euo pipefail
-pkgs=(libpoppler-glib-dev libminizip-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils)
+pkgs=(libpoppler-glib-dev libminizip-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils hledger sqlite3)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -9,4 +10,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing: ${missing[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ "${MONEYFLOW_SKIP_PY_TOOLS:-}" != "1" ] && ! command -v bean-check >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  echo "installing: beancount (bean-check)" >&2
+  if ! python3 -m pip install --quiet --disable-pip-version-check beancount >&2; then
+    # CI must always check exports with the real tool; locally it is optional.
+    if [ "${CI:-}" = "true" ]; then echo "cannot install beancount" >&2; exit 1; fi
+    echo "warning: beancount not installed; export tests will skip bean-check" >&2
+  fi
 fi

@@ -9,16 +9,18 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export transactions as a beancount or hledger/ledger journal, CSV or JSON.",
         discussion: """
-        beancount and ledger exports open each account at its first exported transaction,
-        post every transaction against Expenses:/Income:/Equity:Uncategorized, keep the
-        moneyflow id and record ids as metadata, and turn statement running balances into
-        balance assertions (`bean-check` / `hledger check` verify them). Account names are the
-        ledger names set with `accounts rename --ledger-name`, else Assets:<Bank>:<last 4 digits>
-        (Liabilities: for cards). csv and json are the `transactions` formats.
+        beancount and ledger journals open each account at its first
+        exported transaction, post each transaction against
+        Expenses:/Income:/Equity:Uncategorized, keep the moneyflow and
+        record ids as metadata, and turn statement running balances into
+        balance assertions that bean-check / hledger check verify.
+        Accounts are named by `accounts rename --ledger-name`, else
+        Assets:<Bank>:<last 4 digits> (Liabilities: for cards).
+        csv and json are the `transactions` formats.
 
         Examples:
           moneyflow export --format beancount --output ledger.beancount
-          moneyflow export --format ledger --account "CMB 8705" --from 2026-01-01 > cmb.journal
+          moneyflow export --format ledger --account "CMB 8705" --from 2026-01-01
           moneyflow export --format csv --to 2026-03-31 --output q1.csv --force
         """)
     @OptionGroup var storeOptions: StoreOptions
@@ -62,6 +64,10 @@ struct ExportCommand: ParsableCommand {
         guard let output else {
             FileHandle.standardOutput.write(Data(text.utf8))
             return
+        }
+        let folder = (output as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            throw CLIError("cannot write \(output): folder \(folder) does not exist")
         }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: force ? [.atomic] : [.withoutOverwriting])

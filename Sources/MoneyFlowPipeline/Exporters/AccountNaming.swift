@@ -187,6 +187,29 @@ struct ExportJournal {
         return result
     }
 
+    /// The rows of one day (one account and currency, all with balances) in an order where
+    /// each balance is the previous one plus the amount, starting after `start` when possible;
+    /// nil when no such order is found. Keeps the given order when it already chains.
+    static func chain(_ rows: [LedgerTransaction], after start: Int64?) -> [LedgerTransaction]? {
+        let n = rows.count
+        if n <= 1 { return rows }
+        func balance(_ i: Int) -> Int64 { rows[i].balance!.minorUnits }
+        func before(_ i: Int) -> Int64 { balance(i) - rows[i].amount.minorUnits }
+        var starts = Array(0..<n)
+        if let start { starts = starts.filter { before($0) == start } + starts.filter { before($0) != start } }
+        for first in starts {
+            var used = [Bool](repeating: false, count: n)
+            used[first] = true
+            var order = [first]
+            while order.count < n, let next = (0..<n).first(where: { !used[$0] && before($0) == balance(order.last!) }) {
+                used[next] = true
+                order.append(next)
+            }
+            if order.count == n { return order.map { rows[$0] } }
+        }
+        return nil
+    }
+
     static func build(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> ExportJournal {
         var journal = ExportJournal()
         let naming = AccountNaming.names(for: accounts)
@@ -206,15 +229,18 @@ struct ExportJournal {
         }
         // Chronological order inside a day: rows of one statement file by file position
         // (reversed for newest-first files), files in order of appearance, rows without a bank
-        // record (e.g. Plaid only) last since a statement balance cannot include them.
-        var ordered: [LedgerTransaction] = []
+        // record (e.g. Plaid only) last since a statement balance cannot include them. Then,
+        // per currency, rows whose running balances chain in another order (a statement that
+        // prints two rows of a day swapped) are put in chain order.
+        var entries: [Entry] = []
+        var previousEnd: [String: Int64] = [:]
         for key in groupOrder.sorted() {
-            let day = groups[key]!
+            let group = groups[key]!
             var fileOrder: [String] = []
             var byFile: [String: [LedgerTransaction]] = [:]
-            var others: [LedgerTransaction] = []
-            for t in day {
-                guard let s = bankSource(t) else { others.append(t); continue }
+            var day: [LedgerTransaction] = []
+            for t in group {
+                guard let s = bankSource(t) else { continue }
                 let f = fileKey(s)
                 if byFile[f] == nil { fileOrder.append(f) }
                 byFile[f, default: []].append(t)
@@ -222,18 +248,35 @@ struct ExportJournal {
             for f in fileOrder {
                 var rows = byFile[f]!.sorted { position(bankSource($0)!).lexicographicallyPrecedes(position(bankSource($1)!)) }
                 if newestFirst.contains(f) { rows.reverse() }
-                ordered += rows
+                day += rows
             }
-            ordered += others
+            day += group.filter { bankSource($0) == nil }
+            var dayEntries = day.map { Entry(tx: $0, account: name($0), counterAccount: counterAccount($0), assertion: nil) }
+            var currencies: [String] = []
+            for t in day where !currencies.contains(t.amount.currency) { currencies.append(t.amount.currency) }
+            for c in currencies {
+                let slots = day.indices.filter { day[$0].amount.currency == c }
+                let rows = slots.map { day[$0] }
+                let balanceKey = name(rows[0]) + "|" + c
+                guard let last = rows.last, let end = last.balance else { previousEnd[balanceKey] = nil; continue }
+                if rows.allSatisfy({ $0.balance != nil }) {
+                    guard let chained = chain(rows, after: previousEnd[balanceKey]) else {
+                        journal.notes.append("\(name(last)) \(last.date.iso) \(c): the statement balances of this day do not chain; no balance assertion")
+                        previousEnd[balanceKey] = nil
+                        continue
+                    }
+                    for (slot, t) in zip(slots, chained) { dayEntries[slot].tx = t }
+                    dayEntries[slots.last!].assertion = chained.last!.balance
+                    previousEnd[balanceKey] = chained.last!.balance!.minorUnits
+                } else {
+                    dayEntries[slots.last!].assertion = end
+                    previousEnd[balanceKey] = end.minorUnits
+                }
+            }
+            entries += dayEntries
         }
 
-        // Assertions: the last row of each (account, currency, day), when it carries a balance.
-        var lastOfDay: [String: Int] = [:]
-        for (i, t) in ordered.enumerated() { lastOfDay[name(t) + "|" + t.amount.currency + "|" + t.date.iso] = i }
-        var entries: [Entry] = ordered.map { Entry(tx: $0, account: name($0), counterAccount: counterAccount($0), assertion: nil) }
-        for (_, i) in lastOfDay { entries[i].assertion = entries[i].tx.balance }
-
-        // Opening balances: what the first statement balance says was there before.
+        // Opening balances: what the first asserted statement balance says was there before.
         var running: [String: Int64] = [:]
         var openingDone = Set<String>()
         var openings: [String: Opening] = [:]
@@ -244,7 +287,7 @@ struct ExportJournal {
             running[key, default: 0] += e.tx.amount.minorUnits
             openDates[e.account] = min(openDates[e.account] ?? e.tx.date, e.tx.date)
             openCurrencies[e.account, default: []].insert(e.tx.amount.currency)
-            if !openingDone.contains(key), let b = e.tx.balance {
+            if !openingDone.contains(key), let b = e.assertion {
                 openingDone.insert(key)
                 let amount = b.minorUnits - running[key]!
                 if amount != 0 { openings[key] = Opening(account: e.account, date: e.tx.date, amount: Money(minorUnits: amount, currency: b.currency)) }
@@ -255,14 +298,14 @@ struct ExportJournal {
         // Real accounts (with the currencies of their store account too), then the others.
         var currencyAll = Set<String>()
         for a in accounts { if let n = naming.names[a.id], openCurrencies[n] != nil { openCurrencies[n]!.formUnion(a.currencies) } }
-        for (n, date) in openDates.sorted(by: { $0.key < $1.key }) {
+        for (n, date) in openDates.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             journal.opens.append(Open(account: n, date: date, currencies: openCurrencies[n]!.sorted()))
             currencyAll.formUnion(openCurrencies[n]!)
         }
         var firstUse: [String: LocalDate] = [:]
         for e in entries { firstUse[e.counterAccount] = min(firstUse[e.counterAccount] ?? e.tx.date, e.tx.date) }
         for o in openings.values { firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date) }
-        for (n, date) in firstUse.sorted(by: { $0.key < $1.key }) where openDates[n] == nil {
+        for (n, date) in firstUse.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where openDates[n] == nil {
             journal.opens.append(Open(account: n, date: date, currencies: []))
         }
         journal.currencies = currencyAll.sorted()

@@ -20,7 +20,7 @@ public enum LedgerExporter {
         if !journal.opens.isEmpty { out.append("") }
         for c in journal.currencies {
             let exponent = Money.exponent(for: c)
-            out.append("commodity 1000" + (exponent > 0 ? "." + String(repeating: "0", count: exponent) : "") + " " + c)
+            out.append("commodity 1000." + String(repeating: "0", count: exponent) + " " + c)
         }
         let width = max(36, (journal.opens.map(\.account.count).max() ?? 0) + 2)
         func posting(_ account: String, _ amount: Money, assert: Money? = nil) -> String {
