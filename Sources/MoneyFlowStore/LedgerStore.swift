@@ -213,6 +213,25 @@ public final class LedgerStore: Sendable {
         }
     }
 
+    // MARK: User edits
+
+    /// Sets a user's own description, counterparty or note on a transaction (an empty string
+    /// clears that edit). User edits win over every source and survive provider updates.
+    public func editTransaction(_ id: Int64, description: String? = nil, counterparty: String? = nil, note: String? = nil) throws {
+        try pool.write { db in
+            guard try Int64.fetchOne(db, sql: "SELECT id FROM txn WHERE id = ?", arguments: [id]) != nil else {
+                throw StoreError("no transaction \(id)")
+            }
+            func set(_ column: String, _ value: String?) throws {
+                guard let value else { return }
+                try db.execute(sql: "UPDATE txn SET \(column) = ? WHERE id = ?", arguments: [value.isEmpty ? nil : value, id])
+            }
+            try set("user_description", description)
+            try set("user_counterparty", counterparty)
+            try set("user_note", note)
+        }
+    }
+
     // MARK: Review decisions
 
     /// Links record `recordID` to transaction `transactionID` as the user decided; remembered

@@ -21,7 +21,7 @@ struct MoneyFlowCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
                       UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
-                      LinkCommand.self, UnlinkCommand.self, ExportCommand.self])
+                      LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
     static func main() {

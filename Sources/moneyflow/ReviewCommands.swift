@@ -84,3 +84,25 @@ struct UnlinkCommand: ParsableCommand {
         printOut("record \(record) is now transaction \(t)")
     }
 }
+
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Set your own description, counterparty or note on a transaction.",
+        discussion: """
+        Your edits win over every source and survive later imports (Plaid modifications, new
+        statements). An empty value removes your edit.
+        Example: moneyflow edit 17 --note "dinner with Ana"
+        """)
+    @OptionGroup var storeOptions: StoreOptions
+    @Argument(help: "Transaction id.") var transaction: Int64
+    @Option(help: "Description to show instead of the bank's.") var description: String?
+    @Option(help: "Counterparty to show.") var counterparty: String?
+    @Option(help: "Your note.") var note: String?
+    func validate() throws {
+        if description == nil && counterparty == nil && note == nil { throw ValidationError("give --description, --counterparty or --note") }
+    }
+    func run() throws {
+        try storeOptions.open().editTransaction(transaction, description: description, counterparty: counterparty, note: note)
+        printOut("transaction \(transaction) updated")
+    }
+}

@@ -114,3 +114,40 @@ struct CLI {
         #expect(names.isSuperset(of: ["chase", "bofa", "wells-fargo", "capital-one", "amex", "cmb"]))
     }
 }
+
+@Suite struct AccountLinkingAndEditsTests {
+    func json(_ r: CLI.Result) throws -> [[String: Any]] {
+        try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
+    }
+
+    @Test func plaidAccountAttachedToAnExistingAccountLandsThere() throws {
+        let store = try CLI.tempStore()
+        #expect(try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store).status == 0)
+        let link = try CLI.run(["accounts", "link", "Chase Checking", "plaid:82fhzmgnlJv0jjhwrecUGPWKM3wQDEZHK9Qhm"], store: store)
+        #expect(link.status == 0, "\(link.stderr)")
+        #expect(try CLI.run(["import", "Samples/plaid/plain_added/page1.json", "Samples/plaid/plain_added/page2.json"], store: store).status == 0)
+        let accounts = try json(try CLI.run(["accounts", "--format", "json"], store: store)).map { $0["name"] as! String }
+        #expect(accounts.contains("Chase Checking"))
+        #expect(!accounts.contains("Plaid Checking 0000"))
+        let plaidInChase = try json(try CLI.run(["transactions", "--account", "Chase Checking", "--format", "json"], store: store))
+            .filter { (($0["sources"] as! [[String: Any]]).first?["kind"] as? String) == "plaid" }
+        #expect(!plaidInChase.isEmpty)
+    }
+
+    @Test func userEditsSurviveProviderModifications() throws {
+        let store = try CLI.tempStore()
+        #expect(try CLI.run(["import", "Samples/plaid/modified_posted/page1.json"], store: store).status == 0)
+        let before = try json(try CLI.run(["transactions", "--format", "json"], store: store))
+        // The transaction the next page modifies (its record keeps its link).
+        let page2 = try String(contentsOf: CLI.repoRoot.appendingPathComponent("Samples/plaid/modified_posted/page2.json"), encoding: .utf8)
+        let target = before.first { t in (t["sources"] as! [[String: Any]]).contains { s in page2.contains((s["external_id"] as? String) ?? "\u{0}") } }!
+        let id = target["id"] as! Int
+        #expect(try CLI.run(["edit", String(id), "--note", "farmers market with Ana"], store: store).status == 0)
+        #expect(try CLI.run(["import", "Samples/plaid/modified_posted/page2.json"], store: store).status == 0)
+        let after = try json(try CLI.run(["transactions", "--format", "json"], store: store))
+        let t = after.first { ($0["id"] as! Int) == id }
+        #expect(t != nil, "the modified record keeps its transaction")
+        #expect(t?["note"] as? String == "farmers market with Ana")
+        #expect(t?["amount"] as? String != target["amount"] as? String, "the provider's modification applied")
+    }
+}
