@@ -32,7 +32,8 @@ public struct PDFTextExtractor: Sendable {
         if threads <= 1 {
             pages = first.pages(fontSizes: fontSizes)
         } else {
-            // Each worker reads pages w, w+threads, ... through its own document.
+            // Each worker reads one contiguous run of pages through its own document (contiguous,
+            // so each document loads only the resources of its own pages).
             var readers: [PDFDocumentReader] = [first]
             for _ in 1..<threads {
                 readers.append(try PDFDocumentReader(data: data, password: password))
@@ -43,10 +44,8 @@ public struct PDFTextExtractor: Sendable {
             let shared = ParallelPages(readers: readers, slots: slots.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: threads) { w in
                 let reader = shared.readers[w]
-                var i = w
-                while i < n {
+                for i in (w * n / threads)..<((w + 1) * n / threads) {
                     (shared.slots + i).initialize(to: reader.page(at: i, fontSizes: fontSizes))
-                    i += threads
                 }
             }
             pages = Array(slots)

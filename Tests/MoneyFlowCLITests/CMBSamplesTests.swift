@@ -131,6 +131,20 @@ struct CMBSamplesTests {
         try Data(contentsOf: samples.appendingPathComponent("broken/\(name)"))
     }
 
+    /// Password of a broken sample, from `broken/passwords.json` (or a `name ... \`pw\`` line of README.md).
+    static func password(for name: String) -> String? {
+        if let data = try? broken("passwords.json"),
+           let map = try? JSONDecoder().decode([String: String].self, from: data), let pw = map[name] {
+            return pw
+        }
+        guard let readme = try? String(contentsOf: samples.appendingPathComponent("broken/README.md"), encoding: .utf8) else { return nil }
+        for line in readme.split(separator: "\n") where line.contains(name) {
+            let quoted = line.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            if let pw = quoted.last(where: { $0 != name }) { return pw }
+        }
+        return nil
+    }
+
     @Test func truncatedPDFIsDamaged() throws {
         #expect {
             _ = try PDFTextExtractor().extract(data: Self.broken("truncated.pdf"))
@@ -158,8 +172,7 @@ struct CMBSamplesTests {
 
     @Test func encryptedPDFNeedsItsPassword() throws {
         let data = try Self.broken("encrypted.pdf")
-        let passwords = try JSONDecoder().decode([String: String].self, from: Self.broken("passwords.json"))
-        let password = try #require(passwords["encrypted.pdf"])
+        let password = try #require(Self.password(for: "encrypted.pdf"))
         #expect(throws: PDFError.passwordRequired) { _ = try PDFTextExtractor().extract(data: data) }
         #expect(throws: PDFError.wrongPassword) { _ = try PDFTextExtractor().extract(data: data, password: password + "x") }
         let pages = try PDFTextExtractor().extract(data: data, password: password)

@@ -343,6 +343,25 @@ struct CMBReconstructionTests {
         #expect(st.warnings.first?.locator == Locator(page: 1))
     }
 
+
+    @Test func pageMarkerOnTheBaselineOfALastWrappedLine() throws {
+        // The last row's second 对手信息 line shares its baseline with the `1/1` marker.
+        let s = CMBSyntheticStatement.v2020()
+        var pages = s.statement([[]], closing: false)
+        let rows = [
+            Row("2019-03-28", "人民币", "-1.00", "99.00", "快捷支付", counterparty: ["某某"]),
+            Row("2019-03-28", "人民币", "-2.00", "97.00", "快捷支付", counterparty: ["待清算电子交换汇差-网联待", "清算资金"]),
+        ]
+        let (items, _) = s.rows(rows, top: 799.4 - 13.6 - 27.2)
+        pages[0].items += items
+        let markerTop = try #require(pages[0].items.last { $0.text == "/" }).y0
+        #expect(items.contains { $0.text == "清" && abs($0.y0 - markerTop) < 0.5 })
+        let st = try reconstruct(pages)
+        #expect(st.rows.map(\.counterparty) == ["某某", "待清算电子交换汇差-网联待清算资金"])
+        #expect(st.declaredPageCount == 1)
+        #expect(st.warnings.isEmpty, "\(st.warnings)")
+    }
+
     // MARK: errors
 
     @Test func notACMBStatement() throws {

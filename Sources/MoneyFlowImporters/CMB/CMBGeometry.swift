@@ -202,6 +202,7 @@ enum CMBGeometry {
         keys.reserveCapacity(glyphs.count)
         for (i, g) in glyphs.enumerated() { keys.append((g.midY, Int32(i))) }
         keys.sort { $0.y < $1.y }
+        @inline(__always) func index(_ k: Int) -> Int { Int(keys[k].i) }
         var out: [CMBLine] = []
         var start = 0
         var sum = 0.0
@@ -212,7 +213,7 @@ enum CMBGeometry {
             var ordered = true
             var lastX = -Double.infinity
             for k in from..<to {
-                let i = keys[k].i
+                let i = Int32(index(k))
                 let x = glyphs[Int(i)].x0
                 if x < lastX { ordered = false }
                 lastX = x
@@ -236,7 +237,7 @@ enum CMBGeometry {
             out.append(CMBLine(sortedGlyphs: bucket[...]))
         }
         for k in keys.indices {
-            let g = glyphs[Int(keys[k].i)]
+            let g = glyphs[index(k)]
             if k > start {
                 let mean = sum / Double(k - start)
                 let tol = 0.3 * max(min(refHeight, g.height > 0 ? g.height : refHeight), 0.5)

@@ -1,3 +1,4 @@
+import Foundation
 import MoneyFlowCore
 
 /// Rebuilds a CMB 招商银行交易流水 statement from pages of positioned text.
@@ -203,7 +204,7 @@ private struct CMBWork {
             scan.columnsInherited = true
         }
         guard let cols = scan.columns else {
-            scan.marker = findMarker(lines, excluding: nil)
+            scan.marker = findMarker(lines, excluding: nil).map { ($0.n, $0.m) }
             return scan
         }
         // Bands of the table region: each line cut where the column bands meet.
@@ -222,15 +223,25 @@ private struct CMBWork {
         for l in lines where l.midY > limit && isFurniture(l, columns: cols) {
             tableBottom = min(tableBottom, l.y0)
         }
+        // The page marker is looked for outside the rows (never in a cell that reads like `1/2`).
+        let marker = findMarker(lines, excluding: (scan.columnsInherited ? -Double.infinity : cols.top)...limit)
+        scan.marker = marker.map { ($0.n, $0.m) }
         for b in bandLines.indices {
+            // Cut the furniture, and the page marker when it shares a baseline with cell text.
             bandLines[b].removeAll { $0.midY >= tableBottom }
+            guard let marker else { continue }
+            for f in bandLines[b].indices {
+                let frag = bandLines[b][f]
+                guard frag.y0 <= marker.midY, frag.y1 >= marker.midY, frag.x1 >= marker.x0, frag.x0 <= marker.x1 else { continue }
+                let rest = frag.glyphs.filter { g in !(g.x0 >= marker.x0 - 0.01 && g.x1 <= marker.x1 + 0.01 && g.y0 <= marker.midY && g.y1 >= marker.midY) }
+                if rest.count != frag.glyphs.count { bandLines[b][f] = CMBLine(sortedGlyphs: rest[...]) }
+            }
+            bandLines[b].removeAll { $0.glyphs.isEmpty }
         }
         scan.badDates = bandLines[dateBand].filter { CMBWork.parseDate($0.compact) == nil }
         scan.bandLines = bandLines
         scan.anchors = anchors
         scan.tableBottom = tableBottom
-        // The page marker is looked for outside the table (never in a cell that reads like `1/2`).
-        scan.marker = findMarker(lines, excluding: (scan.columnsInherited ? -Double.infinity : cols.top)...tableBottom)
         return scan
     }
 
@@ -299,7 +310,10 @@ private struct CMBWork {
         for key in CMBWork.furnitureKeys where line.contains(key) { return true }
         let rule = line.glyphs.allSatisfy { "—─━-_=―–·.".unicodeScalars.contains($0.scalar) }
         if rule && line.glyphs.count >= 3 { return true }
-        for run in line.runs(gapFactor: 1.0) where CMBWork.parseMarker(run.compact) != nil { return true }
+        // A page marker alone ends the table; one sharing its baseline with cell text does not
+        // (the marker itself is dropped from the cells by `scanPage`).
+        let runs = line.runs(gapFactor: 1.0)
+        if runs.allSatisfy({ CMBWork.parseMarker($0.compact) != nil }) { return true }
         if let first = line.glyphs.first, columns.band(first.x0) == columns.index(of: .date) {
             let dateRun = line.runs(gapFactor: 1.0).first!
             if CMBWork.parseDate(dateRun.compact) == nil && !looksLikeRow(line, columns: columns) { return true }
@@ -319,17 +333,18 @@ private struct CMBWork {
         return amount(a) && amount(b)
     }
 
-    func findMarker(_ lines: [CMBLine], excluding region: ClosedRange<Double>?) -> (n: Int, m: Int)? {
-        var best: (n: Int, m: Int, y: Double)? = nil
+    /// The lowest `N/M` run outside `region`, with the position of that run.
+    func findMarker(_ lines: [CMBLine], excluding region: ClosedRange<Double>?) -> (n: Int, m: Int, midY: Double, x0: Double, x1: Double)? {
+        var best: (n: Int, m: Int, midY: Double, x0: Double, x1: Double)? = nil
         for l in lines {
             if let region, region.contains(l.midY) { continue }
             for run in l.runs(gapFactor: 1.0) {
-                if let nm = CMBWork.parseMarker(run.compact), best == nil || l.midY > best!.y {
-                    best = (nm.0, nm.1, l.midY)
+                if let nm = CMBWork.parseMarker(run.compact), best == nil || run.midY > best!.midY {
+                    best = (nm.0, nm.1, run.midY, run.x0, run.x1)
                 }
             }
         }
-        return best.map { ($0.n, $0.m) }
+        return best
     }
 
     // MARK: rows
