@@ -35,8 +35,8 @@ struct BatchReporter {
                 }
             }).render(pretty: true))
         } else if !quiet {
-            if single, case .imported(let r)? = results.first?.outcome {
-                printSingle(r)
+            if single, let only = results.first, results.count == 1 {
+                if case .imported(let r) = only.outcome { printSingle(r) }
             } else {
                 printTable(results)
                 if verbose || dryRun { for r in results { if case .imported(let x) = r.outcome { printPlan(x) } } }
