@@ -121,18 +121,23 @@ public struct Reconciler: Sendable {
         let removed = Set(s.removals.map(\.externalID))
         var lastIndex: [String: Int] = [:]
         for (i, r) in s.records.enumerated() { if let e = r.externalID { lastIndex[e] = i } }
+        // A pending record that a posted record EARLIER in the file already replaces is stale
+        // (an export holding both): the posted one stands for the transaction.
+        var supersededLater = Set<String>()
+        var seenPosted = Set<String>()
+        for r in s.records {
+            if let p = r.pendingExternalID, !r.pending { seenPosted.insert(p) }
+            if let e = r.externalID, r.pending, seenPosted.contains(e) { supersededLater.insert(e) }
+        }
         var kept: [IncomingRecord] = []
-        var droppedAdded = Set<String>()
         for (i, r) in s.records.enumerated() {
             guard let e = r.externalID else { kept.append(r); continue }
-            if lastIndex[e] != i { continue }
-            if removed.contains(e) { droppedAdded.insert(e); continue }
+            if lastIndex[e] != i || removed.contains(e) || supersededLater.contains(e) { continue }
             kept.append(r)
         }
         guard kept.count != s.records.count else { return }
+        // Removals of records never stored are harmless; they stay for the audit trail.
         s.records = kept
-        // Removals of records never stored are harmless; keep them for the audit trail.
-        _ = droppedAdded
     }
 
     func resolveAccounts(_ s: ImportedStatement, view: any LedgerView) throws -> [AccountResolution] {
@@ -192,6 +197,11 @@ public struct Reconciler: Sendable {
     /// Score lost for a date gap: grows faster than linearly (two 1-2 day lags beat a 0 and a
     /// 3), and a provider date AFTER the bank's posting date costs extra (posting lags run the
     /// other way).
+    /// Weight of text similarity (0...1) in a pair's score: enough to settle a one-day
+    /// difference between an obviously right and an obviously wrong merchant, never enough to
+    /// beat a different amount (amounts must be equal to pair at all).
+    static let textWeight = 0.5
+
     static func datePenalty(_ signedLag: Int) -> Double {
         let g = Double(abs(signedLag))
         return 0.10 * g + 0.04 * g * g + (signedLag < 0 ? 0.08 * g : 0)
@@ -214,7 +224,9 @@ public struct Reconciler: Sendable {
         for (row, i) in idx.enumerated() {
             let r = records[i]
             let rTokens = TextSimilarity.tokens(r.description + " " + (r.counterparty ?? ""))
-            let rDates = [r.date] + (r.authorizedDate.map { [$0] } ?? [])
+            // Lags are measured between posted dates only: an authorized date earlier than the
+            // posting would make a provider record dated after the bank's row look perfect.
+            let rDates = [r.date]
             /// Smallest lag between the record and the candidate, signed as bank date minus
             /// provider date (positive = the usual posting lag).
             func lag(_ t: CandidateTransaction) -> Int {
@@ -239,14 +251,17 @@ public struct Reconciler: Sendable {
                 guard abs(l) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
                 if pendingSide { l = l > 0 ? max(0, l - 2) : l }
                 let sim = TextSimilarity.similarity(rTokens, tokens(c))
-                var score = 1.0 - Self.datePenalty(l) + 0.35 * sim
+                var score = 1.0 - Self.datePenalty(l) + Self.textWeight * sim
                 var reasons = [MatchReason("amount", "equal \(r.amount.decimalString)"), MatchReason("date", "\(abs(l)) day(s) apart"),
                                MatchReason("text", String(format: "similarity %.2f", sim))]
                 if let e = r.externalID, t.externalIDs.contains(e) { score += 0.5; reasons.append(MatchReason("external_id", "agree")) }
                 pairs.append(Pair(row: row, col: c, score: score, reasons: reasons, supersedes: nil))
             }
-            // Plaid posted without pending_transaction_id replacing a pending one (tips).
-            if r.sourceKind == .plaid && !r.pending {
+            // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
+            // when the bank has no row of that exact amount for it: then the posted record
+            // belongs with the bank's row, and the pending one goes with its removal.
+            let hasBankCandidate = pairs.contains { $0.row == row && candidates[$0.col].supportingKinds.contains(where: \.isBankOwn) }
+            if r.sourceKind == .plaid && !r.pending && !hasBankCandidate {
                 for c in pendingCandidates {
                     let t = candidates[c]
                     let pa = t.amount.minorUnits, qa = r.amount.minorUnits
@@ -261,7 +276,7 @@ public struct Reconciler: Sendable {
                     let tip = abs(qa) - abs(pa)
                     // A changed amount needs the same merchant; an equal one a short gap at least.
                     guard sim >= 0.3 || (tip == 0 && g <= 3) else { continue }
-                    let score = 0.9 - Self.datePenalty(g) + 0.35 * sim - (tip == 0 ? 0 : 0.1)
+                    let score = 0.9 - Self.datePenalty(g) + Self.textWeight * sim - (tip == 0 ? 0 : 0.1)
                     let reasons = [MatchReason("pending", "posted replaces pending \(pendingID) (removed in this update)"),
                                    MatchReason("amount", tip == 0 ? "equal" : "tip \(Money.format(minorUnits: tip, exponent: r.amount.exponent))"),
                                    MatchReason("date", "\(g) day(s) later"), MatchReason("text", String(format: "similarity %.2f", sim))]
@@ -299,15 +314,21 @@ public struct Reconciler: Sendable {
             cost[r][c] = -p.score
             pairAt[r, default: [:]][c] = p
         }
+        let rowSigs = rowSet.map { i -> String in let x = records[idx[i]]; return "\(x.date.iso)|\(x.amount.minorUnits)|\(TextSimilarity.tokens(x.description + " " + (x.counterparty ?? "")).sorted())" }
+        let colSigs = colSet.map { c -> String in let t = candidates[c]; return "\(t.date.iso)|\(t.amount.minorUnits)|\(TextSimilarity.tokens(t.description + " " + (t.counterparty ?? "")).sorted())" }
+        func rowSig(_ r: Int) -> String { rowSigs[r] }
+        func colSig(_ c: Int) -> String { colSigs[c] }
         let best = Assignment.solve(cost: cost, unmatchedCost: 0)
         let bestCost = total(best, cost)
         var out: [(Int, RecordDecision)] = []
         for (r, c) in best.enumerated() {
             guard let c else { continue }
             let p = pairAt[r]![c]!
-            // Runner-up: the best assignment that does not pair r with c.
+            // Runner-up: the best assignment that does not pair r with c, nor with a copy of c,
+            // nor c with a copy of r (swapping identical twins is no alternative at all).
             var forbidden = cost
-            forbidden[r][c] = nil
+            for c2 in colSet.indices where colSig(c2) == colSig(c) { forbidden[r][c2] = nil }
+            for r2 in rowSet.indices where rowSig(r2) == rowSig(r) { forbidden[r2][c] = nil }
             let alt = Assignment.solve(cost: forbidden, unmatchedCost: 0)
             let altCost = total(alt, forbidden)
             let i = idx[rowSet[r]]

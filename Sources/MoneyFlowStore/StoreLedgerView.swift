@@ -93,7 +93,6 @@ struct StoreLedgerView: BulkLedgerView {
             }
             if let kind = SourceKind(rawValue: row["source_kind"]) { out[out.count - 1].supportingKinds.insert(kind) }
             if let d = LocalDate(iso: row["rdate"] as String) { out[out.count - 1].otherDates.append(d) }
-            if let a: String = row["authorized_date"], let d = LocalDate(iso: a) { out[out.count - 1].otherDates.append(d) }
             if let e: String = row["external_id"] { out[out.count - 1].externalIDs.append(e) }
         }
         return out

@@ -1,0 +1,679 @@
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+// MARK: - Deterministic randomness
+
+/// SplitMix64: tiny, fast, and the same sequence on every platform for a given seed.
+struct SeededRNG: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed ^ 0x5DEE_CE66_D1CE_4E5B }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform integer in `r` (own arithmetic, so sequences do not depend on stdlib internals).
+    mutating func int(_ r: ClosedRange<Int>) -> Int {
+        r.lowerBound + Int(next() % UInt64(r.upperBound - r.lowerBound + 1))
+    }
+    mutating func int64(_ r: ClosedRange<Int64>) -> Int64 {
+        r.lowerBound + Int64(next() % UInt64(r.upperBound - r.lowerBound + 1))
+    }
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+    mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
+    mutating func shuffle<T>(_ a: inout [T]) {
+        guard a.count > 1 else { return }
+        for i in stride(from: a.count - 1, to: 0, by: -1) { a.swapAt(i, int(0...i)) }
+    }
+}
+
+// MARK: - Merchants
+
+enum Flavor: String, Sendable, CaseIterable {
+    /// US checking account: bank CSV export (`csv`), USD, POS-style bank text.
+    case us
+    /// CMB account: 招商银行 PDF statement (`cmb-pdf`), CNY, `快捷支付` + legal-entity counterparty.
+    case cmb
+
+    var currency: String { self == .us ? "USD" : "CNY" }
+    var statementKind: SourceKind { self == .us ? .csv : .cmbPDF }
+    var statementFile: String { self == .us ? "statement.csv" : "statement.pdf" }
+}
+
+struct Merchant {
+    enum Kind { case spend, income, transfer }
+    var bank: String            // statement description
+    var counterparty: String?   // statement counterparty (CMB prints the legal entity)
+    var plaid: String           // Plaid name / merchant_name (cleaned)
+    var prices: [Int64]?        // fixed prices (minor units, positive)
+    var range: ClosedRange<Int64>
+    var weight: Int
+    var tipable = false
+    var kind: Kind = .spend
+    var refundable = false
+    var refundBank: String? = nil
+}
+
+enum Catalogue {
+    static let us: [Merchant] = [
+        Merchant(bank: "POS PURCHASE STARBUCKS STORE 0123 SEATTLE WA CARD 1234", plaid: "Starbucks", prices: [475, 545, 610, 725], range: 475...725, weight: 6),
+        Merchant(bank: "POS PURCHASE WHOLEFDS MKT 10234 SEATTLE WA CARD 1234", plaid: "Whole Foods Market", range: 1500...18000, weight: 5),
+        Merchant(bank: "AMZN MKTP US*2K4L55PQ1 AMZN.COM/BILL WA", plaid: "Amazon", range: 899...15999, weight: 5,
+                 refundable: true, refundBank: "AMZN MKTP US REFUND AMZN.COM/BILL WA"),
+        Merchant(bank: "UBER *TRIP HELP.UBER.COM CA CARD 1234", plaid: "Uber", range: 700...4500, weight: 4),
+        Merchant(bank: "SHELL OIL 57442 SEATTLE WA CARD 1234", plaid: "Shell", range: 2500...7500, weight: 3),
+        Merchant(bank: "CHIPOTLE 1234 SEATTLE WA CARD 1234", plaid: "Chipotle Mexican Grill", range: 950...1850, weight: 3),
+        Merchant(bank: "SAFEWAY #1234 SEATTLE WA CARD 1234", plaid: "Safeway", range: 800...12000, weight: 4),
+        Merchant(bank: "SQ *BLUE MOON CAFE SEATTLE WA CARD 1234", plaid: "Blue Moon Cafe", range: 2500...9000, weight: 3, tipable: true),
+        Merchant(bank: "OLIVE GARDEN 0345 BELLEVUE WA CARD 1234", plaid: "Olive Garden", range: 3000...12000, weight: 2, tipable: true),
+        Merchant(bank: "TARGET T-1234 SEATTLE WA CARD 1234", plaid: "Target", range: 500...20000, weight: 3,
+                 refundable: true, refundBank: "TARGET RETURN T-1234 SEATTLE WA"),
+        Merchant(bank: "TRADER JOE S #130 SEATTLE WA CARD 1234", plaid: "Trader Joe's", range: 1200...9000, weight: 3),
+        Merchant(bank: "VENMO PAYMENT 1023456789 WEB ID: 3264681992", plaid: "Venmo", range: 1000...8000, weight: 2),
+        Merchant(bank: "NETFLIX.COM 866-579-7172 CA", plaid: "Netflix", prices: [1549], range: 1549...1549, weight: 0),
+        Merchant(bank: "ACH DEPOSIT ACME CORP PAYROLL PPD ID: 9876543210", plaid: "ACME Corp", range: 280000...292000, weight: 0, kind: .income),
+        Merchant(bank: "ONLINE TRANSFER TO SAV XXXXXX5678 REF #IB0X2Q", plaid: "Transfer to Savings", range: 20000...50000, weight: 0, kind: .transfer),
+    ]
+
+    static let cmb: [Merchant] = [
+        Merchant(bank: "快捷支付", counterparty: "拉扎斯网络科技（上海）有限公司", plaid: "饿了么", range: 1500...8000, weight: 6),
+        Merchant(bank: "快捷支付", counterparty: "北京三快在线科技有限公司", plaid: "美团", range: 1000...9000, weight: 5),
+        Merchant(bank: "银联快捷支付", counterparty: "星巴克企业管理（中国）有限公司", plaid: "星巴克", prices: [3200, 3500, 3800, 4100], range: 3200...4100, weight: 5),
+        Merchant(bank: "快捷支付", counterparty: "北京小桔科技有限公司", plaid: "滴滴出行", range: 1200...6000, weight: 4),
+        Merchant(bank: "网联快捷支付", counterparty: "京东商城业务", plaid: "京东", range: 2000...50000, weight: 3,
+                 refundable: true, refundBank: "网联退款"),
+        Merchant(bank: "快捷支付", counterparty: "盒马网络科技有限公司", plaid: "盒马鲜生", range: 3000...30000, weight: 3),
+        Merchant(bank: "银联消费", counterparty: "四川海底捞餐饮股份有限公司", plaid: "海底捞", range: 15000...60000, weight: 2, tipable: true),
+        Merchant(bank: "财付通快捷支付", counterparty: "拼多多平台商户", plaid: "拼多多", range: 900...20000, weight: 3,
+                 refundable: true, refundBank: "财付通退款"),
+        Merchant(bank: "银联消费", counterparty: "上海西贝餐饮管理有限公司", plaid: "西贝莜面村", range: 8000...30000, weight: 2, tipable: true),
+        Merchant(bank: "转账汇款", counterparty: "张伟", plaid: "张伟", range: 10000...200000, weight: 1),
+        Merchant(bank: "代扣", counterparty: "爱奇艺会员", plaid: "爱奇艺", prices: [2500], range: 2500...2500, weight: 0),
+        Merchant(bank: "代发工资", counterparty: "深圳某某科技有限公司", plaid: "工资", range: 1800000...1850000, weight: 0, kind: .income),
+        Merchant(bank: "转账汇款", counterparty: "招商银行信用卡还款", plaid: "信用卡还款", range: 300000...800000, weight: 0, kind: .transfer),
+    ]
+
+    static func merchants(_ f: Flavor) -> [Merchant] { f == .us ? us : cmb }
+}
+
+// MARK: - Scenario
+
+struct ScenarioConfig {
+    var seed: UInt64
+    var flavor: Flavor = .us
+    var count = 400
+    var days = 90
+    var twinGroups = 4
+    var sameAmountPairs = 5
+    var refunds = 6
+    var holds = 5
+    /// Holds with exactly the amount of a real purchase at the same merchant a day later.
+    var trickyHolds = 1
+    var missingRate = 0.03
+    var pendingRate = 0.25
+    var tipRate = 0.5
+    /// Plaid pages end this many days before the statement does (the newest card purchases are
+    /// still pending, or not visible yet, on the Plaid side).
+    var plaidLagDays = 2
+    /// Everything Plaid, all posted, no pending lifecycle (for symmetric order properties).
+    var plaidPostedOnly = false
+    var pageDays = 7
+    var accountKey = "acct"
+}
+
+/// One real-world money movement and how each source saw it.
+struct RealTxn {
+    enum Lifecycle: String { case posted, pendingThenPosted = "pending->posted", pendingTip = "pending+tip" }
+    var id = 0
+    var merchant: Int
+    var amount: Int64            // final, signed
+    var postDay: Int             // statement posting day
+    var plaidShift = 0           // Plaid date = postDay - plaidShift
+    var authLag: Int? = nil      // authorized date = Plaid date - authLag
+    var lifecycle: Lifecycle = .posted
+    var pendingAmount: Int64 = 0
+    var onStatement = true
+    var onPlaid = true
+    var unit = 0                 // twin unit (== id unless a genuine identical twin)
+    var tag = "regular"
+}
+
+struct Hold {
+    var id: Int
+    var merchant: Int
+    var amount: Int64
+    var day: Int
+    var removeDay: Int
+    var tag: String
+}
+
+struct Scenario {
+    var config: ScenarioConfig
+    var start: LocalDate
+    var real: [RealTxn]
+    var holds: [Hold]
+    /// Full statement, in file order (each row has a stable locator).
+    var statementRows: [IncomingRecord]
+    var statementRealID: [Int]           // parallel to statementRows
+    var plaidPages: [ImportedStatement]
+    /// Plaid external id -> real id (holds have ids >= 1_000_000).
+    var realOfExternal: [String: Int]
+    /// Bank locator key -> real id.
+    var realOfLocator: [String: Int]
+    /// Real id -> records expected to be active at the end ("bank:<loc>" / "plaid:<ext>").
+    var expectedActive: [Int: [String]]
+    /// Genuine twin unit of each real transaction (id of its first member).
+    var unitOf: [Int: Int]
+    var tagOf: [Int: String]
+    /// Record key ("bank:<locator>" / "plaid:<external id>") -> what the engine can observe of it:
+    /// kind, date, amount, text (and pending). Records sharing a signature are interchangeable:
+    /// no rule can tell which is which, so pairing them either way is equally right.
+    var signatureOf: [String: String] = [:]
+    /// Signatures held by more than one record of the scenario.
+    var ambiguousSignatures: Set<String> = []
+
+    var accountFacts: AccountFacts {
+        AccountFacts(key: config.accountKey, suggestedName: config.flavor == .us ? "Checking 1234" : "CMB 8705",
+                     institution: config.flavor == .us ? "Test Bank" : "招商银行", number: "1234",
+                     currencies: [config.flavor.currency])
+    }
+
+    func date(_ day: Int) -> LocalDate { start.adding(days: day) }
+
+    /// Statement file with the rows whose posting day is in `days` (all by default).
+    func statement(days: ClosedRange<Int>? = nil, rows: [IncomingRecord]? = nil) -> ImportedStatement {
+        var recs = rows ?? statementRows
+        if let days { recs = recs.filter { days.contains($0.date.dayNumber - start.dayNumber) } }
+        return ImportedStatement(importerID: config.flavor == .us ? "csv" : "cmb-pdf", accounts: [accountFacts], records: recs)
+    }
+
+    /// All Plaid pages as one file (e.g. a `/transactions/get` style export of the final state).
+    func plaidFinalExport() -> ImportedStatement {
+        var byID: [String: IncomingRecord] = [:]
+        var order: [String] = []
+        var removed = Set<String>()
+        for p in plaidPages {
+            for r in p.records { if byID[r.externalID!] == nil { order.append(r.externalID!) }; byID[r.externalID!] = r }
+            for x in p.removals { removed.insert(x.externalID) }
+        }
+        let recs = order.filter { !removed.contains($0) }.map { byID[$0]! }
+        return ImportedStatement(importerID: "plaid", accounts: [accountFacts], records: recs)
+    }
+}
+
+func locatorKey(_ file: String, line: Int?, page: Int?, row: Int?) -> String {
+    "\(file)|\(line ?? 0)|\(page ?? 0)|\(row ?? 0)"
+}
+
+enum ScenarioGenerator {
+    static func make(_ c: ScenarioConfig) -> Scenario {
+        var rng = SeededRNG(seed: c.seed)
+        let merchants = Catalogue.merchants(c.flavor)
+        let start = LocalDate(year: 2025, month: 1, day: 6)!
+        let spend = merchants.indices.filter { merchants[$0].kind == .spend && merchants[$0].weight > 0 }
+        var weighted: [Int] = []
+        for m in spend { weighted += Array(repeating: m, count: merchants[m].weight) }
+        func price(_ m: Int) -> Int64 {
+            let mm = merchants[m]
+            if let p = mm.prices { return rng.pick(p) }
+            return rng.int64(mm.range)
+        }
+        var real: [RealTxn] = []
+        var unitCounter = 0
+        func add(_ t: RealTxn) { var t = t; unitCounter += 1; t.unit = unitCounter; real.append(t) }
+
+        // Recurring: income, subscription, transfers.
+        if let pay = merchants.firstIndex(where: { $0.kind == .income }) {
+            for d in stride(from: 3, to: c.days, by: 14) { add(RealTxn(merchant: pay, amount: rng.int64(merchants[pay].range), postDay: d, tag: "income")) }
+        }
+        if let sub = merchants.firstIndex(where: { $0.weight == 0 && $0.kind == .spend }) {
+            for d in stride(from: 5, to: c.days, by: 30) { add(RealTxn(merchant: sub, amount: -merchants[sub].prices![0], postDay: d, tag: "subscription")) }
+        }
+        if let tr = merchants.firstIndex(where: { $0.kind == .transfer }) {
+            for d in stride(from: 10, to: c.days, by: 30) { add(RealTxn(merchant: tr, amount: -rng.int64(merchants[tr].range), postDay: d, tag: "transfer")) }
+        }
+        // Genuine identical twins: two coffees, same day, same amount, seen identically by both sources.
+        let coffee = spend.first { merchants[$0].prices != nil }!
+        for _ in 0..<c.twinGroups {
+            let d = rng.int(0...(c.days - 1))
+            let p = -price(coffee)
+            let shift = rng.int(0...2)
+            let lag: Int? = rng.chance(0.5) ? rng.int(0...1) : nil
+            add(RealTxn(merchant: coffee, amount: p, postDay: d, plaidShift: shift, authLag: lag, tag: "twin"))
+            var second = real[real.count - 1]
+            second.unit = real[real.count - 1].unit
+            real.append(second)
+        }
+        // Same amount, different merchants, adjacent days.
+        for _ in 0..<c.sameAmountPairs {
+            let d = rng.int(0...(c.days - 2))
+            let a = rng.pick(spend)
+            var b = rng.pick(spend)
+            while b == a { b = rng.pick(spend) }
+            let amt = -(c.flavor == .us ? rng.int64(1000...5000) : rng.int64(2000...9000))
+            add(RealTxn(merchant: a, amount: amt, postDay: d, tag: "same-amount-pair"))
+            add(RealTxn(merchant: b, amount: amt, postDay: d + 1, tag: "same-amount-pair"))
+        }
+        // Refunds of the same absolute amount, a few days after the purchase.
+        let refundable = merchants.indices.filter { merchants[$0].refundable }
+        for _ in 0..<c.refunds {
+            let m = rng.pick(refundable)
+            let d = rng.int(0...(c.days - 6))
+            let amt = price(m)
+            add(RealTxn(merchant: m, amount: -amt, postDay: d, tag: "refunded-purchase"))
+            add(RealTxn(merchant: m, amount: amt, postDay: d + rng.int(1...5), tag: "refund"))
+        }
+        // Fill with ordinary spending.
+        while real.count < c.count {
+            let m = rng.pick(weighted)
+            add(RealTxn(merchant: m, amount: -price(m), postDay: rng.int(0...(c.days - 1))))
+        }
+        // Observation details.
+        for i in real.indices where real[i].tag != "twin" {
+            let r = rng.int(0...9)
+            real[i].plaidShift = r < 3 ? 0 : r < 7 ? 1 : r < 9 ? 2 : 3
+            real[i].authLag = rng.chance(0.5) ? rng.int(0...2) : nil
+            let m = merchants[real[i].merchant]
+            guard !c.plaidPostedOnly, m.kind == .spend, real[i].amount < 0, real[i].tag != "refunded-purchase" else { continue }
+            if m.tipable && rng.chance(c.tipRate) {
+                real[i].lifecycle = .pendingTip
+                let tipPct = Int64(rng.int(10...25))
+                real[i].pendingAmount = -((-real[i].amount) * 100 / (100 + tipPct))
+                real[i].tag = "tip"
+            } else if rng.chance(c.pendingRate) {
+                real[i].lifecycle = .pendingThenPosted
+                real[i].pendingAmount = real[i].amount
+            }
+        }
+        // Chronological ids (stable order for readable reports).
+        real.sort { ($0.postDay, $0.merchant, $0.amount, $0.unit) < ($1.postDay, $1.merchant, $1.amount, $1.unit) }
+        var unitMap: [Int: Int] = [:]
+        for i in real.indices {
+            real[i].id = i + 1
+            if let u = unitMap[real[i].unit] { real[i].unit = u } else { unitMap[real[i].unit] = i + 1; real[i].unit = i + 1 }
+        }
+        // Missing records, only where the truth stays recoverable from the data: the amount is
+        // unique within +-8 days (otherwise a missing row makes the right pairing unknowable).
+        func uniqueAmount(_ t: RealTxn) -> Bool {
+            !real.contains { $0.id != t.id && $0.amount == t.amount && abs($0.postDay - t.postDay) <= 8 }
+        }
+        var eligible = real.indices.filter { real[$0].tag == "regular" && uniqueAmount(real[$0]) }
+        rng.shuffle(&eligible)
+        let missingEach = Int((Double(c.count) * c.missingRate).rounded())
+        for k in 0..<min(eligible.count, 2 * missingEach) {
+            if k % 2 == 0 { real[eligible[k]].onStatement = false; real[eligible[k]].tag = "not-on-statement" }
+            else { real[eligible[k]].onPlaid = false; real[eligible[k]].tag = "not-on-plaid" }
+        }
+        // Holds that are removed and never post.
+        var holds: [Hold] = []
+        let holdMerchants = merchants.indices.filter { merchants[$0].tipable || merchants[$0].plaid == "Shell" || merchants[$0].plaid == "京东" }
+        for k in 0..<c.holds {
+            let m = rng.pick(holdMerchants)
+            let d = rng.int(0...(c.days - 8))
+            holds.append(Hold(id: 1_000_000 + k, merchant: m, amount: -rng.int64(merchants[m].range), day: d, removeDay: d + rng.int(2...5), tag: "hold"))
+        }
+        if !c.plaidPostedOnly {
+            for k in 0..<c.trickyHolds {
+                // A real purchase at the same merchant for exactly the held amount, a day later.
+                let candidates = real.filter { $0.tag == "regular" && $0.lifecycle == .posted && $0.amount < 0 && $0.postDay >= 4 && $0.postDay < c.days - 8 }
+                guard !candidates.isEmpty else { break }
+                let t = rng.pick(candidates)
+                holds.append(Hold(id: 1_000_100 + k, merchant: t.merchant, amount: t.amount, day: t.postDay - t.plaidShift - 1,
+                                  removeDay: t.postDay + 2, tag: "hold-same-amount-as-\(t.id)"))
+            }
+        } else { holds = [] }
+
+        return assemble(c, start: start, merchants: merchants, real: real, holds: holds)
+    }
+
+    static func assemble(_ c: ScenarioConfig, start: LocalDate, merchants: [Merchant], real: [RealTxn], holds: [Hold]) -> Scenario {
+        let cur = c.flavor.currency
+        func money(_ m: Int64) -> Money { Money(minorUnits: m, currency: cur) }
+        func day(_ d: Int) -> LocalDate { start.adding(days: d) }
+        var realOfExternal: [String: Int] = [:]
+        var realOfLocator: [String: Int] = [:]
+        var expected: [Int: [String]] = [:]
+        var unitOf: [Int: Int] = [:]
+        var tagOf: [Int: String] = [:]
+        var signatureOf: [String: String] = [:]
+        for t in real { unitOf[t.id] = t.unit; tagOf[t.id] = "\(t.tag)/\(t.lifecycle.rawValue)" }
+        for h in holds { unitOf[h.id] = h.id; tagOf[h.id] = h.tag }
+
+        // Statement: posting order, running balance over every real row (a missing row breaks the chain).
+        var balance: Int64 = c.flavor == .us ? 523_456 : 8_765_432
+        var rows: [IncomingRecord] = []
+        var rowReal: [Int] = []
+        for t in real {
+            balance += t.amount
+            guard t.onStatement else { continue }
+            let m = merchants[t.merchant]
+            let desc = t.amount > 0 && m.kind == .spend ? (m.refundBank ?? m.bank) : m.bank
+            let n = rows.count
+            let loc = c.flavor == .us ? Locator(line: n + 2, row: n + 1) : Locator(page: n / 25 + 1, row: n % 25 + 1)
+            rows.append(IncomingRecord(accountKey: c.accountKey, sourceKind: c.flavor.statementKind, date: day(t.postDay), amount: money(t.amount),
+                                       description: desc, counterparty: m.counterparty, balance: money(balance), locator: loc,
+                                       raw: "{\"real\":\(t.id)}"))
+            rowReal.append(t.id)
+            let key = locatorKey(c.flavor.statementFile, line: loc.line, page: loc.page, row: loc.row)
+            realOfLocator[key] = t.id
+            signatureOf["bank:" + key] = "bank|\(day(t.postDay).iso)|\(t.amount)|\(desc)|\(m.counterparty ?? "")"
+            expected[t.id, default: []].append("bank:" + key)
+        }
+
+        // Plaid events: (appearance day, order, record or removal).
+        enum Event { case add(IncomingRecord), remove(String) }
+        var events: [(day: Int, seq: Int, ev: Event)] = []
+        let horizon = c.days - 1 - c.plaidLagDays
+        let minDay = -8
+        func page(_ d: Int) -> Int { (d - minDay) / c.pageDays }
+        var seq = 0
+        func plaidRecord(_ ext: String, _ m: Merchant, date: LocalDate, amount: Int64, pending: Bool, pendingID: String?, auth: LocalDate?) -> IncomingRecord {
+            IncomingRecord(accountKey: c.accountKey, sourceKind: .plaid, date: date, amount: money(amount), description: m.plaid,
+                           counterparty: m.plaid, pending: pending, externalID: ext, pendingExternalID: pendingID,
+                           authorizedDate: auth, locator: Locator(), raw: "{}")
+        }
+        for t in real where t.onPlaid {
+            let m = merchants[t.merchant]
+            let plaidDay = t.postDay - t.plaidShift
+            let ext = "tx-\(c.seed)-\(t.id)"
+            let pext = ext + "-p"
+            realOfExternal[ext] = t.id
+            realOfExternal[pext] = t.id
+            switch t.lifecycle {
+            case .posted:
+                guard t.postDay <= horizon else { continue }
+                let auth = t.authLag.map { day(plaidDay - $0) }
+                events.append((t.postDay, seq, .add(plaidRecord(ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: nil, auth: auth))))
+                expected[t.id, default: []].append("plaid:" + ext)
+            case .pendingThenPosted, .pendingTip:
+                let authDay = plaidDay - (t.authLag ?? 0)
+                let postedVisible = t.postDay <= horizon
+                let samePage = postedVisible && page(authDay) == page(t.postDay)
+                if !samePage && authDay <= horizon {
+                    events.append((authDay, seq, .add(plaidRecord(pext, m, date: day(authDay), amount: t.pendingAmount, pending: true, pendingID: nil, auth: day(authDay)))))
+                    if !postedVisible { expected[t.id, default: []].append("plaid:" + pext) }
+                }
+                if postedVisible {
+                    let pid = t.lifecycle == .pendingThenPosted ? pext : nil
+                    events.append((t.postDay, seq + 1, .add(plaidRecord(ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: pid, auth: day(authDay)))))
+                    if !samePage { events.append((t.postDay, seq + 2, .remove(pext))) }
+                    expected[t.id, default: []].append("plaid:" + ext)
+                }
+            }
+            seq += 3
+        }
+        for h in holds {
+            let m = merchants[h.merchant]
+            let ext = "hold-\(c.seed)-\(h.id)"
+            realOfExternal[ext] = h.id
+            guard h.day <= horizon else { continue }
+            let removeVisible = h.removeDay <= horizon
+            if removeVisible && page(h.day) == page(h.removeDay) { continue }
+            events.append((h.day, seq, .add(plaidRecord(ext, m, date: day(h.day), amount: h.amount, pending: true, pendingID: nil, auth: day(h.day)))))
+            if removeVisible { events.append((h.removeDay, seq + 1, .remove(ext))) } else { expected[h.id, default: []].append("plaid:" + ext) }
+            seq += 2
+        }
+        events.sort { ($0.day, $0.seq) < ($1.day, $1.seq) }
+        var pages: [ImportedStatement] = []
+        var current: (page: Int, recs: [IncomingRecord], rem: [ExternalRemoval])? = nil
+        let facts = AccountFacts(key: c.accountKey, suggestedName: c.flavor == .us ? "Checking 1234" : "CMB 8705",
+                                 institution: c.flavor == .us ? "Test Bank" : "招商银行", number: "1234", currencies: [cur])
+        func flush() {
+            guard let p = current else { return }
+            pages.append(ImportedStatement(importerID: "plaid", accounts: [facts], records: p.recs, removals: p.rem))
+        }
+        for e in events {
+            let p = page(e.day)
+            if current?.page != p { flush(); current = (p, [], []) }
+            switch e.ev {
+            case .add(var r):
+                r.locator = Locator(page: pages.count + 1, row: current!.recs.count + 1)
+                signatureOf["plaid:" + r.externalID!] = "plaid|\(r.date.iso)|\(r.amount.minorUnits)|\(r.description)|pending=\(r.pending)"
+                current!.recs.append(r)
+            case .remove(let id):
+                current!.rem.append(ExternalRemoval(externalID: id, accountKey: c.accountKey))
+            }
+        }
+        flush()
+        var sigCount: [String: Int] = [:]
+        for v in signatureOf.values { sigCount[v, default: 0] += 1 }
+        return Scenario(config: c, start: start, real: real, holds: holds, statementRows: rows, statementRealID: rowReal,
+                        plaidPages: pages, realOfExternal: realOfExternal, realOfLocator: realOfLocator,
+                        expectedActive: expected, unitOf: unitOf, tagOf: tagOf, signatureOf: signatureOf,
+                        ambiguousSignatures: Set(sigCount.filter { $0.value > 1 }.keys))
+    }
+}
+
+// MARK: - Store helpers
+
+/// Folder for this test run's stores: RAM-backed (/dev/shm) when there is one, since these tests
+/// commit hundreds of small batches and should measure the engine, not the disk's fsync latency.
+/// Folders left by earlier runs (older than an hour) are removed, so runs do not pile up.
+let reconcileStoreRoot: URL = {
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    let shm = URL(fileURLWithPath: "/dev/shm")
+    let base = (fm.fileExists(atPath: shm.path, isDirectory: &isDir) && isDir.boolValue && fm.isWritableFile(atPath: shm.path)
+        ? shm : fm.temporaryDirectory).appendingPathComponent("moneyflow-reconcile-tests")
+    try? fm.createDirectory(at: base, withIntermediateDirectories: true)
+    let old = Date().addingTimeInterval(-3600)
+    for name in (try? fm.contentsOfDirectory(atPath: base.path)) ?? [] {
+        let url = base.appendingPathComponent(name)
+        if let m = (try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date, m < old { try? fm.removeItem(at: url) }
+    }
+    let run = base.appendingPathComponent("run-\(UUID().uuidString)")
+    try? fm.createDirectory(at: run, withIntermediateDirectories: true)
+    return run
+}()
+
+func freshReconcileStore() throws -> LedgerStore {
+    let dir = reconcileStoreRoot.appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return try LedgerStore(path: dir.appendingPathComponent("store.sqlite").path)
+}
+
+/// Decisions taken for each record, keyed like the evaluation ("bank:<loc>" / "plaid:<ext>").
+typealias DecisionLog = [String: [String]]
+
+func describe(_ d: RecordDecision) -> String {
+    func rs(_ r: [MatchReason]) -> String { r.map(\.description).joined(separator: "; ") }
+    switch d {
+    case .alreadyPresent(let id): return "alreadyPresent(record \(id))"
+    case .update(let id): return "update(record \(id))"
+    case .new: return "new"
+    case .link(let t, let s, let r): return String(format: "link(txn %lld, score %.2f: %@)", t, s, rs(r))
+    case .supersede(let p, let t, let r): return "supersede(pending record \(p), txn \(t): \(rs(r)))"
+    case .linkToIncoming(let i, let s, let r): return String(format: "linkToIncoming(entry %d, score %.2f: %@)", i, s, rs(r))
+    case .supersedeIncoming(let i, let r): return "supersedeIncoming(entry \(i): \(rs(r)))"
+    case .needsReview(let c): return "needsReview(" + c.map { String(format: "txn %@ %.2f", $0.transactionID.map(String.init) ?? "entry \($0.incomingIndex ?? -1)", $0.score) }.joined(separator: ", ") + ")"
+    }
+}
+
+func recordKey(_ r: IncomingRecord, file: String) -> String {
+    if r.sourceKind == .plaid { return "plaid:" + (r.externalID ?? "?") }
+    return "bank:" + locatorKey(file, line: r.locator.line, page: r.locator.page, row: r.locator.row)
+}
+
+func sourceKey(_ s: LedgerSource) -> String {
+    if s.kind == .plaid { return "plaid:" + (s.externalID ?? "?") }
+    return "bank:" + locatorKey(s.file, line: s.line, page: s.page, row: s.row)
+}
+
+@discardableResult
+func importFile(_ service: ImportService, _ st: ImportedStatement, name: String, sha: String? = nil, log: inout DecisionLog) throws -> FileImportResult {
+    let r = try service.apply(st, fileName: name, sha256: sha ?? "sha-\(name)", options: FileImportOptions())
+    for e in r.plan.entries {
+        let rec = r.plan.statement.records[e.index]
+        log[recordKey(rec, file: name), default: []].append("\(name): \(describe(e.decision))")
+    }
+    return r
+}
+
+func importFile(_ service: ImportService, _ st: ImportedStatement, name: String, sha: String? = nil) throws {
+    var log = DecisionLog()
+    try importFile(service, st, name: name, sha: sha, log: &log)
+}
+
+// MARK: - Evaluation against ground truth
+
+struct Evaluation {
+    var transactions = 0
+    var predictedLinks = 0        // (bank record, Plaid record) pairs sharing a transaction
+    var correctLinks = 0
+    var truthLinks = 0            // real transactions seen by both sides
+    var reviews = 0               // transactions flagged needsReview
+    var wrong: [String] = []      // transactions combining different real transactions
+    var missed: [String] = []     // real transactions split without review
+    var splitWithReview = 0
+    var unexpectedActive: [String] = []   // active records that should not be (holds, superseded pendings)
+    var lost: [String] = []               // records expected active but absent
+    var reviewCases: [String] = []        // transactions flagged needsReview, described
+    var missedByTag: [String: Int] = [:]
+    var wrongByTag: [String: Int] = [:]
+
+    var precision: Double { predictedLinks == 0 ? 1 : Double(correctLinks) / Double(predictedLinks) }
+    var recall: Double { truthLinks == 0 ? 1 : Double(correctLinks) / Double(truthLinks) }
+
+    var summary: String {
+        String(format: "txns=%d links=%d correct=%d truth=%d precision=%.4f recall=%.4f reviews=%d splitWithReview=%d wrong=%d missed=%d unexpectedActive=%d lost=%d",
+               transactions, predictedLinks, correctLinks, truthLinks, precision, recall, reviews, splitWithReview,
+               wrong.count, missed.count, unexpectedActive.count, lost.count)
+    }
+}
+
+/// Real transaction behind a ledger source, per the ground truth.
+func realID(_ src: LedgerSource, _ s: Scenario) -> Int? {
+    if src.kind == .plaid { return src.externalID.flatMap { s.realOfExternal[$0] } }
+    return s.realOfLocator[locatorKey(s.config.flavor.statementFile, line: src.line, page: src.page, row: src.row)]
+}
+
+/// A ledger transaction with its sources, their ground truth and the decisions taken for them.
+func describeTransaction(_ t: LedgerTransaction, _ s: Scenario, log: DecisionLog) -> String {
+    let merchants = Catalogue.merchants(s.config.flavor)
+    func describeSource(_ src: LedgerSource) -> String {
+        let rid = realID(src, s)
+        let tag = rid.flatMap { s.tagOf[$0] } ?? "?"
+        var d = "    \(src.kind.rawValue) \(src.externalID ?? locatorKey(src.file, line: src.line, page: src.page, row: src.row)) \(src.date.iso) \(src.amount.decimalString) \"\(src.description)\(src.counterparty.map { " / " + $0 } ?? "")\" pending=\(src.pending) real=#\(rid.map(String.init) ?? "?") [\(tag)]"
+        if let r = rid, let t = s.real.first(where: { $0.id == r }) {
+            d += " (truth: posts \(s.date(t.postDay).iso), plaid shift \(t.plaidShift), auth lag \(t.authLag.map(String.init) ?? "-"), \(merchants[t.merchant].plaid))"
+        }
+        for line in log[sourceKey(src)] ?? [] { d += "\n        decided \(line)" }
+        return d
+    }
+    return "  txn \(t.id) \(t.date.iso) \(t.amount.decimalString) \"\(t.description)\" needsReview=\(t.needsReview) pending=\(t.pending)\n"
+        + t.sources.map(describeSource).joined(separator: "\n")
+}
+
+/// `reviewCandidates`: transactions offered as candidates by a pending review. A real
+/// transaction split across them is waiting for the user's decision, not silently missed.
+func evaluate(_ txs: [LedgerTransaction], _ s: Scenario, log: DecisionLog, reviewCandidates: Set<Int64> = []) -> Evaluation {
+    var ev = Evaluation()
+    ev.transactions = txs.count
+    func realID(_ src: LedgerSource) -> Int? { MoneyFlowReconcileTests.realID(src, s) }
+    func describeTxn(_ t: LedgerTransaction) -> String { describeTransaction(t, s, log: log) }
+    var reviewTxn = Set<Int64>()
+    var activeKeys = Set<String>()
+    var txnOfKey: [String: LedgerTransaction] = [:]
+    // (bank signature, Plaid signature) of every link made / expected: a link is right when its
+    // pair of signatures is one the truth has (up to interchangeable identical records).
+    var predicted: [String: [LedgerTransaction]] = [:]
+    for t in txs {
+        if t.needsReview { ev.reviews += 1; reviewTxn.insert(t.id); ev.reviewCases.append(describeTxn(t)) }
+        var banks: [String] = [], plaids: [String] = []
+        for src in t.sources {
+            let k = sourceKey(src)
+            activeKeys.insert(k)
+            txnOfKey[k] = t
+            if src.kind == .plaid { plaids.append(k) } else { banks.append(k) }
+            if let rid = realID(src), rid >= 1_000_000 { ev.unexpectedActive.append("hold record active:\n" + describeTxn(t)) }
+            if realID(src) == nil { ev.wrong.append("(record without ground truth)\n" + describeTxn(t)) }
+        }
+        if banks.count > 1 || plaids.count > 1 {
+            ev.wrong.append("(several records of one source merged)\n" + describeTxn(t))
+            for r in t.sources.compactMap(realID) { ev.wrongByTag[s.tagOf[r] ?? "?", default: 0] += 1 }
+        }
+        for b in banks { for p in plaids {
+            ev.predictedLinks += 1
+            predicted["\(s.signatureOf[b] ?? b) <-> \(s.signatureOf[p] ?? p)", default: []].append(t)
+        } }
+    }
+    var truth: [String: [Int]] = [:]
+    for (rid, keys) in s.expectedActive where rid < 1_000_000 {
+        guard let b = keys.first(where: { $0.hasPrefix("bank:") }), let p = keys.first(where: { $0.hasPrefix("plaid:") }) else { continue }
+        ev.truthLinks += 1
+        truth["\(s.signatureOf[b]!) <-> \(s.signatureOf[p]!)", default: []].append(rid)
+    }
+    for (key, ts) in predicted.sorted(by: { $0.key < $1.key }) {
+        let expectedCount = truth[key]?.count ?? 0
+        ev.correctLinks += min(ts.count, expectedCount)
+        guard ts.count > expectedCount else { continue }
+        // More links of this kind than the truth has: the ones joining different real
+        // transactions are the wrong ones.
+        var extra = ts.count - expectedCount
+        for t in ts where extra > 0 {
+            let rids = Set(t.sources.compactMap(realID))
+            guard rids.count > 1 else { continue }
+            extra -= 1
+            ev.wrong.append(describeTxn(t))
+            for r in rids { ev.wrongByTag[s.tagOf[r] ?? "?", default: 0] += 1 }
+        }
+    }
+    // Missed: expected links not made. Allowed only when one side is flagged for review.
+    for (key, rids) in truth.sorted(by: { $0.key < $1.key }) {
+        let made = predicted[key]?.count ?? 0
+        guard made < rids.count else { continue }
+        var missing = rids.count - made
+        for rid in rids.sorted() where missing > 0 {
+            let keys = s.expectedActive[rid]!
+            let holders = keys.compactMap { txnOfKey[$0] }
+            guard Set(holders.map(\.id)).count > 1 else { continue }   // its own records are together
+            missing -= 1
+            if holders.contains(where: { $0.needsReview || reviewCandidates.contains($0.id) }) { ev.splitWithReview += 1; continue }
+            let tag = s.tagOf[rid] ?? "?"
+            ev.missedByTag[tag, default: 0] += 1
+            var seen = Set<Int64>()
+            ev.missed.append("real #\(rid) [\(tag)] split over \(Set(holders.map(\.id)).count) transactions:\n"
+                             + holders.filter { seen.insert($0.id).inserted }.map(describeTxn).joined(separator: "\n"))
+        }
+    }
+    // Every expected record is active; nothing else is.
+    let expectedKeys = Set(s.expectedActive.values.flatMap { $0 })
+    for k in expectedKeys.subtracting(activeKeys).sorted() { ev.lost.append(k) }
+    for k in activeKeys.subtracting(expectedKeys).sorted() { ev.unexpectedActive.append("active but superseded/removed in truth: \(k)") }
+    return ev
+}
+
+// MARK: - Canonical outcome (for order/idempotence properties)
+
+/// Sorted (date, amount, description, counterparty, pending, review flag, sorted sources) per
+/// transaction. With a scenario, records whose signature another record shares (genuine
+/// twins, identical rows) are named by that signature, since swapping them is not a change.
+func canonical(_ txs: [LedgerTransaction], _ s: Scenario? = nil) -> [String] {
+    txs.map { t in
+        let src = t.sources.map { x -> String in
+            if let s {
+                // Bank rows are named by their locator in the scenario's statement, whatever the file.
+                let key = x.kind == .plaid ? "plaid:" + (x.externalID ?? "")
+                    : "bank:" + locatorKey(s.config.flavor.statementFile, line: x.line, page: x.page, row: x.row)
+                if let sig = s.signatureOf[key], s.ambiguousSignatures.contains(sig) { return "\(x.kind.rawValue)|same-as:\(sig)" }
+            }
+            return "\(x.kind.rawValue)|\(x.externalID ?? "")|\(x.line ?? 0)|\(x.page ?? 0)|\(x.row ?? 0)|pending=\(x.pending)"
+        }.sorted().joined(separator: ",")
+        return "\(t.date.iso)|\(t.amount.minorUnits)|\(t.description)|\(t.counterparty ?? "")|pending=\(t.pending)|review=\(t.needsReview)|\(src)"
+    }.sorted()
+}
+
+/// Lines only in `a` / only in `b` (for readable failure messages).
+func diff(_ a: [String], _ b: [String]) -> String {
+    var ca: [String: Int] = [:], cb: [String: Int] = [:]
+    for x in a { ca[x, default: 0] += 1 }
+    for x in b { cb[x, default: 0] += 1 }
+    var out: [String] = []
+    for (k, n) in ca.sorted(by: { $0.key < $1.key }) where n > (cb[k] ?? 0) { out.append("- \(k)") }
+    for (k, n) in cb.sorted(by: { $0.key < $1.key }) where n > (ca[k] ?? 0) { out.append("+ \(k)") }
+    return out.joined(separator: "\n")
+}
