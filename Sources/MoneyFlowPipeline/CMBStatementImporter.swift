@@ -45,6 +45,11 @@ public struct CMBStatementImporter: Importer {
             guard let entry = pdfs.first else {
                 throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
             }
+            if let unsafe = zip.entries.first(where: \.isUnsafePath) {
+                // Nothing is ever extracted to disk, but an archive carrying such names is not
+                // what CMB sends: refuse it rather than guess.
+                throw ImportError(.malformed, file: file, problem: "refused: unsafe ZIP entry name '\(unsafe.name.prefix(60))' (points outside its folder)")
+            }
             do {
                 pdfBytes = try zip.data(for: entry, password: entry.isEncrypted ? try ask() : nil)
             } catch let e as ZipError {

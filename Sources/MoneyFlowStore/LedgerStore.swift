@@ -32,16 +32,27 @@ public final class LedgerStore: Sendable {
             if !dir.isEmpty && !fm.fileExists(atPath: dir) {
                 throw StoreError("cannot create store \(path): folder \(dir) does not exist")
             }
-            guard fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw StoreError("cannot create store \(path)")
-            }
+            // O_EXCL: when several processes create the store at once, exactly one creates it
+            // and nobody replaces a file another process already writes to.
+            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+            if fd >= 0 { close(fd) } else if errno != EEXIST { throw StoreError("cannot create store \(path)") }
         }
         var config = Configuration()
         config.busyMode = .timeout(120)
         config.label = "MoneyFlow"
         do {
             pool = try DatabasePool(path: path, configuration: config)
-            try Schema.migrator.migrate(pool)
+            // Another process may be migrating the same new store right now: its migration
+            // commits, ours then sees it applied. Retry a few times before giving up.
+            var attempt = 0
+            while true {
+                do { try Schema.migrator.migrate(pool); break }
+                catch let e as DatabaseError where attempt < 5 {
+                    attempt += 1
+                    _ = e
+                    usleep(useconds_t(50_000 * attempt))
+                }
+            }
         } catch let error as DatabaseError {
             throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
         }

@@ -36,6 +36,8 @@ struct PlanApplier {
         let accountIDs = try resolveAccounts(batchID: batchID)
 
         var createdTransactions: [Int: Int64] = [:]   // entry index -> transaction id
+        // Transactions created by this plan already show their only record: no refresh needed
+        // unless another entry joins them.
         var recordIDs: [Int: Int64] = [:]             // entry index -> record id
         var touched = Set<Int64>()
         let records = plan.statement.records
@@ -63,8 +65,7 @@ struct PlanApplier {
                 let t = try insertTransaction(rec, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: false)
                 createdTransactions[entry.index] = t
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t,
-                                                          score: 1, reasons: [MatchReason("new", "no matching transaction")])
-                touched.insert(t)
+                                                          score: 1, reasonsJSON: Self.newReasonJSON)
             case .link(let t, let score, let reasons):
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
                 touched.insert(t)
@@ -89,6 +90,7 @@ struct PlanApplier {
                 let rid = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 0,
                                            reasons: [MatchReason("review", "\(candidates.count) candidates nearly tied")])
                 recordIDs[entry.index] = rid
+                touched.insert(t)
                 let resolved = candidates.map { c -> ReviewCandidate in
                     var c = c
                     if c.transactionID == nil, let i = c.incomingIndex { c.transactionID = createdTransactions[i] }
@@ -96,7 +98,6 @@ struct PlanApplier {
                 }
                 let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
                 try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, json])
-                touched.insert(t)
             }
         }
         for removal in plan.removals {
@@ -192,18 +193,27 @@ struct PlanApplier {
         try db.execute(sql: "UPDATE record SET state = ? WHERE id = ?", arguments: [state, recordID])
     }
 
+    static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#
+
     private func insertTransaction(_ r: IncomingRecord, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, note, balance_minor, category,
                             pending, needs_review, created_batch_id, sort_key)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [accountID, r.date.iso, r.amount.minorUnits, r.amount.currency, r.description, r.counterparty, r.note,
-                             r.balance?.minorUnits, r.category, r.pending, needsReview, batchID, sortKey])
+            """).execute(arguments: [accountID, r.date.iso, r.amount.minorUnits, r.amount.currency, r.description, r.counterparty, r.note,
+                                     r.balance?.minorUnits, r.category, r.pending, needsReview, batchID, sortKey])
         return db.lastInsertedRowID
     }
 
     private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
                               score: Double, reasons: [MatchReason], decidedBy: String = "auto") throws -> Int64 {
+        let reasonsJSON = String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self)
+        return try insertRecord(r, entry: entry, accountID: accountID, batchID: batchID, transactionID: transactionID,
+                                score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy)
+    }
+
+    private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
+                              score: Double, reasonsJSON: String, decidedBy: String = "auto") throws -> Int64 {
         let stmt = try db.cachedStatement(sql: """
             INSERT INTO record(batch_id, account_id, source_kind, fingerprint, external_id, pending_external_id, date, authorized_date,
                                time, amount_minor, currency, description, counterparty, note, balance_minor, category, pending,
@@ -215,7 +225,6 @@ struct PlanApplier {
                                      r.counterparty, r.note, r.balance?.minorUnits, r.category, r.pending,
                                      r.locator.line, r.locator.page, r.locator.row, r.raw, entry.index])
         let rid = db.lastInsertedRowID
-        let reasonsJSON = String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self)
         try db.cachedStatement(sql: "INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)")
             .execute(arguments: [rid, transactionID, score, reasonsJSON, decidedBy])
         return rid

@@ -19,14 +19,22 @@ public struct CSVImporter: Importer {
         if head.starts(with: [0x50, 0x4B]) || head.starts(with: Array("%PDF".utf8)) { return 0 }
         guard let (text, _) = try? TextDecoder.decode(input.data.prefix(64 * 1024)) else {
             // A cut multi-byte sequence at the sample's end is fine; retry on the whole file.
-            guard input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil else { return 0 }
-            return 0.3
+            if input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil { return 0.3 }
+            // Text with a byte-order mark is meant to be text: let read() name the bad line.
+            if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return 0.25 }
+            return 0
         }
         let trimmed = text.drop(while: { $0.isWhitespace })
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return 0.05 }
         let delimiter = CSVParser.detectDelimiter(text)
         var bytes = Array(text.utf8)
-        let rows = (try? CSVParser.parse(bytes: &bytes, delimiter: delimiter)) ?? []
+        let rows: [CSVRow]
+        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) }
+        catch {
+            // Delimited text that breaks the CSV rules (an unterminated quote, a NUL): it is a CSV
+            // with an error, and read() reports where.
+            return text.contains(Character(UnicodeScalar(delimiter))) ? 0.25 : 0.05
+        }
         let candidates = options.csvProfiles ?? builtInProfiles
         if (try? Self.chooseProfile(rows: rows, candidates: candidates)) != nil { return 0.9 }
         return rows.contains { $0.fields.count > 1 } ? 0.3 : 0.1
@@ -181,6 +189,11 @@ public struct CSVImporter: Importer {
                 }
                 throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
                                   problem: "expected at least \(needed) fields, found \(fields.count)")
+            }
+            if headerIndex != nil, fields.count > columns.header.count,
+               fields[columns.header.count...].contains(where: { !clean($0).isEmpty }) {
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(columns.header.count + 1),
+                                  problem: "expected \(columns.header.count) fields, found \(fields.count)")
             }
             func cell(_ i: Int?) -> String? {
                 guard let i, i < fields.count else { return nil }

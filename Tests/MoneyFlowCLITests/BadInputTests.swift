@@ -1,0 +1,452 @@
+import CMinizip
+import Foundation
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowStore
+import MoneyFlowZip
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Running the real binary (shared by the robustness suites)
+
+/// What one `moneyflow` process did.
+struct MFRun {
+    /// Exit code (meaningful when `signal == 0`).
+    var status: Int32
+    /// Terminating signal, 0 when the process exited.
+    var signal: Int32
+    /// Peak resident set size (wait4 rusage), KiB.
+    var maxRSSKiB: Int
+    var stdout: String
+    var stderr: String
+    var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+}
+
+/// A started `moneyflow` process. Output goes to files (no pipe can fill up and block it).
+final class MFChild: @unchecked Sendable {
+    let pid: pid_t
+    let outPath: String
+    let errPath: String
+    init(pid: pid_t, outPath: String, errPath: String) { self.pid = pid; self.outPath = outPath; self.errPath = errPath }
+
+    /// Waits for the process (wait4, so we get its own peak memory) and collects its output.
+    func wait() -> MFRun {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return MFRun(status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal, maxRSSKiB: Int(usage.ru_maxrss),
+                     stdout: out, stderr: err)
+    }
+}
+
+enum MF {
+    /// Starts `moneyflow args...` in `cwd` with stdin from /dev/null, stdout/stderr to files in `logDir`.
+    /// `umask` (e.g. 0) runs it under that file-creation mask; `wrapper` prefixes the command (e.g. strace).
+    static func spawn(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
+                      umask: Int? = nil, wrapper: [String] = []) throws -> MFChild {
+        let logs = logDir ?? cwd
+        let tag = UUID().uuidString.prefix(8)
+        let outPath = "\(logs)/.mf-\(tag).out", errPath = "\(logs)/.mf-\(tag).err"
+        var fa = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&fa)
+        defer { posix_spawn_file_actions_destroy(&fa) }
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&fa, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&fa, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var environment = ProcessInfo.processInfo.environment
+        environment["MONEYFLOW_STORE"] = nil
+        for (k, v) in env { environment[k] = v }
+        // `env -C DIR` sets the working folder, then execs moneyflow in the same process
+        // (posix_spawn_file_actions_addchdir_np is not visible from Swift's Glibc module).
+        var command = ["/usr/bin/env", "-C", cwd] + wrapper + [CLI.binary.path] + args
+        if let umask { command = ["/bin/sh", "-c", "umask \(String(umask, radix: 8)) && exec \"$@\"", "sh"] + command }
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, command[0], &fa, nil, argv, envp)
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+        return MFChild(pid: pid, outPath: outPath, errPath: errPath)
+    }
+
+    static func run(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
+                    umask: Int? = nil, wrapper: [String] = []) throws -> MFRun {
+        try spawn(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper).wait()
+    }
+
+    /// A fresh folder under the system temp folder.
+    static func tempDir(_ label: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static let samples = CLI.repoRoot.appendingPathComponent("Samples").path
+    static let badInputs = CLI.repoRoot.appendingPathComponent("Tests/BadInputs").path
+
+    /// SHA-256-free, order-stable digest of everything the ledger holds, plus the integrity verdict.
+    static func storeState(_ path: String) throws -> (digest: String, integrity: String) {
+        let store = try LedgerStore(path: path)
+        return (try store.contentDigest(), try store.integrityCheck())
+    }
+
+    /// Copies a store file (and its WAL/SHM, if any) into `dir` as `store.sqlite`.
+    static func copyStore(_ path: String, into dir: String) throws -> String {
+        let dest = "\(dir)/store.sqlite"
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.copyItem(atPath: path + suffix, toPath: dest + suffix)
+        }
+        return dest
+    }
+}
+
+// MARK: - The corpus
+
+/// One bad input: imported into a store holding a prior import, it must fail cleanly.
+struct BadInputCase: Sendable, CustomTestStringConvertible, Decodable {
+    /// Path under Tests/BadInputs, `sample:<path under Samples>`, or `generated:<name>`.
+    var file: String
+    /// Words the one-line error must contain (case-insensitive, file name excluded).
+    var expect: [String]
+    var password: String?
+    var args: [String]?
+    /// Words a precise message would contain; their absence is a known issue.
+    var want: [String]?
+    var known_issue: String?
+    /// The product imports this file today (exit 0): a known issue.
+    var accepted_today: Bool?
+    var note: String?
+
+    var testDescription: String {
+        file + (args.map { " " + $0.joined(separator: " ") } ?? "") + (password.map { _ in " (password)" } ?? "")
+    }
+    var fileName: String { (file as NSString).lastPathComponent }
+
+    /// Writes the input into `dir` and returns its name there.
+    func materialize(in dir: String) throws -> String {
+        let dest = "\(dir)/\(fileName)"
+        if file.hasPrefix("generated:") {
+            try GeneratedInputs.write(String(file.dropFirst("generated:".count)), to: dest)
+        } else {
+            let source = file.hasPrefix("sample:") ? "\(MF.samples)/\(file.dropFirst("sample:".count))" : "\(MF.badInputs)/\(file)"
+            try FileManager.default.copyItem(atPath: source, toPath: dest)
+        }
+        return fileName
+    }
+
+    static let committed: [BadInputCase] = {
+        let url = URL(fileURLWithPath: MF.badInputs).appendingPathComponent("cases.json")
+        guard let data = try? Data(contentsOf: url), let cases = try? JSONDecoder().decode([BadInputCase].self, from: data) else {
+            return [BadInputCase(file: "cases.json is missing or unreadable (run Tests/BadInputs/scripts/gen_bad_inputs.py)", expect: [])]
+        }
+        return cases
+    }()
+
+    /// Cases too big to commit, generated when the test runs.
+    static let generated: [BadInputCase] = [
+        BadInputCase(file: "generated:field_10mb_quoted.csv", expect: ["line 2", "field longer than"]),
+        BadInputCase(file: "generated:field_10mb_quoted.csv", expect: ["line 2", "field longer than"], args: ["--format", "csv"]),
+        BadInputCase(file: "generated:field_10mb_unquoted.csv", expect: ["line 2", "field longer than"]),
+        BadInputCase(file: "generated:header_10mb_field.csv", expect: [], want: ["line 1", "field longer than"],
+                     known_issue: "a 10 MB field in the FIRST line is reported as 'not a recognised statement' by auto-detection"),
+        BadInputCase(file: "generated:amount_10mb_digits.json", expect: ["amount"]),
+        BadInputCase(file: "generated:bomb_300mb_declared_and_actual.zip", expect: ["refused", "size limit"]),
+        BadInputCase(file: "generated:bomb_300mb_declared_2mb.zip", expect: ["refused", "size limit"]),
+        BadInputCase(file: "generated:bomb_200mb_honest_pdf.zip", expect: ["pdf"],
+                     note: "200 MiB that really inflate (ratio < 1000, below the 256 MiB cap), then a junk PDF"),
+    ]
+
+    static let all = committed + generated
+}
+
+/// Inputs generated at test time (too large to commit).
+enum GeneratedInputs {
+    static let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\r\n"
+
+    static func write(_ name: String, to path: String) throws {
+        let tenMB = 10 * 1024 * 1024
+        var data = Data()
+        switch name {
+        case "field_10mb_quoted.csv":
+            data = Data((chaseHeader + "DEBIT,03/01/2026,\"").utf8) + Data(repeating: UInt8(ascii: "A"), count: tenMB)
+                + Data("\",-5.00,DEBIT_CARD,4000.00,,\r\n".utf8)
+        case "field_10mb_unquoted.csv":
+            data = Data((chaseHeader + "DEBIT,03/01/2026,").utf8) + Data(repeating: UInt8(ascii: "B"), count: tenMB)
+                + Data(",-5.00,DEBIT_CARD,4000.00,,\r\n".utf8)
+        case "header_10mb_field.csv":
+            data = Data(repeating: UInt8(ascii: "H"), count: tenMB) + Data(",Posting Date,Description,Amount\r\n".utf8)
+        case "amount_10mb_digits.json":
+            data = Data(#"{"added":[{"account_id":"a1","transaction_id":"t1","date":"2026-03-01","name":"X","iso_currency_code":"USD","pending":false,"amount":"#.utf8)
+                + Data(repeating: UInt8(ascii: "7"), count: tenMB)
+                + Data(#"}],"modified":[],"removed":[],"next_cursor":"c","has_more":false,"accounts":[{"account_id":"a1","balances":{"current":1.0,"iso_currency_code":"USD"},"name":"C","type":"depository"}]}"#.utf8)
+        case "bomb_300mb_declared_and_actual.zip":
+            let (deflated, crc) = ZipBomb.deflate(megabytes: 300, noiseEvery: 0)
+            data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 300 << 20)
+        case "bomb_300mb_declared_2mb.zip":
+            let (deflated, crc) = ZipBomb.deflate(megabytes: 300, noiseEvery: 0)
+            data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 2 << 20)
+        case "bomb_200mb_honest_pdf.zip":
+            let (deflated, crc) = ZipBomb.deflate(megabytes: 200, noiseEvery: 512, prefix: Array("%PDF-1.4\n".utf8))
+            data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 200 << 20)
+        default:
+            throw CocoaError(.fileNoSuchFile)
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Builds deflate bombs with zlib without deflating hundreds of megabytes: a 1 MiB chunk is
+/// deflated once with Z_FULL_FLUSH (byte-aligned, no back-references into earlier data), so
+/// the stream for N identical chunks is that segment repeated N times, then an empty final block.
+enum ZipBomb {
+    static let chunk = 1 << 20
+
+    /// Raw deflate of `megabytes` MiB: `prefix`, then zeros with a pseudo-random byte every
+    /// `noiseEvery` bytes (0 = none; noise keeps the ratio below the reader's 1000:1 limit).
+    static func deflate(megabytes: Int, noiseEvery: Int, prefix: [UInt8] = []) -> (Data, UInt32) {
+        var block = [UInt8](repeating: 0, count: chunk)
+        if noiseEvery > 0 {
+            var seed: UInt32 = 8
+            for i in stride(from: noiseEvery - 1, to: chunk, by: noiseEvery) {
+                seed = seed &* 1_103_515_245 &+ 12345
+                block[i] = UInt8(truncatingIfNeeded: seed >> 16) | 1
+            }
+        }
+        var first = block
+        first.replaceSubrange(0..<prefix.count, with: prefix)
+        let firstSegment = segment(first, flush: Z_FULL_FLUSH)
+        let repeated = segment(block, flush: Z_FULL_FLUSH)
+        var out = firstSegment
+        out.reserveCapacity(firstSegment.count + repeated.count * megabytes + 16)
+        for _ in 1..<megabytes { out.append(repeated) }
+        out.append(segment([], flush: Z_FINISH))
+        var crc = first.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
+        block.withUnsafeBufferPointer { b in for _ in 1..<megabytes { crc = crc32(crc, b.baseAddress, uInt(b.count)) } }
+        return (out, UInt32(truncatingIfNeeded: crc))
+    }
+
+    /// `bytes` deflated by a fresh raw-deflate stream, ended with `flush`.
+    static func segment(_ bytes: [UInt8], flush: Int32) -> Data {
+        var stream = z_stream()
+        _ = deflateInit2_(&stream, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        defer { deflateEnd(&stream) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: bytes.count + 1024)
+        let produced = input.withUnsafeMutableBufferPointer { i in
+            output.withUnsafeMutableBufferPointer { o in
+                stream.next_in = i.baseAddress
+                stream.avail_in = uInt(i.count)
+                stream.next_out = o.baseAddress
+                stream.avail_out = uInt(o.count)
+                _ = CMinizip.deflate(&stream, flush)
+                return o.count - Int(stream.avail_out)
+            }
+        }
+        return Data(output[0..<produced])
+    }
+
+    /// A one-entry deflated ZIP declaring `declared` uncompressed bytes.
+    static func archive(name: String, deflated: Data, crc: UInt32, declared: UInt32) -> Data {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+        let n = Array(name.utf8)
+        var z = Data()
+        z += le32(0x0403_4B50) + le16(20) + le16(0x0800) + le16(8) + le16(0) + le16(0x5CD0)
+        z += le32(crc) + le32(UInt32(deflated.count)) + le32(declared) + le16(n.count) + le16(0) + n
+        z += deflated
+        let cd = UInt32(z.count)
+        var central = Data()
+        central += le32(0x0201_4B50) + le16(0x031E) + le16(20) + le16(0x0800) + le16(8) + le16(0) + le16(0x5CD0)
+        central += le32(crc) + le32(UInt32(deflated.count)) + le32(declared) + le16(n.count) + le16(0) + le16(0)
+        central += le16(0) + le16(0) + le32(0o100644 << 16) + le32(0) + n
+        z += central
+        z += le32(0x0605_4B50) + le16(0) + le16(0) + le16(1) + le16(1) + le32(UInt32(central.count)) + le32(cd) + le16(0)
+        return z
+    }
+}
+
+// MARK: - The suite
+
+/// A store holding a prior import (CSV + Plaid + CMB ZIP), built once per test run.
+enum PriorStore {
+    static let built: Result<(path: String, digest: String), Error> = Result {
+        let dir = try MF.tempDir("badinput-template")
+        let store = "\(dir)/store.sqlite"
+        let r = try MF.run(["import", "\(MF.samples)/csv/chase_checking.csv", "\(MF.samples)/plaid/plain_added/page1.json",
+                            "\(MF.samples)/cmb/cmb2024_basic.aes256.zip", "--password-env", "MF_TEST_PW", "--store", store],
+                           cwd: dir, env: ["MF_TEST_PW": "DQH9JB"])
+        guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "prior import failed: \(r.stderr)"]) }
+        return (store, try MF.storeState(store).digest)
+    }
+}
+
+@Suite("Bad inputs: one clear error, exit 1, store unchanged")
+struct BadInputTests {
+    static let memoryLimitKiB = 1024 * 1024   // 1 GiB
+
+    @Test("bad input is refused cleanly", arguments: BadInputCase.all)
+    func badInput(_ c: BadInputCase) throws {
+        let (template, digestBefore) = try PriorStore.built.get()
+        let dir = try MF.tempDir("badinput")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try MF.copyStore(template, into: dir)
+        let name = try c.materialize(in: dir)
+        var env: [String: String] = [:]
+        var args = ["import", name, "--store", store] + (c.args ?? [])
+        if let pw = c.password { env["MF_BAD_PW"] = pw; args += ["--password-env", "MF_BAD_PW"] }
+        let r = try MF.spawn(args, cwd: dir, env: env, logDir: dir).wait()
+
+        // Hard guarantees, even for known issues: no crash, bounded memory, a healthy store.
+        #expect(r.signal == 0, "killed by signal \(r.signal): \(r.stderr)")
+        #expect(r.maxRSSKiB < Self.memoryLimitKiB, "peak memory \(r.maxRSSKiB / 1024) MiB")
+        let (digestAfter, integrity) = try MF.storeState(store)
+        #expect(integrity == "ok")
+        if let pw = c.password {
+            #expect(!r.stdout.contains(pw) && !r.stderr.contains(pw), "password echoed")
+        }
+
+        let verdict = {
+            #expect(r.status == 1, "exit \(r.status); stdout: \(r.stdout.prefix(300))")
+            #expect(r.stderrLines.count == 1, "stderr: \(r.stderr.prefix(600))")
+            let line = r.stderrLines.first.map(String.init) ?? ""
+            #expect(line.contains(name), "error does not name the file: \(line)")
+            let message = line.replacingOccurrences(of: name, with: "").lowercased()
+            for word in c.expect { #expect(message.contains(word.lowercased()), "'\(word)' missing from: \(line)") }
+            #expect(digestAfter == digestBefore, "store content changed")
+        }
+        if c.accepted_today == true {
+            withKnownIssue(Comment(rawValue: c.known_issue ?? "accepted today")) { verdict() }
+        } else {
+            verdict()
+            if let want = c.want, !want.isEmpty {
+                let message = (r.stderrLines.first.map(String.init) ?? "").replacingOccurrences(of: name, with: "").lowercased()
+                withKnownIssue(Comment(rawValue: c.known_issue ?? "imprecise message")) {
+                    for word in want { #expect(message.contains(word.lowercased()), "'\(word)' missing from: \(message)") }
+                }
+            }
+        }
+    }
+
+    @Test func corpusIsSmallAndComplete() throws {
+        #expect(BadInputCase.committed.count >= 100)
+        var total = 0
+        let e = FileManager.default.enumerator(atPath: MF.badInputs)!
+        while let rel = e.nextObject() as? String {
+            total += (try? FileManager.default.attributesOfItem(atPath: "\(MF.badInputs)/\(rel)")[.size] as? Int) ?? 0
+        }
+        #expect(total < 3 * 1024 * 1024, "corpus is \(total) bytes")
+        for c in BadInputCase.committed where !c.file.hasPrefix("sample:") {
+            #expect(FileManager.default.fileExists(atPath: "\(MF.badInputs)/\(c.file)"), "\(c.file) missing")
+        }
+    }
+
+    /// Several bad files and one good one in one run: the good one imports, each bad one gets
+    /// exactly one error line, exit 1.
+    @Test func mixedBatchReportsEachBadFileOnce() throws {
+        let (template, _) = try PriorStore.built.get()
+        let dir = try MF.tempDir("badinput-batch")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try MF.copyStore(template, into: dir)
+        let bad = ["csv/bad_amount.csv", "plaid/duplicate_key_amount.json", "pdf/truncated_50pct.pdf", "zip/bomb_ratio.zip"]
+        for b in bad { try FileManager.default.copyItem(atPath: "\(MF.badInputs)/\(b)", toPath: "\(dir)/\((b as NSString).lastPathComponent)") }
+        try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/amex.csv", toPath: "\(dir)/amex.csv")
+        let names = bad.map { ($0 as NSString).lastPathComponent } + ["amex.csv"]
+        let r = try MF.run(["import"] + names + ["--store", store], cwd: dir)
+        #expect(r.signal == 0)
+        #expect(r.status == 1)
+        #expect(r.stderrLines.count == bad.count, "\(r.stderr)")
+        for b in names.dropLast() { #expect(r.stderrLines.filter { $0.contains(b) }.count == 1, "\(b): \(r.stderr)") }
+        let txs = try MF.run(["transactions", "--format", "json", "--store", store], cwd: dir)
+        #expect(txs.stdout.contains("amex.csv"))
+    }
+}
+
+// MARK: - Fuzz regressions
+
+/// Inputs that crashed a fuzz harness (Tests/BadInputs/fuzz-regressions/<harness>/), replayed
+/// in-process the way the harness runs them, and through the binary where the CLI reads them.
+struct FuzzRegression: Sendable, CustomTestStringConvertible {
+    var harness: String
+    var path: String
+    var testDescription: String { "\(harness)/\((path as NSString).lastPathComponent)" }
+
+    static let all: [FuzzRegression] = {
+        let root = "\(MF.badInputs)/fuzz-regressions"
+        var out: [FuzzRegression] = []
+        for h in ["csv", "plaid", "zip", "cmb"] {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(h)")) ?? []
+            for f in files.sorted() where !f.hasPrefix(".") && f != "README.md" { out.append(FuzzRegression(harness: h, path: "\(root)/\(h)/\(f)")) }
+        }
+        return out
+    }()
+}
+
+@Suite("Fuzz regressions")
+struct BadInputFuzzRegressionTests {
+    @Test("crashing fuzz input no longer crashes", arguments: FuzzRegression.all)
+    func replay(_ f: FuzzRegression) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: f.path))
+        switch f.harness {
+        case "csv":
+            let input = ImportInput(fileName: "fuzz.csv", data: data)
+            _ = CSVImporter().sniff(input, options: ImportOptions())
+            _ = try? CSVImporter().read(input, options: ImportOptions())
+            var bytes = [UInt8](data)
+            for d: UInt8 in [0x2C, 0x3B, 0x09, 0x7C] { _ = try? CSVParser.parse(bytes: &bytes, delimiter: d) }
+        case "plaid":
+            let input = ImportInput(fileName: "fuzz.json", data: data)
+            _ = PlaidImporter().sniff(input, options: ImportOptions())
+            _ = try? PlaidImporter().read(input, options: ImportOptions())
+        case "zip":
+            if let archive = try? ZipArchive(data: data, limits: ZipLimits(maxEntrySize: 16 << 20, maxTotalUncompressed: 64 << 20)) {
+                for e in archive.entries.prefix(4) { _ = try? archive.data(for: e, password: e.isEncrypted ? "secret123" : nil) }
+            }
+        case "cmb":
+            let pages = data.withUnsafeBytes { FuzzTextPages.decode($0) }
+            _ = try? CMBStatementReconstructor().importedStatement(from: pages, fileName: "fuzz.pdf")
+        default:
+            Issue.record("unknown harness \(f.harness)")
+        }
+        // Through the binary as well (the CLI reads CSV, Plaid JSON and ZIPs).
+        guard f.harness != "cmb" else { return }
+        let dir = try MF.tempDir("fuzz-regression")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let name = "input." + (f.harness == "plaid" ? "json" : f.harness)
+        try data.write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+        let r = try MF.run(["import", name, "--store", "\(dir)/store.sqlite", "--password-env", "MF_FUZZ_PW"], cwd: dir, env: ["MF_FUZZ_PW": "secret123"])
+        #expect(r.signal == 0, "crashed: \(r.stderr)")
+        #expect(r.status == 0 || (r.status == 1 && r.stderrLines.count == 1), "exit \(r.status): \(r.stderr)")
+        #expect(try MF.storeState("\(dir)/store.sqlite").integrity == "ok")
+    }
+}
+
+/// The positioned-text encoding of the `FuzzCMB` harness (Fuzz/Sources/FuzzCMB/FuzzCMB.swift).
+enum FuzzTextPages {
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> [TextPage] {
+        var pages: [TextPage] = []
+        var i = 0
+        func u8() -> Int { defer { i += 1 }; return i < bytes.count ? Int(bytes[i]) : 0 }
+        func u16() -> Double { let lo = u8(), hi = u8(); return Double(lo | hi << 8) / 32 }
+        while i < bytes.count {
+            let n = u8()
+            if n == 0xFF {
+                let w = u16(), h = u16()
+                pages.append(TextPage(number: pages.count + 1, width: w, height: h, items: []))
+                continue
+            }
+            if pages.isEmpty { pages.append(TextPage(number: 1, width: 595.32, height: 841.92, items: [])) }
+            let end = min(bytes.count, i + n)
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[min(i, end)..<end]), as: UTF8.self)
+            i += n
+            let x0 = u16(), y0 = u16(), x1 = u16(), y1 = u16()
+            let font = Double(u8()) / 4
+            pages[pages.count - 1].items.append(PositionedText(text: text, x0: x0, y0: y0, x1: x1, y1: y1, fontSize: font))
+        }
+        return pages
+    }
+}

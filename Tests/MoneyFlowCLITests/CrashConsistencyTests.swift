@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+import MoneyFlowStore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A batch of statement files for crash and concurrency tests: sample CSVs of every built-in
+/// profile, sample CMB PDFs and synthetic Amex-format CSVs (distinct rows), in a temp folder.
+struct ImportBatch {
+    let dir: String
+    /// File names in the order the batch runner applies them (natural path order).
+    let files: [String]
+
+    static func make(label: String, synthetic: Int = 16, rowsPerFile: Int = 60, pdfs: [String] = ImportBatch.defaultPDFs) throws -> ImportBatch {
+        let dir = try MF.tempDir(label)
+        let fm = FileManager.default
+        var names: [String] = []
+        for f in ["amex.csv", "bofa_card.csv", "bofa_checking.csv", "capital_one_360.csv", "capital_one_card.csv",
+                  "chase_card.csv", "chase_checking.csv", "wells_fargo_checking.csv"] {
+            try fm.copyItem(atPath: "\(MF.samples)/csv/\(f)", toPath: "\(dir)/\(f)"); names.append(f)
+        }
+        for f in ["cmb_pc_gbk.csv", "cmb_pc_utf8bom.csv"] + pdfs {
+            try fm.copyItem(atPath: "\(MF.samples)/cmb/\(f)", toPath: "\(dir)/\(f)"); names.append(f)
+        }
+        for k in 0..<synthetic {
+            var text = "Date,Description,Amount\n"
+            for r in 0..<rowsPerFile {
+                text += String(format: "%02d/%02d/2026,SYNTH MERCHANT %03d ROW %03d,%d.%02d\n", k % 12 + 1, r % 28 + 1, k, r, 3 + r * 7 % 90, (k * 31 + r) % 100)
+            }
+            let name = "synthetic_\(k).csv"
+            try text.write(toFile: "\(dir)/\(name)", atomically: false, encoding: .utf8)
+            names.append(name)
+        }
+        return ImportBatch(dir: dir, files: names.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
+    }
+
+    /// q1 and q2overlap overlap (46 rows linked / already present).
+    static let defaultPDFs = ["cmb2024_basic.pdf", "cmb2024_q1.pdf", "cmb2024_q2overlap.pdf"]
+}
+
+/// What a store holds per source file, read with plain SQL (cheap enough to run after every kill).
+struct FileLevelState {
+    var integrity: String
+    /// file name -> records inserted by that file's batches.
+    var recordsByFile: [String: Int]
+    /// file name -> rows each (not undone) batch of that file accounted for (new + present + linked + review).
+    var batchRowsByFile: [String: [Int]]
+
+    static func read(_ path: String) throws -> FileLevelState {
+        guard FileManager.default.fileExists(atPath: path) else { return FileLevelState(integrity: "ok", recordsByFile: [:], batchRowsByFile: [:]) }
+        let db = try DatabaseQueue(path: path)
+        return try db.read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
+            guard try db.tableExists("batch") else { return FileLevelState(integrity: integrity, recordsByFile: [:], batchRowsByFile: [:]) }
+            var records: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT b.file_name AS f, COUNT(*) AS n FROM record r JOIN batch b ON b.id = r.batch_id GROUP BY b.file_name") {
+                records[row["f"]] = row["n"]
+            }
+            var batches: [String: [Int]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT file_name AS f, new_count + present_count + linked_count + review_count AS n FROM batch WHERE undone_at IS NULL ORDER BY id") {
+                batches[row["f"], default: []].append(row["n"])
+            }
+            return FileLevelState(integrity: integrity, recordsByFile: records, batchRowsByFile: batches)
+        }
+    }
+}
+
+/// The whole ledger as the CLI reports it (ids included), for end-to-end comparisons.
+func ledgerTransactions(_ path: String) throws -> [LedgerTransaction] {
+    try LedgerStore(path: path).transactions(includeAll: true)
+}
+
+func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+@Suite("Crash consistency: SIGKILL during imports", .serialized)
+struct CrashConsistencyTests {
+    /// SplitMix64: reproducible random kill moments (the seed is printed on failure).
+    struct SeededRandom: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let kills = 50
+
+    @Test func sigkillAtRandomMomentsNeverTearsABatch() throws {
+        let batch = try ImportBatch.make(label: "crash", synthetic: 6, rowsPerFile: 30, pdfs: ["cmb2024_q1.pdf", "cmb2024_q2overlap.pdf"])
+        defer { try? FileManager.default.removeItem(atPath: batch.dir) }
+        let args = ["import"] + batch.files + ["--quiet"]
+
+        // Reference: one uninterrupted import.
+        let refStore = "\(batch.dir)/reference.sqlite"
+        let started = Date()
+        let ref = try MF.run(args + ["--store", refStore], cwd: batch.dir)
+        let fullDuration = Date().timeIntervalSince(started)
+        try #require(ref.status == 0, "reference import failed: \(ref.stderr)")
+        let reference = try FileLevelState.read(refStore)
+        let referenceLedger = try ledgerTransactions(refStore)
+        #expect(referenceLedger.count > 400)
+        let rowsPerFile = reference.batchRowsByFile.mapValues { $0[0] }
+
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var rng = SeededRandom(state: seed)
+        let store = "\(batch.dir)/crash.sqlite"
+        var killedMidRun = 0, finishedBeforeKill = 0, completions = 0
+        var committedHistory: [Int] = []
+        var previous = 0
+        for attempt in 1...Self.kills {
+            let child = try MF.spawn(args + ["--store", store], cwd: batch.dir, logDir: batch.dir)
+            // Anywhere from process start-up to the length of a full run (a run resuming a partly
+            // imported batch re-reads the files already there, so it may finish first: that checks
+            // that re-running completes the import, and the next attempt starts over).
+            let delay = Double.random(in: 0.005...fullDuration, using: &rng)
+            usleep(useconds_t(delay * 1_000_000))
+            kill(child.pid, SIGKILL)
+            let r = child.wait()
+            if r.signal == SIGKILL { killedMidRun += 1 } else { finishedBeforeKill += 1; #expect(r.status == 0, "\(r.stderr)") }
+
+            let s = try FileLevelState.read(store)
+            let context = "attempt \(attempt), seed \(seed), killed after \(String(format: "%.3f", delay)) s"
+            #expect(s.integrity == "ok", "\(context)")
+            // Every file is all there or not there at all, and files commit in apply order.
+            var committed = 0
+            var sawMissing = false
+            for f in batch.files {
+                let records = s.recordsByFile[f] ?? 0
+                let expected = reference.recordsByFile[f] ?? 0
+                let batches = s.batchRowsByFile[f] ?? []
+                #expect(batches.allSatisfy { $0 == rowsPerFile[f] }, "\(context): a batch of \(f) does not account for all its rows")
+                if batches.isEmpty {
+                    #expect(records == 0, "\(context): \(f) has \(records) records but no batch")
+                    sawMissing = true
+                } else {
+                    #expect(!sawMissing, "\(context): \(f) committed after an earlier file that is missing")
+                    #expect(records == expected, "\(context): \(f) has a batch but \(records) of \(expected) records")
+                    committed += 1
+                }
+            }
+            committedHistory.append(committed)
+            #expect(committed >= previous, "\(context): committed files went from \(previous) to \(committed)")
+            previous = committed
+            if committed == batch.files.count {
+                // Complete: the same ledger as the uninterrupted run. Start over so later kills
+                // land in imports that write new records again.
+                #expect(try ledgerTransactions(store) == referenceLedger, "\(context): completed ledger differs from the reference")
+                completions += 1
+                removeStore(store)
+                previous = 0
+            }
+        }
+        #expect(killedMidRun >= Self.kills / 2, "only \(killedMidRun) of \(Self.kills) kills landed during an import")
+
+        // Re-running completes the import: same ledger as the uninterrupted run.
+        let final = try MF.run(args + ["--store", store], cwd: batch.dir)
+        #expect(final.status == 0, "\(final.stderr)")
+        let finished = try FileLevelState.read(store)
+        #expect(finished.integrity == "ok")
+        #expect(finished.recordsByFile == reference.recordsByFile)
+        #expect(try ledgerTransactions(store) == referenceLedger, "final ledger differs from an uninterrupted import")
+        print("crash consistency: \(killedMidRun) SIGKILLs mid-import, \(finishedBeforeKill) runs finished first, \(completions) completions; files committed after each kill: \(committedHistory); full run \(String(format: "%.2f", fullDuration)) s; seed \(seed)")
+    }
+}
