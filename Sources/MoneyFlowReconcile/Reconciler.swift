@@ -240,6 +240,7 @@ public struct Reconciler: Sendable {
                 }
                 return best
             }
+            let firstPairOfRow = pairs.count
             // Exact amount, other source kind.
             for c in byAmount[r.amount.minorUnits] ?? [] {
                 let t = candidates[c]
@@ -260,7 +261,7 @@ public struct Reconciler: Sendable {
             // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
             // when the bank has no row of that exact amount for it: then the posted record
             // belongs with the bank's row, and the pending one goes with its removal.
-            let hasBankCandidate = pairs.contains { $0.row == row && candidates[$0.col].supportingKinds.contains(where: \.isBankOwn) }
+            let hasBankCandidate = pairs[firstPairOfRow...].contains { candidates[$0.col].supportingKinds.contains(where: \.isBankOwn) }
             if r.sourceKind == .plaid && !r.pending && !hasBankCandidate {
                 for c in pendingCandidates {
                     let t = candidates[c]
@@ -294,7 +295,41 @@ public struct Reconciler: Sendable {
         for p in pairs { components[find(p.row), default: []].append(p) }
         var out: [(Int, RecordDecision)] = []
         for root in components.keys.sorted() {
-            out += decide(components[root]!, idx: idx, records: records, candidates: candidates)
+            var taken = Set<Int64>()   // transactions claimed by an earlier block of this component
+            for block in Self.blocks(of: components[root]!, records: records, idx: idx) {
+                let free = block.filter { !taken.contains(candidates[$0.col].id) }
+                guard !free.isEmpty else { continue }
+                for (i, d) in decide(free, idx: idx, records: records, candidates: candidates) {
+                    switch d {
+                    case .link(let t, _, _), .supersede(_, let t, _): taken.insert(t)
+                    default: break
+                    }
+                    out.append((i, d))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Largest component solved exactly as one assignment (O(n^3)) with exact runner-up checks.
+    static let exactComponentLimit = 48
+
+    /// Splits a huge component (hundreds of same-amount coffees chained by overlapping date
+    /// windows) into date-ordered blocks of rows; a candidate claimed by an earlier block's
+    /// rows stays with that block. Components of normal size come back whole.
+    static func blocks(of pairs: [Pair], records: [IncomingRecord], idx: [Int]) -> [[Pair]] {
+        let rows = Set(pairs.map(\.row))
+        guard rows.count > exactComponentLimit else { return [pairs] }
+        let ordered = rows.sorted { (records[idx[$0]].date, $0) < (records[idx[$1]].date, $1) }
+        var byRow: [Int: [Pair]] = [:]
+        for p in pairs { byRow[p.row, default: []].append(p) }
+        var out: [[Pair]] = []
+        var start = 0
+        let size = exactComponentLimit / 2
+        while start < ordered.count {
+            let chunk = ordered[start..<min(ordered.count, start + size)]
+            out.append(chunk.flatMap { byRow[$0] ?? [] })
+            start += size
         }
         return out
     }
