@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+// MoneyFlow benchmarks: a separate package so that normal builds and tests of MoneyFlow stay fast.
+// Build: swift build -c release --scratch-path .build-bench   (Benchmarks/run.sh does it)
+import PackageDescription
+
+let package = Package(
+    name: "MoneyFlowBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "MoneyFlow", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "moneyflow-bench",
+            dependencies: [
+                .product(name: "MoneyFlowCore", package: "MoneyFlow"),
+                .product(name: "MoneyFlowImporters", package: "MoneyFlow"),
+                .product(name: "MoneyFlowReconcile", package: "MoneyFlow"),
+                .product(name: "MoneyFlowStore", package: "MoneyFlow"),
+                .product(name: "MoneyFlowPDF", package: "MoneyFlow"),
+                .product(name: "MoneyFlowZip", package: "MoneyFlow"),
+                .product(name: "MoneyFlowPipeline", package: "MoneyFlow"),
+            ],
+            swiftSettings: [.unsafeFlags(["-g"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Monotonic wall clock in seconds.
+@inline(__always) func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// CPU time (user + system) of this process, all threads, in seconds.
+func cpuSeconds() -> Double {
+    var ru = rusage()
+    getrusage(0, &ru)   // RUSAGE_SELF
+    return Double(ru.ru_utime.tv_sec) + Double(ru.ru_utime.tv_usec) / 1e6 + Double(ru.ru_stime.tv_sec) + Double(ru.ru_stime.tv_usec) / 1e6
+}
+
+/// A field of /proc/self/status in KiB (VmHWM = peak resident set, VmRSS = current).
+func procStatusKiB(_ field: String) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+        let digits = line.dropFirst(field.count + 1).filter(\.isNumber)
+        return Int(digits) ?? -1
+    }
+    return -1
+}
+
+func peakMiB() -> Double { Double(procStatusKiB("VmHWM")) / 1024 }
+
+/// Measures a closure: wall seconds, CPU seconds.
+func measure<T>(_ body: () throws -> T) rethrows -> (T, wall: Double, cpu: Double) {
+    let c0 = cpuSeconds(), t0 = now()
+    let r = try body()
+    return (r, now() - t0, cpuSeconds() - c0)
+}
+
+/// One result line: a flat JSON object printed on stdout (run.sh collects them).
+struct ResultLine {
+    var fields: [(String, String)] = []
+    mutating func set(_ k: String, _ v: String) { fields.append((k, "\"" + jsonEscape(v) + "\"")) }
+    mutating func set(_ k: String, _ v: Int) { fields.append((k, String(v))) }
+    mutating func set(_ k: String, _ v: Double) { fields.append((k, v.isFinite ? String(format: "%.6g", v) : "null")) }
+    mutating func set(_ k: String, _ v: Bool) { fields.append((k, v ? "true" : "false")) }
+    func emit() {
+        print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
+    }
+}
+
+func jsonEscape(_ s: String) -> String {
+    var out = ""
+    out.reserveCapacity(s.utf8.count + 2)
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+        }
+    }
+    return out
+}
+
+/// Seeded, deterministic PRNG (SplitMix64): the same seed gives the same data on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in 0..<n.
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func chance(_ p: Double) -> Bool { unit() < p }
+}
+
+/// Removes a SQLite file and its WAL/SHM companions.
+func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// Command-line options: `--key value` pairs and bare flags.
+struct Args {
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    init(_ argv: ArraySlice<String>) {
+        var i = argv.startIndex
+        while i < argv.endIndex {
+            let a = argv[i]
+            if a.hasPrefix("--") {
+                let k = String(a.dropFirst(2))
+                if i + 1 < argv.endIndex, !argv[i + 1].hasPrefix("--") { values[k] = argv[i + 1]; i += 2 } else { flags.insert(k); i += 1 }
+            } else { i += 1 }
+        }
+    }
+    func int(_ k: String, _ d: Int) -> Int { values[k].flatMap { Int($0.replacingOccurrences(of: "_", with: "")) } ?? d }
+    func string(_ k: String, _ d: String) -> String { values[k] ?? d }
+    func has(_ k: String) -> Bool { flags.contains(k) || values[k] != nil }
+}
