@@ -202,7 +202,8 @@ def main():
             if n > n0:
                 extrap[(label, n)] = t0 * (n / n0) ** k
     if extrap:
-        w("\nExtrapolated from the two largest measured sizes (t ~ N^k) where a size was capped or not run:\n")
+        w("\nExtrapolated from the two largest measured sizes (t ~ N^k) where a size was capped or not run. These are lower bounds "
+          "when the exponent is still rising from size to size (see the growth table):\n")
         w("| | 10,000 | 100,000 | 1,000,000 |")
         w("|---|---|---|---|")
         for label in ("engine plan", "store plan+apply"):
@@ -228,8 +229,8 @@ def main():
       "date window) on the same data converted to beancount entries (`statement.beancount` vs `plaid.beancount`), matching "
       "time only (parsing excluded), scored with the same rule as ours. beangulp is not one-to-one (several statement "
       "entries may be flagged against the same Plaid entry) and takes the first similar entry in date order.\n")
-    w("| N | amount epsilon | beangulp s | ours engine s | ours store plan+apply s | beangulp / ours engine | beangulp ok / wrong / missed | ours ok / wrong / missed |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| N | amount epsilon | beangulp s | ours engine s | ours store plan+apply s | beangulp / ours engine | beangulp / ours store | beangulp ok / wrong / missed | ours ok / wrong / missed |")
+    w("|---|---|---|---|---|---|---|---|---|")
     bg = collections.defaultdict(list)
     for (case, n), b in by.items():
         if case == "beangulp":
@@ -242,11 +243,14 @@ def main():
         src = s_ or m
         ours_e = cell(mt_, mto)
         ratio_e = fmt(ratio(bt, mt_)) + "x" if mt_ else (f"< {fmt(bt / mto['timeout_s'])}x" if mto and 'timeout_s' in mto else "–")
-        w(f"| {n:,} | {eps} | {fmt(bt)} | {ours_e} | {cell(st_, timeouts.get(f'reconcile-store:{n}'))} | **{ratio_e}** | "
+        sto = timeouts.get(f"reconcile-store:{n}")
+        ratio_s = fmt(ratio(bt, st_)) + "x" if st_ else (f"< {fmt(bt / sto['timeout_s'])}x" if sto and 'timeout_s' in sto else "–")
+        w(f"| {n:,} | {eps} | {fmt(bt)} | {ours_e} | {cell(st_, sto)} | **{ratio_e}** | **{ratio_s}** | "
           f"{fmt(med(b, 'links_correct'))} / {fmt(med(b, 'links_wrong'))} / {fmt(med(b, 'missed'))} | "
           f"{fmt(med(src, 'links_correct'))} / {fmt(med(src, 'links_wrong'))} / {fmt(med(src, 'missed'))} |")
         if n == 10000 and eps and "default" in str(eps):
-            targets.append(("≥ 100x faster than beangulp on 10k × 10k (engine plan)", ratio_e, (ratio(bt, mt_) or 0) >= 100))
+            targets.append(("≥ 100x faster than beangulp on 10k × 10k", f"engine {ratio_e}, store plan+apply {ratio_s} (beangulp {fmt(bt)} s)",
+                            (ratio(bt, mt_) or 0) >= 100))
     # wrong links at 10k, or at the largest size measured
     for n in sorted(ns, reverse=True):
         src = by.get(("reconcile-store", n)) or by.get(("reconcile-memory", n))

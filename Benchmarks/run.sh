@@ -10,7 +10,8 @@
 # CASE_TIMEOUT (seconds per process, default 600: a case that takes longer is stopped, reported
 # as capped, larger sizes of that case are skipped, and the report extrapolates), SLOW (a case
 # whose first run took longer than this many seconds is not repeated; default 120),
-# SEED (default 7), BENCH_DATA (default Benchmarks/.build-bench/data).
+# SEED (default 7), BENCH_DATA (default Benchmarks/.build-bench/data), PEERS=0 with
+# PEER_RESULTS=FILE (re-measure only MoneyFlow and take the peers' lines from an earlier results file).
 # Every case runs in a fresh process (peak memory = that process's VmHWM / max RSS).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,6 +24,7 @@ PAGES=${PAGES:-"1 30 300"}
 LADDER=${LADDER:-"1000 2000 4000"}
 STORE_SIZES=${STORE_SIZES:-"10000 100000 1000000"}
 SLOW=${SLOW:-120}
+PEERS=${PEERS:-1}
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
 SEED=${SEED:-7}
 if [ "${QUICK:-}" = 1 ]; then REPEAT=1; SIZES="10000"; LADDER="1000 2000"; PAGES="1 30"; STORE_SIZES="10000"; fi
@@ -116,9 +118,9 @@ for p in $PAGES; do
   pw=$(cat "$DATA/cmb/passwords/cmb2024_${p}pages.txt")
   for i in $(seq "$REPEAT"); do
     run_case "cmb" "$BIN" cmb --zip "$f.aes256.zip" --password "$pw" --breakdown --store "$DATA/cmb.sqlite" || true
-    time_cmd "cmb-pdftotext" "\"file\": \"cmb2024_${p}pages.pdf\", \"pages\": $p" pdftotext -layout "$f.pdf" "$DATA/out.txt"
+    [ "$PEERS" = 1 ] && time_cmd "cmb-pdftotext" "\"file\": \"cmb2024_${p}pages.pdf\", \"pages\": $p" pdftotext -layout "$f.pdf" "$DATA/out.txt"
   done
-  reps=$REPEAT; [ "$p" -ge 300 ] && reps=${PDFPLUMBER_REPEAT:-1}
+  reps=$REPEAT; [ "$p" -ge 300 ] && reps=${PDFPLUMBER_REPEAT:-1}; [ "$PEERS" = 1 ] || reps=0
   for i in $(seq "$reps"); do
     run_case "cmb-pdfplumber" "$PY" peers/cmb_pdfplumber.py "$f.pdf" --expected "$f.expected.json" || true
   done
@@ -135,6 +137,7 @@ for mode in memory store; do
   done
 done
 # beangulp on the same 10k x 10k data (BEANGULP_SIZES to add more), default and exact-amount comparators
+[ "$PEERS" = 1 ] || BEANGULP_SIZES=" "
 for n in ${BEANGULP_SIZES:-10000}; do
   [ -d "$DATA/recon-$n" ] || continue
   repeat_case "beangulp:$n" "$PY" peers/beangulp_similar.py "$DATA/recon-$n" || true
@@ -155,6 +158,7 @@ for rows in $STORE_SIZES; do
     repeat_case "store-write:$rows" "$BIN" store-write --rows "$rows" --seed "$SEED" --store "$DATA/store.sqlite" || ours_ok=0
     rm -f "$DATA"/store.sqlite*
   fi
+  [ "$PEERS" = 1 ] || continue
   "$BIN" peer-rows --rows "$rows" --seed "$SEED" --out "$DATA/peer-rows"
   for i in $(seq "$REPEAT"); do
     rm -f "$DATA/peer.sqlite"; sqlite3 "$DATA/peer.sqlite" < "$DATA/peer_schema.sql"
@@ -167,6 +171,10 @@ for rows in $STORE_SIZES; do
 done
 # The same kind of rows from a CSV file (parse + plan + write), for reference.
 run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement.csv" --store "$DATA/storefile.sqlite" || true
+
+if [ "$PEERS" != 1 ] && [ -n "${PEER_RESULTS:-}" ]; then
+  grep -E '"case": "(cmb-pdftotext|cmb-pdfplumber|beangulp|sqlite3-import-all|sqlite3-import-record)"' "$PEER_RESULTS" >> "$RESULTS" || true
+fi
 
 # --- report ---------------------------------------------------------------------------------
 "$PY" report.py "$RESULTS" > "$ROOT/BENCHMARKS.md"

@@ -93,8 +93,11 @@ func componentStats(stmt: ImportedStatement, plaid: ImportedStatement, window: I
     let big = sizes.filter { (x: (r: Int, c: Int)) -> Bool in x.r + x.c > 100 }
     var bigRows = 0
     for x in big { bigRows += x.r }
+    // Trip count of the matcher's candidate loop: every row scans its whole amount bucket.
+    var scans = 0
+    for r in stmt.records { scans += byAmount[r.amount.minorUnits]?.count ?? 0 }
     let largest = sizes.prefix(5).map { (x: (r: Int, c: Int)) -> String in "\(x.r)x\(x.c)" }.joined(separator: ", ")
-    return "pairs \(edges), components with a pair \(sizes.count), largest (rows x cols): \(largest); components over 100 nodes: \(big.count) holding \(bigRows) rows"
+    return "amount-bucket scans \(scans) (\(scans / max(1, nr)) per row), pairs \(edges), components with a pair \(sizes.count), largest (rows x cols): \(largest); components over 100 nodes: \(big.count) holding \(bigRows) rows"
 }
 
 /// Prints wrong links (and what the truth was) on stderr, for diagnosis.
