@@ -1,63 +1,100 @@
-/// Minimum-cost one-to-one assignment (Hungarian algorithm, O(n^3)) with an "unmatched" option.
+/// Minimum-cost one-to-one assignment (Hungarian algorithm) where every row may stay unmatched.
 public enum Assignment {
     /// `cost[i][j]` = cost of pairing row i with column j, or nil when not allowed.
     /// Each row may stay unmatched at `unmatchedCost`. Returns the column of each row (or nil).
     public static func solve(cost: [[Double?]], unmatchedCost: Double) -> [Int?] {
         let n = cost.count
         guard n > 0 else { return [] }
-        let m = cost[0].count
-        // Square matrix of size n + m: real columns, then one "unmatched" slot per row.
-        let size = n + m
-        let big = 1e9
-        var a = [[Double]](repeating: [Double](repeating: 0, count: size), count: size)
-        for i in 0..<size {
-            for j in 0..<size {
-                if i < n && j < m { a[i][j] = cost[i][j] ?? big }
-                else if i < n { a[i][j] = (j - m == i) ? unmatchedCost : big }
-                else if j < m { a[i][j] = (i - n == j) ? unmatchedCost : big }   // column stays unmatched
-                else { a[i][j] = 0 }
-            }
-        }
-        let assign = hungarian(a)
-        return (0..<n).map { i in
-            let j = assign[i]
-            return j < m && cost[i][j] != nil ? j : nil
-        }
+        var problem = AssignmentProblem(rows: n, columns: cost[0].count, unmatchedCost: unmatchedCost)
+        for i in 0..<n { for (j, c) in cost[i].enumerated() { if let c { problem[i, j] = c } } }
+        return problem.solve().columns
+    }
+}
+
+/// A dense assignment problem: `rows` x `columns` costs (absent pairs cost ``forbidden``) plus
+/// one private "stay unmatched" column per row, solved by the O(rows² · (columns + rows))
+/// Hungarian algorithm for rectangular matrices. Columns may stay unused at no cost.
+struct AssignmentProblem {
+    static let forbidden = 1e9
+    let rows: Int
+    let columns: Int
+    /// Width of the matrix: real columns, then one unmatched slot per row.
+    let width: Int
+    var cost: [Double]
+
+    init(rows: Int, columns: Int, unmatchedCost: Double = 0) {
+        self.rows = rows; self.columns = columns; width = columns + rows
+        cost = [Double](repeating: Self.forbidden, count: rows * width)
+        for i in 0..<rows { cost[i * width + columns + i] = unmatchedCost }
     }
 
-    /// Classic O(n^3) Hungarian on a square matrix; returns column for each row.
-    static func hungarian(_ a: [[Double]]) -> [Int] {
-        let n = a.count
-        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: n + 1)
-        var p = [Int](repeating: 0, count: n + 1), way = [Int](repeating: 0, count: n + 1)
-        for i in 1...n {
-            p[0] = i
-            var j0 = 0
-            var minv = [Double](repeating: .infinity, count: n + 1)
-            var used = [Bool](repeating: false, count: n + 1)
-            repeat {
-                used[j0] = true
-                let i0 = p[j0]
-                var delta = Double.infinity
-                var j1 = 0
-                for j in 1...n where !used[j] {
-                    let cur = a[i0 - 1][j - 1] - u[i0] - v[j]
-                    if cur < minv[j] { minv[j] = cur; way[j] = j0 }
-                    if minv[j] < delta { delta = minv[j]; j1 = j }
-                }
-                for j in 0...n {
-                    if used[j] { u[p[j]] += delta; v[j] -= delta } else { minv[j] -= delta }
-                }
-                j0 = j1
-            } while p[j0] != 0
-            repeat {
-                let j1 = way[j0]
-                p[j0] = p[j1]
-                j0 = j1
-            } while j0 != 0
+    subscript(row: Int, column: Int) -> Double {
+        get { cost[row * width + column] }
+        set { cost[row * width + column] = newValue }
+    }
+
+    func allowed(_ row: Int, _ column: Int) -> Bool { cost[row * width + column] < Self.forbidden / 2 }
+
+    /// The optimum with its dual potentials (`u` per row, `v` per matrix column, both 1-based
+    /// as the algorithm keeps them): reduced cost `cost - u - v` is >= 0 everywhere, 0 on the
+    /// assignment, and `v <= 0`, so any other assignment costs at least the optimum plus the
+    /// reduced costs of its own pairs.
+    struct Solution {
+        /// Real column of each row, or nil (unmatched).
+        var columns: [Int?]
+        /// Total cost of the real pairs.
+        var cost: Double
+        var u: [Double]
+        var v: [Double]
+    }
+
+    func solve() -> Solution {
+        let n = rows, m = width
+        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
+        var p = [Int](repeating: 0, count: m + 1), way = [Int](repeating: 0, count: m + 1)
+        guard n > 0 else { return Solution(columns: [], cost: 0, u: u, v: v) }
+        var minv = [Double](repeating: .infinity, count: m + 1)
+        var used = [Bool](repeating: false, count: m + 1)
+        cost.withUnsafeBufferPointer { a in
+            for i in 1...n {
+                p[0] = i
+                var j0 = 0
+                for j in 0...m { minv[j] = .infinity; used[j] = false }
+                repeat {
+                    used[j0] = true
+                    let i0 = p[j0]
+                    var delta = Double.infinity
+                    var j1 = 0
+                    let base = (i0 - 1) * m - 1
+                    let ui0 = u[i0]
+                    for j in 1...m where !used[j] {
+                        let cur = a[base + j] - ui0 - v[j]
+                        if cur < minv[j] { minv[j] = cur; way[j] = j0 }
+                        if minv[j] < delta { delta = minv[j]; j1 = j }
+                    }
+                    for j in 0...m {
+                        if used[j] { u[p[j]] += delta; v[j] -= delta } else { minv[j] -= delta }
+                    }
+                    j0 = j1
+                } while p[j0] != 0
+                repeat {
+                    let j1 = way[j0]
+                    p[j0] = p[j1]
+                    j0 = j1
+                } while j0 != 0
+            }
         }
-        var result = [Int](repeating: 0, count: n)
-        for j in 1...n where p[j] > 0 { result[p[j] - 1] = j - 1 }
-        return result
+        var out = [Int?](repeating: nil, count: n)
+        var total = 0.0
+        for j in 1...m where p[j] > 0 && j - 1 < columns && allowed(p[j] - 1, j - 1) {
+            out[p[j] - 1] = j - 1
+            total += self[p[j] - 1, j - 1]
+        }
+        return Solution(columns: out, cost: total, u: u, v: v)
+    }
+
+    /// Reduced cost of a pair under a solution's potentials.
+    func reducedCost(_ s: Solution, _ row: Int, _ column: Int) -> Double {
+        self[row, column] - s.u[row + 1] - s.v[column + 1]
     }
 }

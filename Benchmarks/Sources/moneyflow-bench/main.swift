@@ -149,6 +149,8 @@ func runReconcile(_ a: Args) throws {
         let peakBefore = peakMiB()
         var options = ReconcileOptions()
         options.accountOverride = Dataset.accountName
+        if let m = Double(a.string("review-margin", "")) { options.reviewMargin = m }
+        if let m = Double(a.string("min-text", "")) { options.minimumTextSimilarity = m }
         let (plan, wall, cpu) = try measure { try Reconciler(options: options).plan(stmt, fileName: "statement.csv", fileSHA256: "bench-stmt-\(n)-\(seed)", view: view) }
         line.set("plan_s", wall); line.set("plan_cpu_s", cpu)
         line.set("peak_before_mib", peakBefore); line.set("peak_mib", peakMiB())

@@ -1,0 +1,246 @@
+import MoneyFlowCore
+
+/// Solves the components of a ``MatchGroup``'s pair graph: the optimal one-to-one assignment
+/// (leaving rows unmatched when that scores better), then, per assigned pair, whether the best
+/// alternative that does not use it is within the review margin (then the row goes to review
+/// instead of being guessed). Alternatives that only swap identical twins do not count.
+struct ComponentSolver {
+    let g: MatchGroup
+    private(set) var out: [(Int, RecordDecision)] = []
+    /// Columns claimed by an earlier block of the same large component.
+    private var taken: [Bool]
+    private var rowLocal: [Int32]
+    private var colLocal: [Int32]
+    private var rank: [Int32]
+    private var rowSigCache: [Int]
+    private var colSigCache: [Int]
+    private var sigIDs: [SigKey: Int] = [:]
+
+    private struct SigKey: Hashable { var day: Int; var amount: Int64; var tokens: [Int32] }
+
+    init(group: MatchGroup) {
+        g = group
+        let n = group.idx.count, m = group.candidates.count
+        taken = [Bool](repeating: false, count: m)
+        rowLocal = [Int32](repeating: -1, count: n)
+        colLocal = [Int32](repeating: -1, count: m)
+        rank = [Int32](repeating: -1, count: n)
+        rowSigCache = [Int](repeating: -1, count: n)
+        colSigCache = [Int](repeating: -1, count: m)
+    }
+
+    mutating func solve(pairIndices: ArraySlice<Int>) {
+        if pairIndices.count == 1 {
+            // One row, one column, nothing competes: link when it scores at all.
+            let k = pairIndices.first!
+            if g.pairs[k].score > 0 { accept(k) }
+            return
+        }
+        var rows: [Int] = []
+        for k in pairIndices {
+            let r = Int(g.pairs[k].row)
+            if rowLocal[r] < 0 { rowLocal[r] = 0; rows.append(r) }
+        }
+        for r in rows { rowLocal[r] = -1 }
+        rows.sort(by: rowLess)
+        if rows.count <= Reconciler.exactComponentLimit {
+            solveBlock(rows: rows[...], commit: rows.count, pairs: Array(pairIndices))
+            return
+        }
+        // Large component: date-ordered blocks; each block's assignment also sees the next
+        // block's rows, and its decided links claim their columns.
+        for (i, r) in rows.enumerated() { rank[r] = Int32(i) }
+        let sorted = pairIndices.sorted { rank[Int(g.pairs[$0].row)] < rank[Int(g.pairs[$1].row)] }
+        let b = Reconciler.blockRows
+        var s = 0, pairStart = 0
+        while s < rows.count {
+            let end = min(rows.count, s + 2 * b)
+            while pairStart < sorted.count && Int(rank[Int(g.pairs[sorted[pairStart]].row)]) < s { pairStart += 1 }
+            var block: [Int] = []
+            var k = pairStart
+            while k < sorted.count && Int(rank[Int(g.pairs[sorted[k]].row)]) < end {
+                if !taken[Int(g.pairs[sorted[k]].col)] { block.append(sorted[k]) }
+                k += 1
+            }
+            if !block.isEmpty { solveBlock(rows: rows[s..<end], commit: min(b, rows.count - s), pairs: block) }
+            s += b
+        }
+        for r in rows { rank[r] = -1 }
+    }
+
+    /// Assigns `rows` (content-sorted) to the columns of `pairs`, deciding the first `commit` rows.
+    private mutating func solveBlock(rows: ArraySlice<Int>, commit: Int, pairs pairList: [Int]) {
+        let rowsArray = Array(rows)
+        // Only rows that still have a pair take part.
+        var cols: [Int] = []
+        for k in pairList {
+            let c = Int(g.pairs[k].col)
+            if colLocal[c] < 0 { colLocal[c] = 0; cols.append(c) }
+        }
+        cols.sort { g.candidates[$0].id < g.candidates[$1].id }
+        for (j, c) in cols.enumerated() { colLocal[c] = Int32(j) }
+        for (i, r) in rowsArray.enumerated() { rowLocal[r] = Int32(i) }
+        defer {
+            for c in cols { colLocal[c] = -1 }
+            for r in rowsArray { rowLocal[r] = -1 }
+        }
+        let nr = rowsArray.count, nc = cols.count
+        var problem = AssignmentProblem(rows: nr, columns: nc)
+        var pairAt = [Int32](repeating: -1, count: nr * nc)
+        for k in pairList {
+            let p = g.pairs[k]
+            let i = Int(rowLocal[Int(p.row)]), j = Int(colLocal[Int(p.col)])
+            let existing = pairAt[i * nc + j]
+            if existing >= 0 && g.pairs[Int(existing)].score >= p.score { continue }
+            pairAt[i * nc + j] = Int32(k)
+            problem[i, j] = -p.score
+        }
+        let best = problem.solve()
+        let margin = g.options.reviewMargin
+        let minText = g.options.minimumTextSimilarity
+        for i in 0..<min(commit, nr) {
+            guard let j = best.columns[i] else { continue }
+            let k = Int(pairAt[i * nc + j])
+            let row = rowsArray[i], col = cols[j]
+            // Lower bound of what giving up this pair costs (dual potentials): the row needs
+            // another column (or none), the column another row (or none).
+            var rowAlt = Double.infinity
+            for j2 in 0..<problem.width where j2 != j && problem.allowed(i, j2) {
+                if j2 < nc && colSig(cols[j2]) == colSig(col) { continue }
+                rowAlt = min(rowAlt, problem.reducedCost(best, i, j2))
+            }
+            var colAlt = -best.v[j + 1]
+            for i2 in 0..<nr where i2 != i && problem.allowed(i2, j) && rowSig(rowsArray[i2]) != rowSig(row) {
+                colAlt = min(colAlt, problem.reducedCost(best, i2, j))
+            }
+            if rowAlt + colAlt < margin - 1e-9 {
+                // Possibly a near tie: the exact best assignment without this pair (nor its twins).
+                var without = problem
+                for j2 in 0..<nc where colSig(cols[j2]) == colSig(col) { without[i, j2] = AssignmentProblem.forbidden }
+                for i2 in 0..<nr where rowSig(rowsArray[i2]) == rowSig(row) { without[i2, j] = AssignmentProblem.forbidden }
+                let alt = without.solve()
+                if alt.cost - best.cost < margin && !interchangeable(best.columns, alt.columns, rows: rowsArray, cols: cols) {
+                    var others: [ReviewCandidate] = []
+                    if let c2 = alt.columns[i], pairAt[i * nc + c2] >= 0 {
+                        others.append(candidate(Int(pairAt[i * nc + c2])))
+                    } else {
+                        for (i2, c2) in alt.columns.enumerated() where c2 == j && i2 != i && pairAt[i2 * nc + j] >= 0 {
+                            // Another record wants this transaction just as much.
+                            others.append(candidate(Int(pairAt[i2 * nc + j]), otherRow: rowsArray[i2]))
+                        }
+                    }
+                    review(k, others)
+                    continue
+                }
+            }
+            // Text that does not confirm the pair, with other transactions of the same amount
+            // in the window on either side: amount and date alone cannot tell them apart.
+            if g.pairs[k].sim < minText && (g.rowDegree[row] > 1 || g.colDegree[col] > 1) {
+                var other: ReviewCandidate? = nil
+                var bestOther: Int32 = -1
+                for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {
+                    if bestOther < 0 || g.pairs[Int(pairAt[i * nc + j2])].score > g.pairs[Int(bestOther)].score { bestOther = pairAt[i * nc + j2] }
+                }
+                if bestOther >= 0 { other = candidate(Int(bestOther)) } else if let i2 = (0..<nr).first(where: { $0 != i && pairAt[$0 * nc + j] >= 0 }) {
+                    other = candidate(Int(pairAt[i2 * nc + j]), otherRow: rowsArray[i2])
+                }
+                review(k, other.map { [$0] } ?? [])
+                continue
+            }
+            accept(k)
+        }
+    }
+
+    private mutating func accept(_ k: Int) {
+        let p = g.pairs[k]
+        let t = g.candidates[Int(p.col)].id
+        taken[Int(p.col)] = true
+        let index = g.idx[Int(p.row)]
+        if p.replacement >= 0 {
+            let s = g.replacements[Int(p.replacement)].pendingRecordID
+            out.append((index, .supersede(pendingRecordID: s, transactionID: t, reasons: reasons(p))))
+        } else {
+            out.append((index, .link(transactionID: t, score: p.score, reasons: reasons(p))))
+        }
+    }
+
+    private mutating func review(_ k: Int, _ others: [ReviewCandidate]) {
+        out.append((g.idx[Int(g.pairs[k].row)], .needsReview(candidates: [candidate(k)] + others)))
+    }
+
+    private func candidate(_ k: Int, otherRow: Int? = nil) -> ReviewCandidate {
+        let p = g.pairs[k]
+        return ReviewCandidate(transactionID: g.candidates[Int(p.col)].id, incomingIndex: otherRow.map { g.idx[$0] },
+                               score: p.score, reasons: reasons(p))
+    }
+
+    /// Why a pair was proposed, for the plan, `review` and `--dry-run`.
+    func reasons(_ p: MatchPair) -> [MatchReason] {
+        let amount = g.records[g.idx[Int(p.row)]].amount
+        let text = MatchReason("text", "similarity " + Self.twoDecimals(p.sim))
+        if p.replacement >= 0 {
+            let x = g.replacements[Int(p.replacement)]
+            return [MatchReason("pending", "posted replaces pending \(x.pendingExternalID) (removed in this update)"),
+                    MatchReason("amount", x.tip == 0 ? "equal" : "tip \(Money.format(minorUnits: x.tip, exponent: amount.exponent))"),
+                    MatchReason("date", "\(p.lag) day(s) later"), text]
+        }
+        var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
+        if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
+        return out
+    }
+
+    static func twoDecimals(_ x: Double) -> String {
+        let h = Int((x * 100).rounded())
+        let frac = h % 100
+        return "\(h / 100)." + (frac < 10 ? "0\(frac)" : "\(frac)")
+    }
+
+    // MARK: Identity of rows and columns
+
+    /// Rows and columns with the same date, amount and tokens cannot be told apart: swapping
+    /// them is no alternative at all.
+    private mutating func rowSig(_ row: Int) -> Int {
+        if rowSigCache[row] >= 0 { return rowSigCache[row] }
+        let s = sig(SigKey(day: g.rowDay[row], amount: g.records[g.idx[row]].amount.minorUnits, tokens: g.rowTokens[row]))
+        rowSigCache[row] = s
+        return s
+    }
+
+    private mutating func colSig(_ col: Int) -> Int {
+        if colSigCache[col] >= 0 { return colSigCache[col] }
+        let t = g.candidates[col]
+        let s = sig(SigKey(day: t.date.dayNumber, amount: t.amount.minorUnits, tokens: g.colTokens[col] ?? []))
+        colSigCache[col] = s
+        return s
+    }
+
+    private mutating func sig(_ key: SigKey) -> Int {
+        if let s = sigIDs[key] { return s }
+        let s = sigIDs.count
+        sigIDs[key] = s
+        return s
+    }
+
+    /// True when `alt` only swaps identical rows or identical columns of `best`.
+    private mutating func interchangeable(_ best: [Int?], _ alt: [Int?], rows: [Int], cols: [Int]) -> Bool {
+        func multiset(_ a: [Int?]) -> [Int] {
+            var out: [Int] = []
+            for (i, c) in a.enumerated() { out.append(rowSig(rows[i]) << 32 | (c.map { colSig(cols[$0]) + 1 } ?? 0)) }
+            return out.sorted()
+        }
+        return multiset(best) == multiset(alt)
+    }
+
+    /// Content order of incoming rows (date, amount, text, balance, id): the same records give
+    /// the same assignment whatever their order in the file.
+    private func rowLess(_ a: Int, _ b: Int) -> Bool {
+        if g.rowDay[a] != g.rowDay[b] { return g.rowDay[a] < g.rowDay[b] }
+        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
+        if x.amount.minorUnits != y.amount.minorUnits { return x.amount.minorUnits < y.amount.minorUnits }
+        if x.description != y.description { return x.description < y.description }
+        if x.counterparty != y.counterparty { return (x.counterparty ?? "") < (y.counterparty ?? "") }
+        if x.balance?.minorUnits != y.balance?.minorUnits { return (x.balance?.minorUnits ?? 0) < (y.balance?.minorUnits ?? 0) }
+        if x.externalID != y.externalID { return (x.externalID ?? "") < (y.externalID ?? "") }
+        return a < b
+    }
+}

@@ -1,0 +1,268 @@
+import MoneyFlowCore
+
+extension Reconciler {
+    /// Weight of text similarity (0...1) in a pair's score: enough to prefer the right
+    /// merchant three days off over a wrong one on the same day, never able to pair different
+    /// amounts or dates outside the window (those never become pairs at all).
+    static let textWeight = 1.0
+
+    /// Score lost for a date gap: grows faster than linearly (two 1-2 day lags beat a 0 and a
+    /// 3), and a provider date AFTER the bank's posting date costs extra (posting lags run the
+    /// other way).
+    static func datePenalty(_ signedLag: Int) -> Double {
+        let g = Double(abs(signedLag))
+        return 0.05 * g + 0.03 * g * g + (signedLag < 0 ? 0.05 * g : 0)
+    }
+
+    /// Components with at most this many rows are solved as one assignment; larger ones (a
+    /// daily same-price coffee chains the whole history together) in date-ordered blocks.
+    static let exactComponentLimit = 24
+    /// Rows decided per block of a large component; as many following rows take part in each
+    /// block's assignment (so a row's choice accounts for the rows after it) without being decided.
+    static let blockRows = 12
+
+    func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
+               removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> [(Int, RecordDecision)] {
+        guard !open.isEmpty else { return [] }
+        // Group by account and currency; fetch candidates once per group.
+        var groups: [String: [Int]] = [:]
+        for i in open { groups["\(accountIDs[records[i].accountKey]!)|\(records[i].amount.currency)", default: []].append(i) }
+        var out: [(Int, RecordDecision)] = []
+        for key in groups.keys.sorted() {
+            let idx = groups[key]!
+            let first = records[idx[0]]
+            let accountID = accountIDs[first.accountKey]!
+            var lo = Int.max, hi = Int.min
+            for i in idx { let d = records[i].date.dayNumber; lo = min(lo, d); hi = max(hi, d) }
+            let window = max(options.dateWindowDays, options.pendingWindowDays)
+            let candidates = try view.candidateTransactions(accountID: accountID, currency: first.amount.currency,
+                                                            from: LocalDate(dayNumber: lo - window), through: LocalDate(dayNumber: hi + window))
+            guard !candidates.isEmpty else { continue }
+            var group = MatchGroup(rows: idx, records: records, candidates: candidates, options: options)
+            try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending)
+            out += group.decide()
+        }
+        return out
+    }
+}
+
+/// One candidate pairing of an incoming record (row) with a stored transaction (column).
+struct MatchPair {
+    var row: Int32
+    var col: Int32
+    /// Day gap used for scoring (signed: bank date minus provider date).
+    var lag: Int32
+    var sim: Double
+    var score: Double
+    var externalIDAgrees = false
+    /// Index into ``MatchGroup/replacements`` for a posted provider record replacing a removed
+    /// pending one, else -1 (keeps the pair a plain value: no reference counting).
+    var replacement: Int32 = -1
+}
+
+/// A posted provider record replacing a pending one removed in the same update (tips).
+struct PendingReplacement {
+    var pendingRecordID: Int64
+    var pendingExternalID: String
+    var tip: Int64
+}
+
+/// The matching work for one account and currency: pairs of incoming rows and stored
+/// candidate transactions, their connected components, and the optimal decisions.
+///
+/// Cost: candidates are found by binary search in amount buckets sorted by date (O(log n)
+/// per row plus the pairs found), text is tokenised once per record, and each component is a
+/// small assignment problem; a near tie is confirmed by re-solving only when the dual bound of
+/// the optimum cannot rule it out.
+struct MatchGroup {
+    let idx: [Int]
+    let records: [IncomingRecord]
+    let candidates: [CandidateTransaction]
+    let options: ReconcileOptions
+    var pairs: [MatchPair] = []
+    var replacements: [PendingReplacement] = []
+    var tokens = TokenTable()
+    var rowTokens: [[Int32]] = []
+    var rowWeight: [Double] = []
+    var colTokens: [[Int32]?] = []
+    var colWeight: [Double] = []
+    var rowDegree: [Int32] = []
+    var colDegree: [Int32] = []
+    var rowDay: [Int] = []
+
+    init(rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions) {
+        self.idx = idx; self.records = records; self.candidates = candidates; self.options = options
+    }
+
+    static func kindBit(_ k: SourceKind) -> UInt8 {
+        switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8 }
+    }
+
+    mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>) throws {
+        let n = idx.count, m = candidates.count
+        // Candidate dates (primary, plus other supporting dates in a flat side table) and
+        // supporting kinds, once.
+        var candDay = [Int](repeating: 0, count: m), minDay = [Int](repeating: 0, count: m)
+        var extraStart = [Int32](repeating: 0, count: m + 1), extraDays: [Int] = []
+        var kinds = [UInt8](repeating: 0, count: m)
+        var span = 0
+        for c in 0..<m {
+            let d0 = candidates[c].date.dayNumber
+            var lo = d0, hi = d0
+            for d in candidates[c].otherDates {
+                let x = d.dayNumber
+                if x != d0 { extraDays.append(x); lo = min(lo, x); hi = max(hi, x) }
+            }
+            candDay[c] = d0; minDay[c] = lo
+            extraStart[c + 1] = Int32(extraDays.count)
+            span = max(span, hi - lo)
+            var k: UInt8 = 0
+            for s in candidates[c].supportingKinds { k |= Self.kindBit(s) }
+            kinds[c] = k
+        }
+        // Amount buckets in date order: one sorted array, a range per amount.
+        let amounts = candidates.map(\.amount.minorUnits)
+        var order = Array(0..<m)
+        order.sort { (amounts[$0], minDay[$0], $0) < (amounts[$1], minDay[$1], $1) }
+        var bucket: [Int64: Range<Int>] = [:]
+        var s = 0
+        while s < m {
+            let a = amounts[order[s]]
+            var e = s + 1
+            while e < m && amounts[order[e]] == a { e += 1 }
+            bucket[a] = s..<e
+            s = e
+        }
+        let searchWindow = max(options.dateWindowDays, options.pendingWindowDays)
+        // Pending provider transactions whose removal arrives in this same update (tips).
+        var tipCandidates: [Int] = []
+        if !removedIDs.isEmpty {
+            for c in 0..<m where candidates[c].pending && candidates[c].supportingKinds == [.plaid] {
+                if let e = candidates[c].externalIDs.first, removedIDs.contains(e) { tipCandidates.append(c) }
+            }
+        }
+        rowDay = idx.map { records[$0].date.dayNumber }
+        for row in 0..<n {
+            let i = idx[row]
+            let day = rowDay[row]
+            let kind = records[i].sourceKind
+            let bankIsIncoming = kind.isBankOwn
+            let rowKind = Self.kindBit(kind)
+            let rowPending = records[i].pending
+            let rowExternalID = records[i].externalID
+            let amount = records[i].amount.minorUnits
+            var hasBankCandidate = false
+            if let range = bucket[amount] {
+                // First candidate whose earliest date can still be within the window.
+                var lo = range.lowerBound, hi = range.upperBound
+                let from = day - searchWindow - span
+                while lo < hi { let mid = (lo + hi) / 2; if minDay[order[mid]] < from { lo = mid + 1 } else { hi = mid } }
+                var k = lo
+                while k < range.upperBound {
+                    let c = order[k]
+                    k += 1
+                    if minDay[c] > day + searchWindow { break }
+                    guard kinds[c] & rowKind == 0 else { continue }
+                    // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
+                    var lag = bankIsIncoming ? day - candDay[c] : candDay[c] - day
+                    for e in Int(extraStart[c])..<Int(extraStart[c + 1]) {
+                        let d = bankIsIncoming ? day - extraDays[e] : extraDays[e] - day
+                        if abs(d) < abs(lag) || (abs(d) == abs(lag) && d > lag) { lag = d }
+                    }
+                    // A pending authorization posts days later: allow the pending window and
+                    // forgive the first two days of lag.
+                    let pendingSide = rowPending || candidates[c].pending
+                    guard abs(lag) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
+                    if pendingSide { lag = lag > 0 ? max(0, lag - 2) : lag }
+                    var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
+                    if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
+                    if kinds[c] & ~Self.kindBit(.plaid) != 0 { hasBankCandidate = true }
+                    pairs.append(pair)
+                }
+            }
+            // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
+            // when the bank has no row of that exact amount for it: then the posted record
+            // belongs with the bank's row, and the pending one goes with its removal.
+            if kind == .plaid && !rowPending && !hasBankCandidate {
+                for c in tipCandidates {
+                    let t = candidates[c]
+                    let pa = t.amount.minorUnits, qa = amount
+                    guard (pa < 0) == (qa < 0), abs(qa) >= abs(pa), Double(abs(qa)) <= Double(abs(pa)) * (1 + options.tipAllowance) else { continue }
+                    let g = day - t.date.dayNumber
+                    guard g >= -1 && g <= options.pendingWindowDays else { continue }
+                    // A pending already replaced through pending_transaction_id is taken.
+                    guard let pendingID = t.externalIDs.first, let px = try view.record(kind: .plaid, externalID: pendingID),
+                          !claimedPending.contains(px.id) else { continue }
+                    pairs.append(MatchPair(row: Int32(row), col: Int32(c), lag: Int32(g), sim: 0, score: 0, replacement: Int32(replacements.count)))
+                    replacements.append(PendingReplacement(pendingRecordID: px.id, pendingExternalID: pendingID, tip: abs(qa) - abs(pa)))
+                }
+            }
+        }
+        guard !pairs.isEmpty else { return }
+        // Text: tokens of every record that has a pair, weighted by how rare they are.
+        rowTokens = [[Int32]](repeating: [], count: n)
+        colTokens = [[Int32]?](repeating: nil, count: m)
+        rowDegree = [Int32](repeating: 0, count: n)
+        colDegree = [Int32](repeating: 0, count: m)
+        for p in pairs {
+            let (row, col) = (Int(p.row), Int(p.col))
+            if rowDegree[row] == 0 { rowTokens[row] = tokens.add(records[idx[row]].description, records[idx[row]].counterparty) }
+            if colTokens[col] == nil { colTokens[col] = tokens.add(candidates[col].description, candidates[col].counterparty) }
+            rowDegree[row] += 1
+            colDegree[col] += 1
+        }
+        tokens.finishWeights()
+        rowWeight = rowTokens.map { tokens.totalWeight($0) }
+        colWeight = colTokens.map { $0.map { tokens.totalWeight($0) } ?? 0 }
+        var kept = 0
+        for k in pairs.indices {
+            var p = pairs[k]
+            let (row, col) = (Int(p.row), Int(p.col))
+            p.sim = tokens.similarity(rowTokens[row], rowWeight[row], colTokens[col]!, colWeight[col])
+            if p.replacement >= 0 {
+                // A changed amount needs the same merchant; an equal one a short gap at least.
+                let tip = replacements[Int(p.replacement)].tip
+                guard p.sim >= 0.3 || (tip == 0 && p.lag <= 3) else { continue }
+                p.score = 0.9 - Reconciler.datePenalty(Int(p.lag)) + Reconciler.textWeight * p.sim - (tip == 0 ? 0 : 0.1)
+            } else {
+                p.score = 1.0 - Reconciler.datePenalty(Int(p.lag)) + Reconciler.textWeight * p.sim + (p.externalIDAgrees ? 0.5 : 0)
+            }
+            pairs[kept] = p
+            kept += 1
+        }
+        pairs.removeLast(pairs.count - kept)
+    }
+
+    // MARK: Decisions
+
+    /// Decides every row that has a pair: components of the pair graph, each solved optimally
+    /// (large ones in date-ordered blocks), abstaining on near ties.
+    mutating func decide() -> [(Int, RecordDecision)] {
+        guard !pairs.isEmpty else { return [] }
+        let n = idx.count, m = candidates.count
+        var parent = Array(0..<(n + m))
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
+            return x
+        }
+        for p in pairs {
+            let a = find(Int(p.row)), b = find(n + Int(p.col))
+            if a != b { parent[a] = b }
+        }
+        // Pairs grouped by component (counting sort by root).
+        var start = [Int](repeating: 0, count: n + m + 1)
+        var root = [Int](repeating: 0, count: pairs.count)
+        for (k, p) in pairs.enumerated() { root[k] = find(Int(p.row)); start[root[k] + 1] += 1 }
+        for x in 0..<(n + m) { start[x + 1] += start[x] }
+        var fill = start
+        var byComponent = [Int](repeating: 0, count: pairs.count)
+        for k in pairs.indices { byComponent[fill[root[k]]] = k; fill[root[k]] += 1 }
+
+        var solver = ComponentSolver(group: self)
+        for x in 0..<(n + m) where start[x + 1] > start[x] {
+            solver.solve(pairIndices: byComponent[start[x]..<start[x + 1]])
+        }
+        return solver.out
+    }
+}
