@@ -36,6 +36,9 @@ struct ComponentSolver {
             if g.pairs[k].score > 0 { accept(k) }
             return
         }
+        let row0 = g.pairs[pairIndices.first!].row, col0 = g.pairs[pairIndices.first!].col
+        if pairIndices.allSatisfy({ g.pairs[$0].row == row0 }) { return solveStar(pairIndices, rowSide: true) }
+        if pairIndices.allSatisfy({ g.pairs[$0].col == col0 }) { return solveStar(pairIndices, rowSide: false) }
         var rows: [Int] = []
         for k in pairIndices {
             let r = Int(g.pairs[k].row)
@@ -66,6 +69,39 @@ struct ComponentSolver {
             s += b
         }
         for r in rows { rank[r] = -1 }
+    }
+
+    /// One row with several candidate columns (`rowSide`), or one column wanted by several
+    /// rows: the optimum is simply the best pair, the runner-up the best pair that is not an
+    /// identical twin of it, or leaving both unmatched (score 0).
+    private mutating func solveStar(_ pairList: ArraySlice<Int>, rowSide: Bool) {
+        // The far end of each pair: a column (rowSide) or a row; its twin signature.
+        func sigOfFarEnd(_ k: Int) -> Int { rowSide ? colSig(Int(g.pairs[k].col)) : rowSig(Int(g.pairs[k].row)) }
+        func better(_ a: Int, _ b: Int) -> Bool {
+            let x = g.pairs[a], y = g.pairs[b]
+            if x.score != y.score { return x.score > y.score }
+            return rowSide ? g.candidates[Int(x.col)].id < g.candidates[Int(y.col)].id : rowLess(Int(x.row), Int(y.row))
+        }
+        var best = pairList.first!
+        for k in pairList where better(k, best) { best = k }
+        guard g.pairs[best].score > 0 else { return }
+        let bestSig = sigOfFarEnd(best)
+        var second: Int? = nil
+        for k in pairList where k != best && sigOfFarEnd(k) != bestSig {
+            if second == nil || better(k, second!) { second = k }
+        }
+        let p = g.pairs[best]
+        let alternative = max(0, second.map { g.pairs[$0].score } ?? 0)
+        func rival(_ k: Int) -> ReviewCandidate { rowSide ? candidate(k) : candidate(k, otherRow: Int(g.pairs[k].row)) }
+        if p.score - alternative < g.options.reviewMargin {
+            review(best, second.flatMap { g.pairs[$0].score > 0 ? [rival($0)] : nil } ?? [])
+            return
+        }
+        if p.sim < g.options.minimumTextSimilarity && (g.rowDegree[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1) {
+            review(best, second.map { [rival($0)] } ?? [])
+            return
+        }
+        accept(best)
     }
 
     /// Assigns `rows` (content-sorted) to the columns of `pairs`, deciding the first `commit` rows.

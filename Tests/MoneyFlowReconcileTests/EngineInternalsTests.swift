@@ -1,0 +1,79 @@
+import Testing
+import MoneyFlowCore
+@testable import MoneyFlowReconcile
+
+/// The pieces the fast engine is built from, each checked against a slow, obviously correct
+/// reference on random inputs.
+@Suite struct EngineInternalsTests {
+    /// The byte-level ASCII tokeniser must produce exactly the tokens of the Unicode one.
+    @Test func asciiFastPathTokenisesLikeTheReference() {
+        var rng = SeededRNG(seed: 11)
+        let alphabet = Array("abcXYZ019 #*-/.,'&POS purchase STORE ppd id web 12 34 5")
+        var table = TokenTable()
+        for _ in 0..<2_000 {
+            let text = String((0..<rng.int(0...40 - 1)).map { _ in alphabet[rng.int(0...alphabet.count - 1)] })
+            let fast = Set(table.add(text).map { table.strings[Int($0)] })
+            #expect(fast == TextSimilarity.tokens(text), "\(text)")
+        }
+        // Non-ASCII text goes through the reference itself; description and counterparty are one text.
+        let ids = table.add("拉扎斯网络科技（上海）有限公司", "Ｅｌｅｍｅ")
+        #expect(Set(ids.map { table.strings[Int($0)] }) == TextSimilarity.tokens("拉扎斯网络科技（上海）有限公司").union(["eleme"]))
+    }
+
+    /// Rare tokens weigh more: a shared city says little, a shared merchant name a lot.
+    @Test func sharedCityCountsForLessThanSharedMerchant() {
+        var table = TokenTable()
+        var docs: [[Int32]] = []
+        let merchants = ["velmora", "torru", "ixke", "dalnemi", "quanelux", "zenbra", "mobrator", "pavelri"]
+        for m in merchants {
+            for _ in 0..<3 { docs.append(table.add("POS PURCHASE \(m.uppercased()) #0123 SEATTLE WA")) }
+        }
+        let bank = table.add("POS PURCHASE SAMOLUX #9035 SEATTLE WA")
+        let right = table.add("SAMOLUX #9035 SEATTLE", "Samolux")
+        let wrong = table.add("PAVELRI #8788 SEATTLE", "Pavelri")
+        table.finishWeights()
+        func sim(_ a: [Int32], _ b: [Int32]) -> Double { table.similarity(a, table.totalWeight(a), b, table.totalWeight(b)) }
+        #expect(sim(bank, right) == 1)
+        #expect(sim(bank, wrong) > 0 && sim(bank, wrong) < 0.3)
+        #expect(docs.count == 24)
+    }
+
+    /// Random small problems: the solver's optimum equals brute force, and the dual bound never
+    /// exceeds what forbidding a chosen pair really costs (the bound lets the engine skip
+    /// re-solving; it must be a lower bound to be safe).
+    @Test func assignmentIsOptimalAndDualBoundIsALowerBound() {
+        var rng = SeededRNG(seed: 5)
+        for _ in 0..<300 {
+            let rows = 1 + rng.int(0...4 - 1), cols = 1 + rng.int(0...4 - 1)
+            var problem = AssignmentProblem(rows: rows, columns: cols)
+            for i in 0..<rows { for j in 0..<cols where rng.int(0...3 - 1) > 0 { problem[i, j] = -Double(rng.int(0...200 - 1)) / 100 } }
+            let best = problem.solve()
+            #expect(abs(best.cost - bruteForce(problem)) < 1e-9)
+            for (i, j) in best.columns.enumerated() {
+                guard let j else { continue }
+                var rowAlt = Double.infinity
+                for j2 in 0..<problem.width where j2 != j && problem.allowed(i, j2) { rowAlt = min(rowAlt, problem.reducedCost(best, i, j2)) }
+                var colAlt = -best.v[j + 1]
+                for i2 in 0..<rows where i2 != i && problem.allowed(i2, j) { colAlt = min(colAlt, problem.reducedCost(best, i2, j)) }
+                var without = problem
+                without[i, j] = AssignmentProblem.forbidden
+                let alt = without.solve()
+                #expect(alt.cost - best.cost >= rowAlt + colAlt - 1e-9)
+            }
+        }
+    }
+
+    func bruteForce(_ p: AssignmentProblem) -> Double {
+        var best = 0.0
+        var used = [Bool](repeating: false, count: p.columns)
+        func go(_ i: Int, _ acc: Double) {
+            if i == p.rows { best = min(best, acc); return }
+            go(i + 1, acc + p[i, p.columns + i])
+            for j in 0..<p.columns where !used[j] && p.allowed(i, j) {
+                used[j] = true; go(i + 1, acc + p[i, j]); used[j] = false
+            }
+        }
+        go(0, 0)
+        return best
+    }
+}
