@@ -157,7 +157,7 @@ def main():
       "transaction (what `ImportService.apply` does). Links are checked against the generator's ground truth: "
       "a link to an identical twin, or to a Plaid record that shows the same date, amount and name as the true partner, counts as correct "
       "(*swapped* = how many of those).\n")
-    w("| N | stmt rows | engine plan s | engine peak MiB | store: Plaid import s | store: plan s | store: apply s | store: plan+apply s | store peak MiB | links ok (swapped) | wrong | missed | review | linkable |")
+    w("| N | stmt rows | engine plan s | engine peak MiB | store: Plaid import s | store: plan s | store: apply s | store: plan+apply s | store peak MiB | links ok (swapped) | wrong (of which repeat purchases) | missed | review | linkable |")
     w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ns = sorted({k[1] for k in by if k[0].startswith("reconcile")} | {int(k.split(":")[1]) for k in timeouts if k.startswith("reconcile")})
     eng_pts, sto_pts, peak_pts = [], [], []
@@ -170,7 +170,7 @@ def main():
             continue
         w(f"| {n:,} | {fmt(med(src, 'statement_rows'))} | {cell(mplan, mt)} | {fmt(med(m, 'peak_mib'))} | "
           f"{fmt(med(s_, 'plaid_import_s'))} | {fmt(med(s_, 'plan_s'))} | {fmt(med(s_, 'apply_s'))} | {cell(stot, st)} | "
-          f"{fmt(med(s_, 'peak_mib'))} | {fmt(med(src, 'links_correct'))} ({fmt(med(src, 'links_swapped_identical'))}) | {fmt(med(src, 'links_wrong'))} | "
+          f"{fmt(med(s_, 'peak_mib'))} | {fmt(med(src, 'links_correct'))} ({fmt(med(src, 'links_swapped_identical'))}) | {fmt(med(src, 'links_wrong'))} ({fmt(med(src, 'links_wrong_repeat_purchase'))}) | "
           f"{fmt(med(src, 'missed'))} | {fmt(med(src, 'review'))} | {fmt(med(src, 'linkable'))} |")
         if m and s_ and {r.get("plan_digest") for r in m} != {r.get("plan_digest") for r in s_}:
             w(f"| | ⚠ engine and store plans differ for N={n:,} | | | | | | | | | | | | |")

@@ -214,6 +214,9 @@ struct Dataset {
         /// Counted in `correct`: linked to a Plaid record that is observably identical to the
         /// true partner (same Plaid date, amount and name), i.e. a swap nobody can tell apart.
         var swapped = 0
+        /// Counted in `wrong`: linked to the same merchant, store and amount on another day (a
+        /// swap between repeat purchases that only the dates tell apart).
+        var wrongSamePurchaseOtherDay = 0
         /// Statement rows whose real transaction is also in the Plaid feed.
         var linkable = 0
     }
@@ -231,7 +234,10 @@ struct Dataset {
                 let l = txns[plaidTxn[j]], x = txns[t]
                 if l.group == x.group { s.correct += 1 }
                 else if l.day == x.day && l.amount == x.amount && plaidName(l) == plaidName(x) { s.correct += 1; s.swapped += 1 }
-                else { s.wrong += 1 }
+                else {
+                    s.wrong += 1
+                    if l.amount == x.amount && l.merchant == x.merchant && l.store == x.store { s.wrongSamePurchaseOtherDay += 1 }
+                }
             } else if isReview(i) {
                 s.review += 1
             } else if isNew(i) {

@@ -129,7 +129,7 @@ func explainWrong(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, pl
 }
 
 func emitScore(_ line: inout ResultLine, _ s: Dataset.Score) {
-    line.set("links_correct", s.correct); line.set("links_wrong", s.wrong); line.set("links_swapped_identical", s.swapped); line.set("missed", s.missed)
+    line.set("links_correct", s.correct); line.set("links_wrong", s.wrong); line.set("links_wrong_repeat_purchase", s.wrongSamePurchaseOtherDay); line.set("links_swapped_identical", s.swapped); line.set("missed", s.missed)
     line.set("new_correct", s.newCorrect); line.set("review", s.review); line.set("linkable", s.linkable)
 }
 
