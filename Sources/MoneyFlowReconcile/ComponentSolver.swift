@@ -31,9 +31,13 @@ struct ComponentSolver {
 
     mutating func solve(pairIndices: ArraySlice<Int>) {
         if pairIndices.count == 1 {
-            // One row, one column, nothing competes: link when it scores at all.
+            // One row, one column, nothing else in this import competes: link when it scores
+            // at all, unless the text does not confirm it and the row has rivals that an
+            // earlier import already linked.
             let k = pairIndices.first!
-            if g.pairs[k].score > 0 { accept(k) }
+            let p = g.pairs[k]
+            guard p.score > 0 else { return }
+            if p.sim < g.options.minimumTextSimilarity && g.rowRivals[Int(p.row)] > 1 { review(k, []) } else { accept(k) }
             return
         }
         let row0 = g.pairs[pairIndices.first!].row, col0 = g.pairs[pairIndices.first!].col
@@ -97,7 +101,7 @@ struct ComponentSolver {
             review(best, second.flatMap { g.pairs[$0].score > 0 ? [rival($0)] : nil } ?? [])
             return
         }
-        if p.sim < g.options.minimumTextSimilarity && (g.rowDegree[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1) {
+        if p.sim < g.options.minimumTextSimilarity && (g.rowRivals[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1) {
             review(best, second.map { [rival($0)] } ?? [])
             return
         }
@@ -171,7 +175,7 @@ struct ComponentSolver {
             }
             // Text that does not confirm the pair, with other transactions of the same amount
             // in the window on either side: amount and date alone cannot tell them apart.
-            if g.pairs[k].sim < minText && (g.rowDegree[row] > 1 || g.colDegree[col] > 1) {
+            if g.pairs[k].sim < minText && (g.rowRivals[row] > 1 || g.colDegree[col] > 1) {
                 var other: ReviewCandidate? = nil
                 var bestOther: Int32 = -1
                 for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {

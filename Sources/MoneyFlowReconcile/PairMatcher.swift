@@ -87,6 +87,8 @@ struct MatchGroup {
     var colTokens: [[Int32]?] = []
     var colWeight: [Double] = []
     var rowDegree: [Int32] = []
+    /// Live transactions of the row's amount within its date window, whatever supports them.
+    var rowRivals: [Int32] = []
     var colDegree: [Int32] = []
     var rowDay: [Int] = []
 
@@ -142,6 +144,7 @@ struct MatchGroup {
             }
         }
         rowDay = idx.map { records[$0].date.dayNumber }
+        rowRivals = [Int32](repeating: 0, count: n)
         for row in 0..<n {
             let i = idx[row]
             let day = rowDay[row]
@@ -162,7 +165,6 @@ struct MatchGroup {
                     let c = order[k]
                     k += 1
                     if minDay[c] > day + searchWindow { break }
-                    guard kinds[c] & rowKind == 0 else { continue }
                     // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
                     var lag = bankIsIncoming ? day - candDay[c] : candDay[c] - day
                     for e in Int(extraStart[c])..<Int(extraStart[c + 1]) {
@@ -173,6 +175,10 @@ struct MatchGroup {
                     // forgive the first two days of lag.
                     let pendingSide = rowPending || candidates[c].pending
                     guard abs(lag) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
+                    // A rival whether or not a record like this one already supports it: what
+                    // an earlier import linked must weigh as it would within one import.
+                    rowRivals[row] += 1
+                    guard kinds[c] & rowKind == 0 else { continue }
                     if pendingSide { lag = lag > 0 ? max(0, lag - 2) : lag }
                     var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
                     if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
