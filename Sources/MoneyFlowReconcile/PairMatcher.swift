@@ -1,3 +1,4 @@
+import Foundation
 import MoneyFlowCore
 
 extension Reconciler {
@@ -265,10 +266,47 @@ struct MatchGroup {
         var byComponent = [Int](repeating: 0, count: pairs.count)
         for k in pairs.indices { byComponent[fill[root[k]]] = k; fill[root[k]] += 1 }
 
-        var solver = ComponentSolver(group: self)
-        for x in 0..<(n + m) where start[x + 1] > start[x] {
-            solver.solve(pairIndices: byComponent[start[x]..<start[x + 1]])
+        var components: [Range<Int>] = []
+        for x in 0..<(n + m) where start[x + 1] > start[x] { components.append(start[x]..<start[x + 1]) }
+        // Components are independent: big imports solve them on every core, in contiguous
+        // shares of about equal pair counts (each share in its own solver, so the result does
+        // not depend on the number of threads).
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, pairs.count / 20_000))
+        if workers == 1 {
+            var solver = ComponentSolver(group: self)
+            for c in components { solver.solve(pairIndices: byComponent[c]) }
+            return solver.out
         }
-        return solver.out
+        var shares: [Range<Int>] = []
+        var first = 0, acc = 0
+        for (k, c) in components.enumerated() {
+            acc += c.count
+            if acc * workers >= pairs.count * (shares.count + 1) || k == components.count - 1 {
+                shares.append(first..<(k + 1)); first = k + 1
+            }
+        }
+        let group = self, parts = components, split = shares, members = byComponent
+        let results = UnsafeResults(count: shares.count)
+        DispatchQueue.concurrentPerform(iterations: split.count) { w in
+            var solver = ComponentSolver(group: group)
+            for c in parts[split[w]] { solver.solve(pairIndices: members[c]) }
+            results.set(w, solver.out)
+        }
+        return results.all.flatMap { $0 }
     }
+}
+
+/// One result slot per worker of a `concurrentPerform`: each worker writes only its own slot,
+/// and the slots are read after all workers finished.
+private final class UnsafeResults: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<[(Int, RecordDecision)]>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: [], count: count)
+    }
+    deinit { slots.deinitialize(count: count); slots.deallocate() }
+    func set(_ i: Int, _ value: [(Int, RecordDecision)]) { slots[i] = value }
+    var all: [[(Int, RecordDecision)]] { Array(UnsafeBufferPointer(start: slots, count: count)) }
 }
