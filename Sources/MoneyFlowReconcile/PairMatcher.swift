@@ -136,7 +136,6 @@ struct MatchGroup {
             bucket[a] = s..<e
             s = e
         }
-        let searchWindow = max(options.dateWindowDays, options.pendingWindowDays)
         // Pending provider transactions whose removal arrives in this same update (tips).
         var tipCandidates: [Int] = []
         if !removedIDs.isEmpty {
@@ -145,52 +144,34 @@ struct MatchGroup {
             }
         }
         rowDay = idx.map { records[$0].date.dayNumber }
-        rowRivals = [Int32](repeating: 0, count: n)
-        for row in 0..<n {
+        let index = CandidateIndex(candDay: candDay, minDay: minDay, extraStart: extraStart, extraDays: extraDays,
+                                   kinds: kinds, order: order, bucket: bucket, span: span)
+        // Exact-amount pairs: rows are independent, so big imports scan on every core
+        // (contiguous row ranges, concatenated in row order: the same pairs in the same order).
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, n / 20_000))
+        var scans: [PairScan]
+        if workers == 1 {
+            scans = [scan(rows: 0..<n, index: index)]
+        } else {
+            let me = self
+            let results = UnsafeSlots<PairScan>(count: workers, initial: PairScan())
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                results.set(w, me.scan(rows: (n * w / workers)..<(n * (w + 1) / workers), index: index))
+            }
+            scans = results.all
+        }
+        rowRivals = scans.flatMap(\.rivals)
+        pairs = scans.flatMap(\.pairs)
+        let hasBankCandidate = scans.flatMap(\.hasBankCandidate)
+        scans = []
+        for row in 0..<n where !tipCandidates.isEmpty {
             let i = idx[row]
             let day = rowDay[row]
-            let kind = records[i].sourceKind
-            let bankIsIncoming = kind.isBankOwn
-            let rowKind = Self.kindBit(kind)
-            let rowPending = records[i].pending
-            let rowExternalID = records[i].externalID
             let amount = records[i].amount.minorUnits
-            var hasBankCandidate = false
-            if let range = bucket[amount] {
-                // First candidate whose earliest date can still be within the window.
-                var lo = range.lowerBound, hi = range.upperBound
-                let from = day - searchWindow - span
-                while lo < hi { let mid = (lo + hi) / 2; if minDay[order[mid]] < from { lo = mid + 1 } else { hi = mid } }
-                var k = lo
-                while k < range.upperBound {
-                    let c = order[k]
-                    k += 1
-                    if minDay[c] > day + searchWindow { break }
-                    // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
-                    var lag = bankIsIncoming ? day - candDay[c] : candDay[c] - day
-                    for e in Int(extraStart[c])..<Int(extraStart[c + 1]) {
-                        let d = bankIsIncoming ? day - extraDays[e] : extraDays[e] - day
-                        if abs(d) < abs(lag) || (abs(d) == abs(lag) && d > lag) { lag = d }
-                    }
-                    // A pending authorization posts days later: allow the pending window and
-                    // forgive the first two days of lag.
-                    let pendingSide = rowPending || candidates[c].pending
-                    guard abs(lag) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
-                    // A rival whether or not a record like this one already supports it: what
-                    // an earlier import linked must weigh as it would within one import.
-                    rowRivals[row] += 1
-                    guard kinds[c] & rowKind == 0 else { continue }
-                    if pendingSide { lag = lag > 0 ? max(0, lag - 2) : lag }
-                    var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
-                    if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
-                    if kinds[c] & ~Self.kindBit(.plaid) != 0 { hasBankCandidate = true }
-                    pairs.append(pair)
-                }
-            }
             // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
             // when the bank has no row of that exact amount for it: then the posted record
             // belongs with the bank's row, and the pending one goes with its removal.
-            if kind == .plaid && !rowPending && !hasBankCandidate {
+            if records[i].sourceKind == .plaid && !records[i].pending && !hasBankCandidate[row] {
                 for c in tipCandidates {
                     let t = candidates[c]
                     let pa = t.amount.minorUnits, qa = amount
@@ -240,6 +221,55 @@ struct MatchGroup {
         pairs.removeLast(pairs.count - kept)
     }
 
+    /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a
+    /// bank-own transaction is among their candidates.
+    func scan(rows: Range<Int>, index x: CandidateIndex) -> PairScan {
+        var out = PairScan()
+        out.rivals = [Int32](repeating: 0, count: rows.count)
+        out.hasBankCandidate = [Bool](repeating: false, count: rows.count)
+        let searchWindow = max(options.dateWindowDays, options.pendingWindowDays)
+        for row in rows {
+            let i = idx[row]
+            let day = rowDay[row]
+            let kind = records[i].sourceKind
+            let bankIsIncoming = kind.isBankOwn
+            let rowKind = Self.kindBit(kind)
+            let rowPending = records[i].pending
+            let rowExternalID = records[i].externalID
+            guard let range = x.bucket[records[i].amount.minorUnits] else { continue }
+            // First candidate whose earliest date can still be within the window.
+            var lo = range.lowerBound, hi = range.upperBound
+            let from = day - searchWindow - x.span
+            while lo < hi { let mid = (lo + hi) / 2; if x.minDay[x.order[mid]] < from { lo = mid + 1 } else { hi = mid } }
+            var k = lo
+            while k < range.upperBound {
+                let c = x.order[k]
+                k += 1
+                if x.minDay[c] > day + searchWindow { break }
+                // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
+                var lag = bankIsIncoming ? day - x.candDay[c] : x.candDay[c] - day
+                for e in Int(x.extraStart[c])..<Int(x.extraStart[c + 1]) {
+                    let d = bankIsIncoming ? day - x.extraDays[e] : x.extraDays[e] - day
+                    if abs(d) < abs(lag) || (abs(d) == abs(lag) && d > lag) { lag = d }
+                }
+                // A pending authorization posts days later: allow the pending window and
+                // forgive the first two days of lag.
+                let pendingSide = rowPending || candidates[c].pending
+                guard abs(lag) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
+                // A rival whether or not a record like this one already supports it: what
+                // an earlier import linked must weigh as it would within one import.
+                out.rivals[row - rows.lowerBound] += 1
+                guard x.kinds[c] & rowKind == 0 else { continue }
+                if pendingSide { lag = lag > 0 ? max(0, lag - 2) : lag }
+                var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
+                if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
+                if x.kinds[c] & ~Self.kindBit(.plaid) != 0 { out.hasBankCandidate[row - rows.lowerBound] = true }
+                out.pairs.append(pair)
+            }
+        }
+        return out
+    }
+
     // MARK: Decisions
 
     /// Decides every row that has a pair: components of the pair graph, each solved optimally
@@ -286,7 +316,7 @@ struct MatchGroup {
             }
         }
         let group = self, parts = components, split = shares, members = byComponent
-        let results = UnsafeResults(count: shares.count)
+        let results = UnsafeSlots<[(Int, RecordDecision)]>(count: shares.count, initial: [])
         DispatchQueue.concurrentPerform(iterations: split.count) { w in
             var solver = ComponentSolver(group: group)
             for c in parts[split[w]] { solver.solve(pairIndices: members[c]) }
@@ -296,17 +326,31 @@ struct MatchGroup {
     }
 }
 
+/// Candidates of one account and currency arranged for the date sweep.
+struct CandidateIndex: Sendable {
+    var candDay: [Int], minDay: [Int], extraStart: [Int32], extraDays: [Int], kinds: [UInt8], order: [Int]
+    var bucket: [Int64: Range<Int>]
+    var span: Int
+}
+
+/// What scanning a range of rows found.
+struct PairScan: Sendable {
+    var pairs: [MatchPair] = []
+    var rivals: [Int32] = []
+    var hasBankCandidate: [Bool] = []
+}
+
 /// One result slot per worker of a `concurrentPerform`: each worker writes only its own slot,
 /// and the slots are read after all workers finished.
-private final class UnsafeResults: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<[(Int, RecordDecision)]>
+final class UnsafeSlots<T>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<T>
     private let count: Int
-    init(count: Int) {
+    init(count: Int, initial: T) {
         self.count = count
         slots = .allocate(capacity: count)
-        slots.initialize(repeating: [], count: count)
+        slots.initialize(repeating: initial, count: count)
     }
     deinit { slots.deinitialize(count: count); slots.deallocate() }
-    func set(_ i: Int, _ value: [(Int, RecordDecision)]) { slots[i] = value }
-    var all: [[(Int, RecordDecision)]] { Array(UnsafeBufferPointer(start: slots, count: count)) }
+    func set(_ i: Int, _ value: T) { slots[i] = value }
+    var all: [T] { Array(UnsafeBufferPointer(start: slots, count: count)) }
 }
