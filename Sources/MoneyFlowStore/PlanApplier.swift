@@ -9,9 +9,14 @@ struct PlanApplier {
     let importedAt: Date
 
     private var changeSeq = 0
+    /// Row inserts, prepared once per import and bound with the C API (the hot path: one
+    /// transaction, one record and one link per new row).
+    private let statements: BulkStatements
+    private let reasonsEncoder = JSONEncoder()
 
     init(db: Database, plan: ImportPlan, importedAt: Date) {
         self.db = db; self.plan = plan; self.importedAt = importedAt
+        self.statements = BulkStatements(db: db)
     }
 
     static func timestamp(_ d: Date) -> String {
@@ -35,12 +40,13 @@ struct PlanApplier {
         }
         let accountIDs = try resolveAccounts(batchID: batchID)
 
-        var createdTransactions: [Int: Int64] = [:]   // entry index -> transaction id
+        let records = plan.statement.records
+        // Entry index -> id; 0 = none (SQLite rowids of these tables start at 1).
+        var createdTransactions = [Int64](repeating: 0, count: records.count)
         // Transactions created by this plan already show their only record: no refresh needed
         // unless another entry joins them.
-        var recordIDs: [Int: Int64] = [:]             // entry index -> record id
+        var recordIDs = [Int64](repeating: 0, count: records.count)
         var touched = Set<Int64>()
-        let records = plan.statement.records
         for entry in plan.entries {
             let rec = records[entry.index]
             guard let accountID = accountIDs[rec.accountKey] else {
@@ -70,7 +76,7 @@ struct PlanApplier {
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
                 touched.insert(t)
             case .linkToIncoming(let other, let score, let reasons):
-                guard let t = createdTransactions[other] else { throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction") }
+                guard createdTransactions.indices.contains(other), case let t = createdTransactions[other], t != 0 else { throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction") }
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
                 touched.insert(t)
             case .supersede(let pendingRecordID, let t, let reasons):
@@ -78,7 +84,8 @@ struct PlanApplier {
                 try setState(batchID, recordID: pendingRecordID, state: "superseded")
                 touched.insert(t)
             case .supersedeIncoming(let pendingIndex, let reasons):
-                guard let t = createdTransactions[pendingIndex], let pendingRecord = recordIDs[pendingIndex] else {
+                guard createdTransactions.indices.contains(pendingIndex), case let t = createdTransactions[pendingIndex],
+                      case let pendingRecord = recordIDs[pendingIndex], t != 0, pendingRecord != 0 else {
                     throw StoreError("plan supersedes entry \(pendingIndex) that creates no transaction")
                 }
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons, decidedBy: "provider")
@@ -93,7 +100,9 @@ struct PlanApplier {
                 touched.insert(t)
                 let resolved = candidates.map { c -> ReviewCandidate in
                     var c = c
-                    if c.transactionID == nil, let i = c.incomingIndex { c.transactionID = createdTransactions[i] }
+                    if c.transactionID == nil, let i = c.incomingIndex, createdTransactions.indices.contains(i), createdTransactions[i] != 0 {
+                        c.transactionID = createdTransactions[i]
+                    }
                     return c
                 }
                 let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
@@ -196,37 +205,75 @@ struct PlanApplier {
     static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#
 
     private func insertTransaction(_ r: IncomingRecord, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
-        try db.cachedStatement(sql: """
-            INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, note, balance_minor, category,
-                            pending, needs_review, created_batch_id, sort_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [accountID, r.date.iso, r.amount.minorUnits, r.amount.currency, r.description, r.counterparty, r.note,
-                                     r.balance?.minorUnits, r.category, r.pending, needsReview, batchID, sortKey])
-        return db.lastInsertedRowID
+        let stmt = try statements.insertTransaction()
+        stmt.bind(1, accountID); stmt.bind(2, r.date.iso); stmt.bind(3, r.amount.minorUnits); stmt.bind(4, r.amount.currency)
+        stmt.bind(5, r.description); stmt.bind(6, r.counterparty); stmt.bind(7, r.note); stmt.bind(8, r.balance?.minorUnits)
+        stmt.bind(9, r.category); stmt.bind(10, r.pending); stmt.bind(11, needsReview); stmt.bind(12, batchID); stmt.bind(13, sortKey)
+        try stmt.execute()
+        return stmt.lastInsertedRowID
     }
 
     private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
                               score: Double, reasons: [MatchReason], decidedBy: String = "auto") throws -> Int64 {
-        let reasonsJSON = String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self)
+        let reasonsJSON = String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self)
         return try insertRecord(r, entry: entry, accountID: accountID, batchID: batchID, transactionID: transactionID,
                                 score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy)
     }
 
     private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
                               score: Double, reasonsJSON: String, decidedBy: String = "auto") throws -> Int64 {
-        let stmt = try db.cachedStatement(sql: """
+        let stmt = try statements.insertRecord()
+        stmt.bind(1, batchID); stmt.bind(2, accountID); stmt.bind(3, r.sourceKind.rawValue); stmt.bind(4, entry.fingerprint)
+        stmt.bind(5, r.externalID); stmt.bind(6, r.pendingExternalID); stmt.bind(7, r.date.iso); stmt.bind(8, r.authorizedDate?.iso)
+        stmt.bind(9, r.time); stmt.bind(10, r.amount.minorUnits); stmt.bind(11, r.amount.currency); stmt.bind(12, r.description)
+        stmt.bind(13, r.counterparty); stmt.bind(14, r.note); stmt.bind(15, r.balance?.minorUnits); stmt.bind(16, r.category)
+        stmt.bind(17, r.pending); stmt.bind(18, r.locator.line); stmt.bind(19, r.locator.page); stmt.bind(20, r.locator.row)
+        stmt.bind(21, r.raw); stmt.bind(22, entry.index)
+        try stmt.execute()
+        let rid = stmt.lastInsertedRowID
+        let link = try statements.insertLink()
+        link.bind(1, rid); link.bind(2, transactionID); link.bind(3, score); link.bind(4, reasonsJSON); link.bind(5, decidedBy)
+        try link.execute()
+        return rid
+    }
+}
+
+/// The applier's per-row statements, prepared on first use and finalized with the applier.
+final class BulkStatements {
+    let db: Database
+    private var txn: RawStatement?
+    private var record: RawStatement?
+    private var link: RawStatement?
+
+    init(db: Database) { self.db = db }
+
+    func insertTransaction() throws -> RawStatement {
+        if let txn { return txn }
+        let s = try RawStatement(db, sql: """
+            INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, note, balance_minor, category,
+                            pending, needs_review, created_batch_id, sort_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        txn = s
+        return s
+    }
+
+    func insertRecord() throws -> RawStatement {
+        if let record { return record }
+        let s = try RawStatement(db, sql: """
             INSERT INTO record(batch_id, account_id, source_kind, fingerprint, external_id, pending_external_id, date, authorized_date,
                                time, amount_minor, currency, description, counterparty, note, balance_minor, category, pending,
                                line, page, row, raw, file_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try stmt.execute(arguments: [batchID, accountID, r.sourceKind.rawValue, entry.fingerprint, r.externalID, r.pendingExternalID,
-                                     r.date.iso, r.authorizedDate?.iso, r.time, r.amount.minorUnits, r.amount.currency, r.description,
-                                     r.counterparty, r.note, r.balance?.minorUnits, r.category, r.pending,
-                                     r.locator.line, r.locator.page, r.locator.row, r.raw, entry.index])
-        let rid = db.lastInsertedRowID
-        try db.cachedStatement(sql: "INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [rid, transactionID, score, reasonsJSON, decidedBy])
-        return rid
+        record = s
+        return s
+    }
+
+    func insertLink() throws -> RawStatement {
+        if let link { return link }
+        let s = try RawStatement(db, sql: "INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)")
+        link = s
+        return s
     }
 }
