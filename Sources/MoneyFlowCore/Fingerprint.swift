@@ -20,8 +20,11 @@ public enum Fingerprint {
 
     /// Keys for all records of a file, in file order, with occurrence indexes assigned.
     public static func keys(for records: [IncomingRecord]) -> [String] {
-        // The occurrence counts identical keys per account and kind. The first occurrence's
-        // full key ("...|#0") stands for its group in `seen`.
+        // The occurrence counts identical keys per account and kind: originally one dictionary
+        // of `account RS kind RS key` strings. Keyed by the three parts instead, which is the
+        // same grouping (String equality included) as long as no account key holds an RS.
+        if records.contains(where: { $0.accountKey.utf8.contains(0x1E) }) { return concatenatedKeys(for: records) }
+        // The first occurrence's full key ("...|#0") stands for its group in `seen`.
         var seen: [GroupKey: Int] = [:]
         seen.reserveCapacity(records.count)
         var out: [String] = []
@@ -45,6 +48,17 @@ public enum Fingerprint {
             }
         }
         return out
+    }
+
+    /// The original algorithm, for account keys holding U+001E.
+    static func concatenatedKeys(for records: [IncomingRecord]) -> [String] {
+        var seen: [String: Int] = [:]
+        return records.map { r in
+            let base = "\(r.accountKey)\u{1E}\(r.sourceKind.rawValue)\u{1E}\(key(for: r, occurrence: 0))"
+            let n = seen[base, default: 0]
+            seen[base] = n + 1
+            return key(for: r, occurrence: n)
+        }
     }
 
     private struct GroupKey: Hashable {

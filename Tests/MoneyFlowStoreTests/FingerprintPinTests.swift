@@ -40,6 +40,8 @@ import MoneyFlowCore
         rec("Far", Int64.max, "USD", date: (9999, 12, 31)),
         rec("Min", Int64.min + 1, "USD"),
         rec("sep\u{1F}inside\u{1E}x", 5, cp: "a\u{1F}b"),
+        rec("Caf\u{E9}", -1, note: "x"),
+        rec("Cafe\u{301}", -1, note: "x"),                               // canonically equivalent: occurrence 1
     ]
 
     /// Output of `Fingerprint.keys(for: pinnedRecords)` before the fast path (commit 7720340).
@@ -69,6 +71,8 @@ import MoneyFlowCore
         "9999-12-31|92233720368547758.07|USD|Far\u{1F}\u{1F}\u{1F}|#0",
         "2024-03-07|-92233720368547758.07|USD|Min\u{1F}\u{1F}\u{1F}|#0",
         "2024-03-07|0.05|USD|sep\u{1F}inside\u{1E}x\u{1F}a\u{1F}b\u{1F}\u{1F}|#0",
+        "2024-03-07|-0.01|USD|Caf\u{E9}\u{1F}\u{1F}x\u{1F}|#0",
+        "2024-03-07|-0.01|USD|Cafe\u{301}\u{1F}\u{1F}x\u{1F}|#1",
     ]
 
     @Test func fingerprintsArePinned() {
@@ -144,6 +148,10 @@ import MoneyFlowCore
         }
         // Duplicates, so occurrence numbering is exercised.
         records += records.prefix(500)
+        if plainOnly {
+            // An account key holding U+001E takes the original (concatenating) path.
+            for i in stride(from: 0, to: records.count, by: 97) { records[i].accountKey = "acct\u{1E}csv\u{1E}x" }
+        }
         let fast = Fingerprint.keys(for: records)
         let reference = Self.referenceKeys(records)
         var mismatches = 0
