@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "MoneyFlowStore", dependencies: [
             "MoneyFlowCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // The C API of the SQLite that GRDB links, for the bulk write path.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Wires file -> importer -> reconciler -> store; registers the default importers.
         .target(name: "MoneyFlowPipeline", dependencies: [

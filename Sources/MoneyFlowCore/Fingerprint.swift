@@ -1,4 +1,8 @@
 /// Identity keys that make re-imports idempotent.
+///
+/// The strings are stored in every store (`record.fingerprint`) and must never change, byte for
+/// byte: `Tests/MoneyFlowStoreTests/FingerprintPinTests.swift` pins them and compares this
+/// implementation with the original string-interpolation one.
 public enum Fingerprint {
     /// Key of a record within its account and source kind.
     ///
@@ -7,17 +11,236 @@ public enum Fingerprint {
     /// stay two while a second import of the same (or an overlapping) file matches row for row.
     public static func key(for record: IncomingRecord, occurrence: Int) -> String {
         if let id = record.externalID, !id.isEmpty { return "id:" + id }
-        return "\(record.date.iso)|\(record.amount.decimalString)|\(record.amount.currency)|\(record.identityText)|#\(occurrence)"
+        var buf: [UInt8] = []
+        buf.reserveCapacity(128)
+        appendCore(record, to: &buf)
+        FingerprintText.appendDecimal(UInt64(occurrence.magnitude), negative: occurrence < 0, to: &buf)
+        return String(decoding: buf, as: UTF8.self)
     }
 
     /// Keys for all records of a file, in file order, with occurrence indexes assigned.
     public static func keys(for records: [IncomingRecord]) -> [String] {
+        // The occurrence counts identical keys per account and kind: originally one dictionary
+        // of `account RS kind RS key` strings. Keyed by the three parts instead, which is the
+        // same grouping (String equality included) as long as no account key holds an RS.
+        if records.contains(where: { $0.accountKey.utf8.contains(0x1E) }) { return concatenatedKeys(for: records) }
+        // The first occurrence's full key ("...|#0") stands for its group in `seen`.
+        var seen: [GroupKey: Int] = [:]
+        seen.reserveCapacity(records.count)
+        var out: [String] = []
+        out.reserveCapacity(records.count)
+        var buf: [UInt8] = []
+        buf.reserveCapacity(256)
+        for r in records {
+            if let id = r.externalID, !id.isEmpty { out.append("id:" + id); continue }
+            buf.removeAll(keepingCapacity: true)
+            appendCore(r, to: &buf)
+            buf.append(UInt8(ascii: "0"))
+            let first = String(decoding: buf, as: UTF8.self)
+            let group = GroupKey(accountKey: r.accountKey, kind: r.sourceKind, key: first)
+            if let n = seen.updateValue(1, forKey: group) {
+                seen[group] = n + 1
+                buf.removeLast()
+                FingerprintText.appendDecimal(UInt64(n), negative: false, to: &buf)
+                out.append(String(decoding: buf, as: UTF8.self))
+            } else {
+                out.append(first)
+            }
+        }
+        return out
+    }
+
+    /// The original algorithm, for account keys holding U+001E.
+    static func concatenatedKeys(for records: [IncomingRecord]) -> [String] {
         var seen: [String: Int] = [:]
         return records.map { r in
             let base = "\(r.accountKey)\u{1E}\(r.sourceKind.rawValue)\u{1E}\(key(for: r, occurrence: 0))"
             let n = seen[base, default: 0]
             seen[base] = n + 1
             return key(for: r, occurrence: n)
+        }
+    }
+
+    private struct GroupKey: Hashable {
+        var accountKey: String
+        var kind: SourceKind
+        var key: String
+    }
+
+    /// `date|amount|currency|identityText|#` (everything but the occurrence).
+    static func appendCore(_ r: IncomingRecord, to buf: inout [UInt8]) {
+        FingerprintText.appendISODate(r.date, to: &buf)
+        buf.append(UInt8(ascii: "|"))
+        FingerprintText.appendMoney(r.amount, to: &buf)
+        buf.append(UInt8(ascii: "|"))
+        buf.append(contentsOf: r.amount.currency.utf8)
+        buf.append(UInt8(ascii: "|"))
+        FingerprintText.appendIdentityText(r, to: &buf)
+        buf.append(UInt8(ascii: "|"))
+        buf.append(UInt8(ascii: "#"))
+    }
+}
+
+/// Byte-level builders for fingerprint text, equal to the `String` formatting they replace.
+enum FingerprintText {
+    static func appendDecimal(_ v: UInt64, negative: Bool, to buf: inout [UInt8]) {
+        if negative { buf.append(UInt8(ascii: "-")) }
+        if v < 10 { buf.append(UInt8(ascii: "0") &+ UInt8(v)); return }
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes >= 20 digits
+        let n = withUnsafeMutableBytes(of: &digits) { p -> Int in
+            var v = v, i = 32
+            while v > 0 { i -= 1; p[i] = UInt8(ascii: "0") &+ UInt8(v % 10); v /= 10 }
+            return i
+        }
+        withUnsafeBytes(of: &digits) { p in buf.append(contentsOf: p[n..<32]) }
+    }
+
+    private static func appendPadded(_ v: Int, width: Int, to buf: inout [UInt8]) {
+        var d = 1
+        for _ in 1..<width { d *= 10 }
+        var v = v
+        while d > 0 { buf.append(UInt8(ascii: "0") &+ UInt8(v / d)); v %= d; d /= 10 }
+    }
+
+    /// ``LocalDate/iso``.
+    static func appendISODate(_ date: LocalDate, to buf: inout [UInt8]) {
+        guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {
+            buf.append(contentsOf: date.iso.utf8); return
+        }
+        appendPadded(date.year, width: 4, to: &buf)
+        buf.append(UInt8(ascii: "-"))
+        appendPadded(date.month, width: 2, to: &buf)
+        buf.append(UInt8(ascii: "-"))
+        appendPadded(date.day, width: 2, to: &buf)
+    }
+
+    /// ``Money/decimalString`` (``Money/format(minorUnits:exponent:)``).
+    static func appendMoney(_ m: Money, to buf: inout [UInt8]) {
+        let exponent = m.currency.utf8.count == 3 && m.currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            ? exponentOfUppercase(m.currency) : Money.exponent(for: m.currency)
+        let negative = m.minorUnits < 0
+        let magnitude = m.minorUnits.magnitude
+        if exponent == 0 { appendDecimal(magnitude, negative: negative, to: &buf); return }
+        var divisor: UInt64 = 1
+        for _ in 0..<exponent { divisor *= 10 }
+        appendDecimal(magnitude / divisor, negative: negative, to: &buf)
+        buf.append(UInt8(ascii: "."))
+        var fraction = magnitude % divisor
+        var d = divisor / 10
+        while d > 0 { buf.append(UInt8(ascii: "0") &+ UInt8(fraction / d)); fraction %= d; d /= 10 }
+    }
+
+    private static func exponentOfUppercase(_ c: String) -> Int {
+        switch c {
+        case "USD", "CNY", "EUR", "GBP", "HKD": return 2
+        default: return Money.exponent(for: c)
+        }
+    }
+
+    /// ``IncomingRecord/identityText``: description, counterparty, note and balance, each with
+    /// whitespace runs collapsed to one space and trimmed, joined by U+001F.
+    static func appendIdentityText(_ r: IncomingRecord, to buf: inout [UInt8]) {
+        appendNormalized(r.description, to: &buf)
+        buf.append(0x1F)
+        appendNormalized(r.counterparty ?? "", to: &buf)
+        buf.append(0x1F)
+        appendNormalized(r.note ?? "", to: &buf)
+        buf.append(0x1F)
+        if let b = r.balance { appendMoney(b, to: &buf) }   // decimal text holds no whitespace
+    }
+
+    /// `text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")`, as UTF-8.
+    ///
+    /// `Character.isWhitespace` judges a grapheme cluster by its first scalar, so a scalar walk
+    /// gives the same result as long as every whitespace scalar is a grapheme of its own (or
+    /// part of CR LF). That holds when its neighbours are scalars that never extend a cluster
+    /// nor prepend to one; ``isPlain(_:)`` lists such scalars (ASCII, Latin, CJK, full-width
+    /// forms, common punctuation). Anything else next to whitespace takes the `Character` path.
+    static func appendNormalized(_ text: String, to buf: inout [UInt8]) {
+        let start = buf.count
+        let done = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            appendNormalizedFast(bytes, to: &buf)
+        }
+        if done == true { return }
+        buf.removeSubrange(start...)
+        buf.append(contentsOf: text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").utf8)
+    }
+
+    /// False (with partial output) when the scalar walk could differ from `Character` semantics.
+    private static func appendNormalizedFast(_ bytes: UnsafeBufferPointer<UInt8>, to buf: inout [UInt8]) -> Bool {
+        var pendingSpace = false
+        var wroteAny = false
+        var previousPlain = true          // the scalar before the current one is plain (or none)
+        var afterWhitespace = false       // the previous scalar was whitespace
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                    if !previousPlain { return false }   // a Prepend scalar would take the space in
+                    if wroteAny { pendingSpace = true }
+                    afterWhitespace = true
+                } else {
+                    if pendingSpace { buf.append(0x20); pendingSpace = false }
+                    buf.append(b)
+                    wroteAny = true
+                    afterWhitespace = false
+                }
+                previousPlain = true
+                i += 1
+                continue
+            }
+            // Decode one scalar (the string is valid UTF-8).
+            let len: Int
+            var v: UInt32
+            if b < 0xE0 { len = 2; v = UInt32(b & 0x1F) } else if b < 0xF0 { len = 3; v = UInt32(b & 0x0F) } else { len = 4; v = UInt32(b & 0x07) }
+            guard i + len <= n else { return false }
+            for k in 1..<len { v = (v << 6) | UInt32(bytes[i + k] & 0x3F) }
+            let plain = isPlain(v)
+            if isWhitespace(v) {
+                if !previousPlain { return false }
+                if wroteAny { pendingSpace = true }
+                afterWhitespace = true
+            } else {
+                if afterWhitespace && !plain { return false }
+                if pendingSpace { buf.append(0x20); pendingSpace = false }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<(i + len)]))
+                wroteAny = true
+                afterWhitespace = false
+            }
+            previousPlain = plain
+            i += len
+        }
+        return true
+    }
+
+    /// The non-ASCII scalars with the Unicode `White_Space` property (all of them).
+    @inline(__always) static func isWhitespace(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
+    /// Scalars whose Grapheme_Cluster_Break property is Other, Control, CR or LF (never Extend,
+    /// ZWJ, SpacingMark, Prepend, Hangul or Regional_Indicator).
+    @inline(__always) static func isPlain(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x85,
+             0xA0...0x2FF,                 // Latin-1 supplement, Latin extended, IPA, modifier letters
+             0x1680,                       // Ogham space mark
+             0x2000...0x200A, 0x2010...0x2029, 0x202F...0x205F,   // spaces and punctuation (not ZWJ/ZWNJ/bidi/format)
+             0x20A0...0x20C0,              // currency signs
+             0x2100...0x214F,              // letterlike symbols
+             0x3000...0x3029, 0x3030...0x303F,   // CJK symbols and punctuation (not the tone marks 302A-302F)
+             0x3041...0x3096, 0x309B...0x30FF,   // kana (not the combining voicing marks 3099-309A)
+             0x3400...0x4DBF, 0x4E00...0x9FFF,   // CJK ideographs
+             0xFF01...0xFF9D,              // full-width ASCII, half-width katakana (not FF9E-FF9F)
+             0xFFE0...0xFFEE:              // full-width signs (￥)
+            return true
+        default:
+            return false
         }
     }
 }

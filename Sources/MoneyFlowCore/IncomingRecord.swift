@@ -39,9 +39,12 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
 
     /// The text that, with account, kind, date and amount, identifies a row of a source without
     /// ids: two exports of the same row agree on it. Whitespace-normalised.
+    /// (Each of description, counterparty, note, balance text with whitespace runs collapsed to
+    /// one space and trimmed, joined by U+001F; built by ``Fingerprint``'s byte-level builder.)
     public var identityText: String {
-        let parts = [description, counterparty ?? "", note ?? "", balance?.decimalString ?? ""]
-        return parts.map { $0.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
-            .joined(separator: "\u{1F}")
+        var buf: [UInt8] = []
+        buf.reserveCapacity(description.utf8.count + 32)
+        FingerprintText.appendIdentityText(self, to: &buf)
+        return String(decoding: buf, as: UTF8.self)
     }
 }

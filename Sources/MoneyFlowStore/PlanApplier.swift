@@ -9,9 +9,13 @@ struct PlanApplier {
     let importedAt: Date
 
     private var changeSeq = 0
+    /// New transactions, records and links (the hot path), written in multi-row batches.
+    private let rows: RowWriter
+    private let reasonsEncoder = JSONEncoder()
 
     init(db: Database, plan: ImportPlan, importedAt: Date) {
         self.db = db; self.plan = plan; self.importedAt = importedAt
+        self.rows = RowWriter(db: db, records: plan.statement.records)
     }
 
     static func timestamp(_ d: Date) -> String {
@@ -35,12 +39,13 @@ struct PlanApplier {
         }
         let accountIDs = try resolveAccounts(batchID: batchID)
 
-        var createdTransactions: [Int: Int64] = [:]   // entry index -> transaction id
+        let records = plan.statement.records
+        // Entry index -> id; 0 = none (SQLite rowids of these tables start at 1).
+        var createdTransactions = [Int64](repeating: 0, count: records.count)
         // Transactions created by this plan already show their only record: no refresh needed
         // unless another entry joins them.
-        var recordIDs: [Int: Int64] = [:]             // entry index -> record id
+        var recordIDs = [Int64](repeating: 0, count: records.count)
         var touched = Set<Int64>()
-        let records = plan.statement.records
         for entry in plan.entries {
             let rec = records[entry.index]
             guard let accountID = accountIDs[rec.accountKey] else {
@@ -51,6 +56,7 @@ struct PlanApplier {
             case .alreadyPresent:
                 continue
             case .update(let recordID):
+                try rows.flush()
                 try saveChange(batchID, kind: "record_row", target: recordID)
                 try db.execute(sql: """
                     UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
@@ -62,7 +68,7 @@ struct PlanApplier {
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) { touched.insert(t) }
                 recordIDs[entry.index] = recordID
             case .new:
-                let t = try insertTransaction(rec, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: false)
+                let t = try insertTransaction(entry.index, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: false)
                 createdTransactions[entry.index] = t
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t,
                                                           score: 1, reasonsJSON: Self.newReasonJSON)
@@ -70,22 +76,25 @@ struct PlanApplier {
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
                 touched.insert(t)
             case .linkToIncoming(let other, let score, let reasons):
-                guard let t = createdTransactions[other] else { throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction") }
+                guard createdTransactions.indices.contains(other), case let t = createdTransactions[other], t != 0 else { throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction") }
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
                 touched.insert(t)
             case .supersede(let pendingRecordID, let t, let reasons):
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons, decidedBy: "provider")
+                try rows.flush()
                 try setState(batchID, recordID: pendingRecordID, state: "superseded")
                 touched.insert(t)
             case .supersedeIncoming(let pendingIndex, let reasons):
-                guard let t = createdTransactions[pendingIndex], let pendingRecord = recordIDs[pendingIndex] else {
+                guard createdTransactions.indices.contains(pendingIndex), case let t = createdTransactions[pendingIndex],
+                      case let pendingRecord = recordIDs[pendingIndex], t != 0, pendingRecord != 0 else {
                     throw StoreError("plan supersedes entry \(pendingIndex) that creates no transaction")
                 }
                 recordIDs[entry.index] = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons, decidedBy: "provider")
+                try rows.flush()
                 try db.execute(sql: "UPDATE record SET state = 'superseded' WHERE id = ?", arguments: [pendingRecord])
                 touched.insert(t)
             case .needsReview(let candidates):
-                let t = try insertTransaction(rec, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: true)
+                let t = try insertTransaction(entry.index, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: true)
                 createdTransactions[entry.index] = t
                 let rid = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 0,
                                            reasons: [MatchReason("review", "\(candidates.count) candidates nearly tied")])
@@ -93,13 +102,17 @@ struct PlanApplier {
                 touched.insert(t)
                 let resolved = candidates.map { c -> ReviewCandidate in
                     var c = c
-                    if c.transactionID == nil, let i = c.incomingIndex { c.transactionID = createdTransactions[i] }
+                    if c.transactionID == nil, let i = c.incomingIndex, createdTransactions.indices.contains(i), createdTransactions[i] != 0 {
+                        c.transactionID = createdTransactions[i]
+                    }
                     return c
                 }
                 let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
+                try rows.flush()
                 try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, json])
             }
         }
+        try rows.flush()
         for removal in plan.removals {
             guard let rid = removal.recordID else { continue }
             let state = removal.supersededInThisUpdate ? "superseded" : "removed"
@@ -195,38 +208,175 @@ struct PlanApplier {
 
     static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#
 
-    private func insertTransaction(_ r: IncomingRecord, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
-        try db.cachedStatement(sql: """
-            INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, note, balance_minor, category,
-                            pending, needs_review, created_batch_id, sort_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [accountID, r.date.iso, r.amount.minorUnits, r.amount.currency, r.description, r.counterparty, r.note,
-                                     r.balance?.minorUnits, r.category, r.pending, needsReview, batchID, sortKey])
-        return db.lastInsertedRowID
+    private func insertTransaction(_ entryIndex: Int, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
+        try rows.addTransaction(TransactionRow(entryIndex: entryIndex, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: needsReview))
     }
 
     private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
                               score: Double, reasons: [MatchReason], decidedBy: String = "auto") throws -> Int64 {
-        let reasonsJSON = String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self)
+        let reasonsJSON = String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self)
         return try insertRecord(r, entry: entry, accountID: accountID, batchID: batchID, transactionID: transactionID,
                                 score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy)
     }
 
     private func insertRecord(_ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
                               score: Double, reasonsJSON: String, decidedBy: String = "auto") throws -> Int64 {
-        let stmt = try db.cachedStatement(sql: """
-            INSERT INTO record(batch_id, account_id, source_kind, fingerprint, external_id, pending_external_id, date, authorized_date,
-                               time, amount_minor, currency, description, counterparty, note, balance_minor, category, pending,
-                               line, page, row, raw, file_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try stmt.execute(arguments: [batchID, accountID, r.sourceKind.rawValue, entry.fingerprint, r.externalID, r.pendingExternalID,
-                                     r.date.iso, r.authorizedDate?.iso, r.time, r.amount.minorUnits, r.amount.currency, r.description,
-                                     r.counterparty, r.note, r.balance?.minorUnits, r.category, r.pending,
-                                     r.locator.line, r.locator.page, r.locator.row, r.raw, entry.index])
-        let rid = db.lastInsertedRowID
-        try db.cachedStatement(sql: "INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [rid, transactionID, score, reasonsJSON, decidedBy])
-        return rid
+        try rows.addRecord(RecordRow(entryIndex: entry.index, fingerprint: entry.fingerprint, accountID: accountID, batchID: batchID,
+                                     transactionID: transactionID, score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy))
+    }
+}
+
+struct TransactionRow {
+    var entryIndex: Int
+    var accountID: Int64
+    var batchID: Int64
+    var sortKey: Int64
+    var needsReview: Bool
+    var id: Int64 = 0
+}
+
+struct RecordRow {
+    var entryIndex: Int
+    var fingerprint: String
+    var accountID: Int64
+    var batchID: Int64
+    var transactionID: Int64
+    var score: Double
+    var reasonsJSON: String
+    var decidedBy: String
+    var id: Int64 = 0
+}
+
+/// Writes new `txn`, `record` and `link` rows in multi-row INSERTs of up to ``batchSize`` rows
+/// (each statement execution costs SQLite a statement journal and, for the CHECK (x IN (...))
+/// constraints, an ephemeral table: per batch instead of per row).
+///
+/// Ids are assigned here exactly as SQLite would assign them row by row (largest id + 1: the
+/// import holds the write lock and nothing else inserts into these tables meanwhile), so the
+/// caller gets each id at once and the stored rows are the same. Pending rows are written by
+/// ``flush()``, which the applier calls before any other statement and at the end; txn rows
+/// go first, then records, then links (their foreign keys point at both).
+final class RowWriter {
+    static let batchSize = 64
+    let db: Database
+    let records: [IncomingRecord]
+    private var nextTransactionID: Int64 = 0
+    private var nextRecordID: Int64 = 0
+    /// False when ids are near Int64.max (SQLite then picks random free ids): rows are written
+    /// one at a time with SQLite choosing the id.
+    private var explicitIDs: Bool?
+    private var pendingTransactions: [TransactionRow] = []
+    private var pendingRecords: [RecordRow] = []
+    private var statements: [String: RawStatement] = [:]
+
+    init(db: Database, records: [IncomingRecord]) {
+        self.db = db; self.records = records
+    }
+
+    private func prepareIDs() throws {
+        guard explicitIDs == nil else { return }
+        let maxTxn = try Int64.fetchOne(db, sql: "SELECT max(id) FROM txn") ?? 0
+        let maxRecord = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
+        let room = Int64.max - Int64(records.count) - 1
+        explicitIDs = maxTxn < room && maxRecord < room && maxTxn >= 0 && maxRecord >= 0
+        nextTransactionID = maxTxn + 1
+        nextRecordID = maxRecord + 1
+    }
+
+    func addTransaction(_ row: TransactionRow) throws -> Int64 {
+        try prepareIDs()
+        var row = row
+        guard explicitIDs == true else {
+            try writeTransactions([row])
+            return db.lastInsertedRowID
+        }
+        row.id = nextTransactionID
+        nextTransactionID += 1
+        pendingTransactions.append(row)
+        return row.id
+    }
+
+    func addRecord(_ row: RecordRow) throws -> Int64 {
+        try prepareIDs()
+        var row = row
+        guard explicitIDs == true else {
+            try writeRecords([row])
+            row.id = db.lastInsertedRowID
+            try writeLinks([row])
+            return row.id
+        }
+        row.id = nextRecordID
+        nextRecordID += 1
+        pendingRecords.append(row)
+        if pendingRecords.count >= Self.batchSize { try flush() }
+        return row.id
+    }
+
+    /// Writes everything pending.
+    func flush() throws {
+        if !pendingTransactions.isEmpty { try writeTransactions(pendingTransactions); pendingTransactions.removeAll(keepingCapacity: true) }
+        if !pendingRecords.isEmpty {
+            try writeRecords(pendingRecords)
+            try writeLinks(pendingRecords)
+            pendingRecords.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func statement(_ table: String, columns: [String], rows: Int) throws -> RawStatement {
+        let key = "\(table)/\(rows)"
+        if let s = statements[key] { return s }
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let sql = "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", ")
+        let s = try RawStatement(db, sql: sql)
+        statements[key] = s
+        return s
+    }
+
+    static let transactionColumns = ["id", "account_id", "date", "amount_minor", "currency", "description", "counterparty", "note",
+                                     "balance_minor", "category", "pending", "needs_review", "created_batch_id", "sort_key"]
+    static let recordColumns = ["id", "batch_id", "account_id", "source_kind", "fingerprint", "external_id", "pending_external_id", "date",
+                                "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
+                                "category", "pending", "line", "page", "row", "raw", "file_seq"]
+    static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by"]
+
+    /// Binds and runs `rows` in chunks of ``batchSize``; `bindRow(statement, firstParameter, row)`.
+    private func write<T>(_ rows: [T], table: String, columns: [String], bindRow: (RawStatement, Int32, T) -> Void) throws {
+        var i = 0
+        while i < rows.count {
+            let n = min(Self.batchSize, rows.count - i)
+            let s = try statement(table, columns: columns, rows: n)
+            for k in 0..<n { bindRow(s, Int32(k * columns.count + 1), rows[i + k]) }
+            try s.execute()
+            i += n
+        }
+    }
+
+    private func writeTransactions(_ rows: [TransactionRow]) throws {
+        try write(rows, table: "txn", columns: Self.transactionColumns) { s, p, t in
+            let r = records[t.entryIndex]
+            if t.id == 0 { s.bindNull(p) } else { s.bind(p, t.id) }
+            s.bind(p + 1, t.accountID); s.bind(p + 2, r.date.iso); s.bind(p + 3, r.amount.minorUnits); s.bind(p + 4, r.amount.currency)
+            s.bind(p + 5, r.description); s.bind(p + 6, r.counterparty); s.bind(p + 7, r.note); s.bind(p + 8, r.balance?.minorUnits)
+            s.bind(p + 9, r.category); s.bind(p + 10, r.pending); s.bind(p + 11, t.needsReview); s.bind(p + 12, t.batchID); s.bind(p + 13, t.sortKey)
+        }
+    }
+
+    private func writeRecords(_ rows: [RecordRow]) throws {
+        try write(rows, table: "record", columns: Self.recordColumns) { s, p, x in
+            let r = records[x.entryIndex]
+            if x.id == 0 { s.bindNull(p) } else { s.bind(p, x.id) }
+            s.bind(p + 1, x.batchID); s.bind(p + 2, x.accountID); s.bind(p + 3, r.sourceKind.rawValue); s.bind(p + 4, x.fingerprint)
+            s.bind(p + 5, r.externalID); s.bind(p + 6, r.pendingExternalID); s.bind(p + 7, r.date.iso); s.bind(p + 8, r.authorizedDate?.iso)
+            s.bind(p + 9, r.time); s.bind(p + 10, r.amount.minorUnits); s.bind(p + 11, r.amount.currency); s.bind(p + 12, r.description)
+            s.bind(p + 13, r.counterparty); s.bind(p + 14, r.note); s.bind(p + 15, r.balance?.minorUnits); s.bind(p + 16, r.category)
+            s.bind(p + 17, r.pending); s.bind(p + 18, r.locator.line); s.bind(p + 19, r.locator.page); s.bind(p + 20, r.locator.row)
+            s.bind(p + 21, r.raw); s.bind(p + 22, x.entryIndex)
+        }
+    }
+
+    private func writeLinks(_ rows: [RecordRow]) throws {
+        try write(rows, table: "link", columns: Self.linkColumns) { s, p, x in
+            s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON); s.bind(p + 4, x.decidedBy)
+        }
     }
 }

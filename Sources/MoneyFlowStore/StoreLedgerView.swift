@@ -33,34 +33,76 @@ struct StoreLedgerView: BulkLedgerView {
                          arguments: [kind.rawValue, externalID]).map(existing)
     }
 
-    private func chunked<T>(_ items: [String], _ body: ([String]) throws -> [T]) rethrows -> [T] {
-        var out: [T] = []
-        var i = 0
-        let unique = Array(Set(items))
-        while i < unique.count {
-            out += try body(Array(unique[i..<min(unique.count, i + 500)]))
-            i += 500
-        }
-        return out
+    /// `existing(_:)` for a raw row of ``recordColumns`` (columns 0-9).
+    private static func existing(_ s: RawStatement) -> ExistingRecord {
+        ExistingRecord(id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
+                       sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
+                       pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
+                       date: LocalDate(iso: s.string(7)) ?? LocalDate(dayNumber: 0),
+                       amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
     }
+
+    /// Rows matched by `sql` (bound to `args`), counted up to `limit + 1`.
+    private func count(_ sql: String, limit: Int, bind: (RawStatement) -> Void) throws -> Int {
+        let s = try RawStatement(db, sql: "SELECT count(*) FROM (SELECT 1 FROM record r WHERE \(sql) LIMIT \(limit + 1))")
+        bind(s)
+        guard try s.step() else { return 0 }
+        return Int(s.int64(0))
+    }
+
+    // The bulk lookups answer for many keys at once. When the store holds few rows of the kind
+    // asked about (compared with the keys), one scan of those rows is cheapest; otherwise one
+    // indexed lookup per key, on a statement prepared once.
 
     func bulkRecords(accountID: Int64, kind: SourceKind, fingerprints: [String]) throws -> [String: ExistingRecord] {
         var out: [String: ExistingRecord] = [:]
-        let rows = try chunked(fingerprints) { part in
-            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint IN (\(part.map { _ in "?" }.joined(separator: ",")))",
-                             arguments: StatementArguments([accountID, kind.rawValue] as [any DatabaseValueConvertible] + part))
+        let wanted = Set(fingerprints)
+        guard !wanted.isEmpty else { return out }
+        let bindScope = { (s: RawStatement) in s.bind(1, accountID); s.bind(2, kind.rawValue) }
+        let stored = try count("r.account_id = ? AND r.source_kind = ?", limit: 4 * wanted.count, bind: bindScope)
+        if stored == 0 { return out }
+        if stored <= 4 * wanted.count {
+            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ?")
+            bindScope(s)
+            while try s.step() {
+                let fp = s.string(10)
+                if wanted.contains(fp) { out[fp] = Self.existing(s) }
+            }
+        } else {
+            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?")
+            for fp in wanted {
+                s.reset()
+                bindScope(s)
+                s.bind(3, fp)
+                if try s.step() { out[fp] = Self.existing(s) }
+            }
         }
-        for row in rows { out[row["fingerprint"]] = existing(row) }
         return out
     }
 
     func bulkRecords(kind: SourceKind, externalIDs: [String]) throws -> [String: ExistingRecord] {
         var out: [String: ExistingRecord] = [:]
-        let rows = try chunked(externalIDs) { part in
-            try Row.fetchAll(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IN (\(part.map { _ in "?" }.joined(separator: ","))) ORDER BY r.id",
-                             arguments: StatementArguments([kind.rawValue] as [any DatabaseValueConvertible] + part))
+        let wanted = Set(externalIDs)
+        guard !wanted.isEmpty else { return out }
+        let stored = try count("r.source_kind = ? AND r.external_id IS NOT NULL", limit: 4 * wanted.count) { $0.bind(1, kind.rawValue) }
+        if stored == 0 { return out }
+        if stored <= 4 * wanted.count {
+            // Ascending ids: the newest record of an id wins.
+            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IS NOT NULL ORDER BY r.id")
+            s.bind(1, kind.rawValue)
+            while try s.step() {
+                let x = s.string(4)
+                if wanted.contains(x) { out[x] = Self.existing(s) }
+            }
+        } else {
+            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1")
+            for x in wanted {
+                s.reset()
+                s.bind(1, kind.rawValue)
+                s.bind(2, x)
+                if try s.step() { out[x] = Self.existing(s) }
+            }
         }
-        for row in rows { let e = existing(row); if let x = e.externalID { out[x] = e } }   // newest id wins
         return out
     }
 

@@ -5,29 +5,50 @@ import MoneyFlowCore
 /// the bank's own record (statement or bank CSV) for date, amount, description and balance;
 /// Plaid for what only it knows (merchant name as counterparty, category). User edits win.
 enum TransactionRefresher {
+    /// The columns of one active supporting record that the merged view uses.
+    private struct Source {
+        var kind: String
+        var pending: Bool
+        var date: String
+        var amountMinor: Int64
+        var currency: String
+        var description: String
+        var counterparty: String?
+        var note: String?
+        var balanceMinor: Int64?
+        var category: String?
+    }
+
     static func refresh(_ db: Database, transactionID: Int64) throws {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT r.* FROM record r JOIN link l ON l.record_id = r.id
-            WHERE l.transaction_id = ? ORDER BY r.id
-            """, arguments: [transactionID])
-        let active = rows.filter { ($0["state"] as String) == "active" }
+        // Cached statements: an import refreshes every transaction it links to.
+        let select = try db.cachedStatement(sql: """
+            SELECT r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.note,
+                   r.balance_minor, r.category
+            FROM link l JOIN record r ON r.id = l.record_id
+            WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
+            """)
+        var active: [Source] = []
+        let cursor = try Row.fetchCursor(select, arguments: [transactionID])
+        while let row = try cursor.next() {
+            active.append(Source(kind: row[0], pending: row[1], date: row[2], amountMinor: row[3], currency: row[4],
+                                 description: row[5], counterparty: row[6], note: row[7], balanceMinor: row[8], category: row[9]))
+        }
         guard !active.isEmpty else {
-            try db.execute(sql: "UPDATE txn SET status = 'void' WHERE id = ?", arguments: [transactionID])
+            try db.cachedStatement(sql: "UPDATE txn SET status = 'void' WHERE id = ?").execute(arguments: [transactionID])
             return
         }
-        let bank = active.first { SourceKind(rawValue: $0["source_kind"])?.isBankOwn ?? false }
-        let plaid = active.first { ($0["source_kind"] as String) == SourceKind.plaid.rawValue && !($0["pending"] as Bool) }
-            ?? active.first { ($0["source_kind"] as String) == SourceKind.plaid.rawValue }
+        let bank = active.first { SourceKind(rawValue: $0.kind)?.isBankOwn ?? false }
+        let plaid = active.first { $0.kind == SourceKind.plaid.rawValue && !$0.pending }
+            ?? active.first { $0.kind == SourceKind.plaid.rawValue }
         let primary = bank ?? plaid ?? active[0]
-        let counterparty: String? = (bank?["counterparty"] as String?) ?? (plaid?["counterparty"] as String?) ?? (primary["counterparty"] as String?)
-        let category: String? = (plaid?["category"] as String?) ?? (primary["category"] as String?)
-        let pending = active.allSatisfy { $0["pending"] as Bool }
-        try db.execute(sql: """
+        let counterparty: String? = bank?.counterparty ?? plaid?.counterparty ?? primary.counterparty
+        let category: String? = plaid?.category ?? primary.category
+        let pending = active.allSatisfy { $0.pending }
+        try db.cachedStatement(sql: """
             UPDATE txn SET date = ?, amount_minor = ?, currency = ?, description = ?, counterparty = ?, note = ?,
                            balance_minor = ?, category = ?, pending = ?, status = 'active'
             WHERE id = ?
-            """, arguments: [primary["date"] as String, primary["amount_minor"] as Int64, primary["currency"] as String,
-                             primary["description"] as String, counterparty, primary["note"] as String?,
-                             primary["balance_minor"] as Int64?, category, pending, transactionID])
+            """).execute(arguments: [primary.date, primary.amountMinor, primary.currency, primary.description, counterparty,
+                                     primary.note, primary.balanceMinor, category, pending, transactionID])
     }
 }
