@@ -122,6 +122,8 @@ public struct Reconciler: Sendable {
     /// Within one update a transaction may be added then modified, or added then removed:
     /// keep the last version, and drop records that the same update removes.
     static func collapseProviderDuplicates(_ s: inout ImportedStatement) {
+        // Nothing to collapse without provider ids (bank statements, CSV exports).
+        guard !s.removals.isEmpty || s.records.contains(where: { $0.externalID != nil || $0.pendingExternalID != nil }) else { return }
         let removed = Set(s.removals.map(\.externalID))
         var lastIndex: [String: Int] = [:]
         for (i, r) in s.records.enumerated() { if let e = r.externalID { lastIndex[e] = i } }
