@@ -81,7 +81,7 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
 
     /// Parses text in the given format; a trailing time (`2024-01-02 13:45:00`, `T...`) is ignored.
     public static func parse(_ raw: String, format: Format) throws(DateParseError) -> LocalDate {
-        var text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = raw.trimmed(.whitespacesAndNewlines)
         if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }), format != .compact || text.count > 8 {
             text = String(text[..<cut])
         }

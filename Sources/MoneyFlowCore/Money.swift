@@ -58,24 +58,27 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
         return Money(minorUnits: minor, currency: currency)
     }
 
+    static let groupSeparatorsWithDecimalPoint: Set<Character> = [",", "'", " ", "\u{202F}", "\u{00A0}"]
+    static let groupSeparatorsWithDecimalComma: Set<Character> = [".", "'", " ", "\u{202F}", "\u{00A0}"]
+
     /// Parses decimal text into minor units with a given exponent. See ``parse(_:currency:decimalSeparator:)``.
     public static func parseMinorUnits(_ text: String, exponent: Int, decimalSeparator: Character = ".") throws(MoneyParseError) -> Int64 {
-        var s = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        var s = Substring(text.trimmed(.whitespacesAndNewlines))
         guard !s.isEmpty else { throw MoneyParseError(text: text, reason: "empty amount") }
         var negative = false
         if s.hasPrefix("(") && s.hasSuffix(")") {
             negative = true
             s = s.dropFirst().dropLast()
-            s = Substring(s.trimmingCharacters(in: .whitespaces))
+            s = Substring(s.trimmed(.whitespaces))
         }
         if s.hasSuffix("-") && !s.hasPrefix("-") { negative.toggle(); s = s.dropLast() } // trailing minus (some banks)
         if s.hasPrefix("-") || s.hasPrefix("−") { negative.toggle(); s = s.dropFirst() }
         else if s.hasPrefix("+") { s = s.dropFirst() }
-        s = Substring(s.trimmingCharacters(in: .whitespaces))
+        s = Substring(s.trimmed(.whitespaces))
         // Currency symbols sometimes precede the number.
         while let first = s.first, "$¥￥€£".contains(first) { s = s.dropFirst() }
         if s.hasPrefix("-") { negative.toggle(); s = s.dropFirst() }
-        let groupSeparators: Set<Character> = decimalSeparator == "." ? [",", "'", " ", "\u{202F}", "\u{00A0}"] : [".", "'", " ", "\u{202F}", "\u{00A0}"]
+        let groupSeparators = decimalSeparator == "." ? Self.groupSeparatorsWithDecimalPoint : Self.groupSeparatorsWithDecimalComma
         var whole: UInt64 = 0
         var fraction: UInt64 = 0
         var fractionDigits = 0

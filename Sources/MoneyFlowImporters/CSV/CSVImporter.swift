@@ -88,8 +88,10 @@ public struct CSVImporter: Importer {
         }
     }
 
+    static let headerTrim = CharacterSet.whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}\""))
+
     static func normalizeHeader(_ s: String) -> String {
-        s.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{FEFF}\""))).lowercased()
+        s.trimmed(Self.headerTrim).lowercased()
     }
 
     /// Finds the profile and header row that fit: every required column (and signature) present;
@@ -132,7 +134,7 @@ public struct CSVImporter: Importer {
     }
 
     static func clean(_ s: String) -> String {
-        s.trimmingCharacters(in: .whitespacesAndNewlines)
+        s.trimmed(.whitespacesAndNewlines)
     }
 
     static func read(rows: [CSVRow], headerIndex: Int?, columns: Columns, profile p: CSVProfile, file: String) throws -> ImportedStatement {
@@ -277,7 +279,7 @@ public struct CSVImporter: Importer {
 /// Currency names printed by banks, mapped to ISO 4217 codes.
 public enum ISOCurrency {
     public static func code(for printed: String) -> String {
-        let t = printed.trimmingCharacters(in: .whitespaces)
+        let t = printed.trimmed(.whitespaces)
         let table = ["人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
                      "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
                      "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD"]

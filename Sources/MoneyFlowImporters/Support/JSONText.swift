@@ -3,6 +3,8 @@ import Foundation
 /// Minimal JSON text writing for raw audit fields (stable key order).
 public enum JSONText {
     public static func string(_ s: String) -> String {
+        // Most text needs no escaping at all.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
