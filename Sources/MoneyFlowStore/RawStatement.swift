@@ -49,7 +49,7 @@ final class RawStatement {
                 return
             }
             let n = memchr(base, 0, p.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? p.count
-            base.withMemoryRebound(to: CChar.self, capacity: n) { c in
+            _ = base.withMemoryRebound(to: CChar.self, capacity: n) { c in
                 sqlite3_bind_text(handle, i, c, Int32(n), Self.transient)
             }
         }
