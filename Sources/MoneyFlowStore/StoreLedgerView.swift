@@ -116,26 +116,36 @@ struct StoreLedgerView: BulkLedgerView {
     }
 
     func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction] {
-        let rows = try Row.fetchAll(db, sql: """
+        // Read column by column through the C API: a big import plans against up to millions
+        // of rows here, and GRDB's `Row` costs a dictionary-like lookup per column.
+        let st = try RawStatement(db, sql: """
             SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
-                   r.source_kind, r.date AS rdate, r.authorized_date, r.external_id
+                   r.source_kind, r.date AS rdate, r.external_id
             FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
             WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
             ORDER BY t.id
-            """, arguments: [accountID, currency, from.iso, through.iso])
+            """)
+        st.bind(1, accountID); st.bind(2, currency); st.bind(3, from.iso); st.bind(4, through.iso)
+        var dates: [String: LocalDate] = [:]   // the same few hundred dates, over and over
+        func date(_ text: String) -> LocalDate? {
+            if let d = dates[text] { return d }
+            let d = LocalDate(iso: text)
+            dates[text] = d
+            return d
+        }
         var out: [CandidateTransaction] = []
-        for row in rows {
-            let id: Int64 = row["id"]
+        while try st.step() {
+            let id = st.int64(0)
             if out.last?.id != id {
+                guard let d = date(st.string(2)) else { throw StoreError("transaction \(id) has an unreadable date") }
                 out.append(CandidateTransaction(
-                    id: id, accountID: row["account_id"], date: LocalDate(iso: row["date"] as String)!,
-                    amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]),
-                    description: row["description"], counterparty: row["counterparty"], pending: row["pending"],
+                    id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: st.string(4)),
+                    description: st.string(5), counterparty: st.optionalString(6), pending: st.int64(7) != 0,
                     supportingKinds: []))
             }
-            if let kind = SourceKind(rawValue: row["source_kind"]) { out[out.count - 1].supportingKinds.insert(kind) }
-            if let d = LocalDate(iso: row["rdate"] as String) { out[out.count - 1].otherDates.append(d) }
-            if let e: String = row["external_id"] { out[out.count - 1].externalIDs.append(e) }
+            if let kind = SourceKind(rawValue: st.string(8)) { out[out.count - 1].supportingKinds.insert(kind) }
+            if let d = date(st.string(9)) { out[out.count - 1].otherDates.append(d) }
+            if let e = st.optionalString(10) { out[out.count - 1].externalIDs.append(e) }
         }
         return out
     }
