@@ -37,7 +37,7 @@ struct ComponentSolver {
             let k = pairIndices.first!
             let p = g.pairs[k]
             guard p.score > 0 else { return }
-            if p.sim < g.options.minimumTextSimilarity && g.rowRivals[Int(p.row)] > 1 { review(k, []) } else { accept(k) }
+            if unconfirmedWithRivals(p) { review(k, []) } else { accept(k) }
             return
         }
         let row0 = g.pairs[pairIndices.first!].row, col0 = g.pairs[pairIndices.first!].col
@@ -101,7 +101,7 @@ struct ComponentSolver {
             review(best, second.flatMap { g.pairs[$0].score > 0 ? [rival($0)] : nil } ?? [])
             return
         }
-        if p.sim < g.options.minimumTextSimilarity && (g.rowRivals[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1) {
+        if unconfirmedWithRivals(p) {
             review(best, second.map { [rival($0)] } ?? [])
             return
         }
@@ -137,7 +137,6 @@ struct ComponentSolver {
         }
         let best = problem.solve()
         let margin = g.options.reviewMargin
-        let minText = g.options.minimumTextSimilarity
         for i in 0..<min(commit, nr) {
             guard let j = best.columns[i] else { continue }
             let k = Int(pairAt[i * nc + j])
@@ -173,9 +172,7 @@ struct ComponentSolver {
                     continue
                 }
             }
-            // Text that does not confirm the pair, with other transactions of the same amount
-            // in the window on either side: amount and date alone cannot tell them apart.
-            if g.pairs[k].sim < minText && (g.rowRivals[row] > 1 || g.colDegree[col] > 1) {
+            if unconfirmedWithRivals(g.pairs[k]) {
                 var other: ReviewCandidate? = nil
                 var bestOther: Int32 = -1
                 for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {
@@ -189,6 +186,13 @@ struct ComponentSolver {
             }
             accept(k)
         }
+    }
+
+    /// The text does not confirm the pair while another transaction of the same amount is in
+    /// the row's window (whatever already supports it) or another row wants the column:
+    /// amount and date alone cannot tell them apart.
+    private func unconfirmedWithRivals(_ p: MatchPair) -> Bool {
+        p.sim < g.options.minimumTextSimilarity && (g.rowRivals[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1)
     }
 
     private mutating func accept(_ k: Int) {

@@ -43,19 +43,13 @@ public enum TextSimilarity {
         return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x3040...0x30FF).contains(v) || (0xAC00...0xD7AF).contains(v)
     }
 
-    /// Similarity in 0...1: overlap coefficient of token sets (containment counts fully).
+    /// Similarity in 0...1 of two texts alone, as the engine weighs it (``TokenTable``):
+    /// weighted overlap of their tokens, containment counting fully, a shared 4+ character
+    /// prefix 0.5. Within an import the engine also weighs tokens by how rare they are.
     public static func similarity(_ a: String, _ b: String) -> Double {
-        similarity(tokens(a), tokens(b))
-    }
-
-    public static func similarity(_ ta: Set<String>, _ tb: Set<String>) -> Double {
-        guard !ta.isEmpty, !tb.isEmpty else { return 0 }
-        let inter = ta.intersection(tb).count
-        if inter == 0 {
-            // Prefix agreement (`amzn` vs `amazon` fails, `starbucks` vs `starbucks0123` succeeds).
-            for x in ta where x.count >= 4 { for y in tb where y.count >= 4 && (x.hasPrefix(y) || y.hasPrefix(x)) { return 0.5 } }
-            return 0
-        }
-        return Double(inter) / Double(min(ta.count, tb.count))
+        var table = TokenTable()
+        let ta = table.add(a), tb = table.add(b)
+        table.finishWeights()
+        return table.similarity(ta, table.totalWeight(ta), tb, table.totalWeight(tb))
     }
 }

@@ -11,7 +11,7 @@ import MoneyFlowCore
         let alphabet = Array("abcXYZ019 #*-/.,'&POS purchase STORE ppd id web 12 34 5")
         var table = TokenTable()
         for _ in 0..<2_000 {
-            let text = String((0..<rng.int(0...40 - 1)).map { _ in alphabet[rng.int(0...alphabet.count - 1)] })
+            let text = String((0..<rng.int(0...39)).map { _ in alphabet[rng.int(0...alphabet.count - 1)] })
             let fast = Set(table.add(text).map { table.strings[Int($0)] })
             #expect(fast == TextSimilarity.tokens(text), "\(text)")
         }
@@ -44,9 +44,9 @@ import MoneyFlowCore
     @Test func assignmentIsOptimalAndDualBoundIsALowerBound() {
         var rng = SeededRNG(seed: 5)
         for _ in 0..<300 {
-            let rows = 1 + rng.int(0...4 - 1), cols = 1 + rng.int(0...4 - 1)
+            let rows = 1 + rng.int(0...3), cols = 1 + rng.int(0...3)
             var problem = AssignmentProblem(rows: rows, columns: cols)
-            for i in 0..<rows { for j in 0..<cols where rng.int(0...3 - 1) > 0 { problem[i, j] = -Double(rng.int(0...200 - 1)) / 100 } }
+            for i in 0..<rows { for j in 0..<cols where rng.int(0...2) > 0 { problem[i, j] = -Double(rng.int(0...199)) / 100 } }
             let best = problem.solve()
             #expect(abs(best.cost - bruteForce(problem)) < 1e-9)
             for (i, j) in best.columns.enumerated() {
