@@ -84,6 +84,25 @@ public struct RemovalEffect: Sendable, Hashable, Codable {
     }
 }
 
+/// An earlier engine decision that this import changes: with the new rows in view, a stored
+/// record belongs elsewhere (another transaction, its own, or review).
+public struct RelinkEffect: Sendable, Hashable, Codable {
+    public var recordID: Int64
+    /// The transaction the record supports now.
+    public var fromTransactionID: Int64
+    /// How it stood: ``ReopenedRecord/Standing``.
+    public var from: ReopenedRecord.Standing
+    /// The new decision: `.link` (to a stored transaction), `.linkToIncoming`, `.new` (its own
+    /// transaction) or `.needsReview`.
+    public var decision: RecordDecision
+    /// The record as stored (for dry-run display).
+    public var record: IncomingRecord
+    public init(recordID: Int64, fromTransactionID: Int64, from: ReopenedRecord.Standing, decision: RecordDecision, record: IncomingRecord) {
+        self.recordID = recordID; self.fromTransactionID = fromTransactionID; self.from = from
+        self.decision = decision; self.record = record
+    }
+}
+
 /// Everything an import will do, computed before anything is written. `--dry-run` prints it;
 /// a real run applies exactly this value in one database transaction.
 public struct ImportPlan: Sendable, Codable {
@@ -93,11 +112,13 @@ public struct ImportPlan: Sendable, Codable {
     public var accounts: [AccountResolution]
     public var entries: [PlanEntry]
     public var removals: [RemovalEffect]
+    /// Earlier engine decisions re-planned with this file's rows in view.
+    public var relinks: [RelinkEffect]
 
     public init(fileName: String, fileSHA256: String, statement: ImportedStatement,
-                accounts: [AccountResolution], entries: [PlanEntry], removals: [RemovalEffect]) {
+                accounts: [AccountResolution], entries: [PlanEntry], removals: [RemovalEffect], relinks: [RelinkEffect] = []) {
         self.fileName = fileName; self.fileSHA256 = fileSHA256; self.statement = statement
-        self.accounts = accounts; self.entries = entries; self.removals = removals
+        self.accounts = accounts; self.entries = entries; self.removals = removals; self.relinks = relinks
     }
 
     /// Counts per outcome, as printed in summaries.
@@ -113,6 +134,7 @@ public struct ImportPlan: Sendable, Codable {
             }
         }
         c.removed = removals.filter { $0.recordID != nil }.count
+        c.relinked = relinks.count
         c.warnings = statement.warnings.count
         return c
     }
@@ -127,5 +149,7 @@ public struct ImportCounts: Sendable, Hashable, Codable {
     public var needsReview = 0
     public var removed = 0
     public var warnings = 0
+    /// Stored records an import moved (see ``RelinkEffect``).
+    public var relinked = 0
     public init() {}
 }

@@ -73,3 +73,45 @@ public enum UserDecision: Sendable, Hashable, Codable {
     case linked(transactionID: Int64)
     case standalone
 }
+
+/// A stored record whose link the engine decided in an earlier import (not a user, not the
+/// provider's pending->posted chain), offered for re-planning when a later import brings rows
+/// near it: the combined evidence may pair it differently than its own import could.
+public struct ReopenedRecord: Sendable, Hashable {
+    /// Where the record stands now.
+    public enum Standing: String, Sendable, Hashable, Codable {
+        /// Linked into a transaction that other records support too.
+        case linked
+        /// Alone in its own transaction.
+        case standalone
+        /// Alone in its own transaction, waiting for a review decision.
+        case review
+    }
+    public var recordID: Int64
+    public var transactionID: Int64
+    public var standing: Standing
+    /// The record as an importer would deliver it (its account key is the store's account id).
+    public var record: IncomingRecord
+    public init(recordID: Int64, transactionID: Int64, standing: Standing, record: IncomingRecord) {
+        self.recordID = recordID; self.transactionID = transactionID; self.standing = standing; self.record = record
+    }
+}
+
+/// Engine decisions of earlier imports that may be re-planned, and the transactions they touch
+/// as they would look without those records.
+public struct Reopening: Sendable {
+    public var records: [ReopenedRecord]
+    /// Each transaction holding a reopened record, as a candidate built from its other
+    /// supporting records; nil when nothing else supports it.
+    public var remainders: [Int64: CandidateTransaction?]
+    public init(records: [ReopenedRecord] = [], remainders: [Int64: CandidateTransaction?] = [:]) {
+        self.records = records; self.remainders = remainders
+    }
+}
+
+/// A view that can reopen earlier engine decisions.
+public protocol ReopeningLedgerView: LedgerView {
+    /// Active records of these kinds in an account and currency dated within the range whose
+    /// link the engine made (never a user's decision, nor a transaction a user edited or linked).
+    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate) throws -> Reopening
+}

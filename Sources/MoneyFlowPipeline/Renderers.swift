@@ -75,8 +75,12 @@ public enum Contracts {
             ("dry_run", .bool(r.dryRun)), ("batch", .int64(r.batchID)),
         ]
         fields += counts(r.plan.counts)
+        fields.append(("relinked", .int(Int64(r.plan.relinks.count))))
         fields.append(("warning_messages", .array(r.plan.statement.warnings.map { .string($0.description) })))
-        if includePlan { fields.append(("plan", plan(r.plan))) }
+        if includePlan {
+            fields.append(("plan", plan(r.plan)))
+            fields.append(("relinks", relinks(r.plan)))
+        }
         return .object(fields)
     }
 
@@ -84,13 +88,27 @@ public enum Contracts {
     public static func plan(_ p: ImportPlan) -> JSONOutput {
         .array(p.entries.map { e in
             let r = p.statement.records[e.index]
+            return .object([("index", .int(Int64(e.index)))] + decisionFields(r, e.decision))
+        })
+    }
+
+    /// Earlier records the plan moves (`relinks` of `import --json --plan`): the record, where
+    /// it stood and its new decision, with the same fields as a plan entry.
+    public static func relinks(_ p: ImportPlan) -> JSONOutput {
+        .array(p.relinks.map { x in
+            .object([("record", .int(x.recordID)), ("was", .string(x.from.rawValue)), ("was_transaction", .int(x.fromTransactionID))]
+                    + decisionFields(x.record, x.decision))
+        })
+    }
+
+    static func decisionFields(_ r: IncomingRecord, _ decision: RecordDecision) -> [(String, JSONOutput)] {
             var f: [(String, JSONOutput)] = [
-                ("index", .int(Int64(e.index))), ("date", .string(r.date.iso)), ("amount", .string(r.amount.decimalString)),
+                ("date", .string(r.date.iso)), ("amount", .string(r.amount.decimalString)),
                 ("currency", .string(r.amount.currency)), ("description", .string(r.description)),
                 ("line", .int(r.locator.line)), ("page", .int(r.locator.page)), ("row", .int(r.locator.row)),
-                ("decision", .string(decisionKey(e.decision))),
+                ("decision", .string(decisionKey(decision))),
             ]
-            switch e.decision {
+            switch decision {
             case .alreadyPresent(let id), .update(let id): f.append(("record", .int(id)))
             case .link(let t, let score, let reasons):
                 f += [("transaction", .int(t)), ("score", .number(String(format: "%.3f", score))), ("reasons", reasonsJSON(reasons))]
@@ -105,8 +123,7 @@ public enum Contracts {
                 })))
             case .new: break
             }
-            return .object(f)
-        })
+            return f
     }
 
     static func reasonsJSON(_ r: [MatchReason]) -> JSONOutput {

@@ -22,28 +22,101 @@ extension Reconciler {
     /// block's assignment (so a row's choice accounts for the rows after it) without being decided.
     static let blockRows = 12
 
+    /// Matches the open rows against stored transactions, per account and currency. Stored
+    /// records the engine decided earlier within reach of these rows (see ``reopenMargin``)
+    /// are planned again together with them, as if they arrived in this same file; those
+    /// whose decision changes come back as relinks.
     func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-               removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> [(Int, RecordDecision)] {
-        guard !open.isEmpty else { return [] }
+               removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
+        guard !open.isEmpty else { return ([], []) }
         // Group by account and currency; fetch candidates once per group.
         var groups: [String: [Int]] = [:]
         for i in open { groups["\(accountIDs[records[i].accountKey]!)|\(records[i].amount.currency)", default: []].append(i) }
         var out: [(Int, RecordDecision)] = []
+        var relinks: [RelinkEffect] = []
         for key in groups.keys.sorted() {
-            let idx = groups[key]!
+            var idx = groups[key]!
             let first = records[idx[0]]
             let accountID = accountIDs[first.accountKey]!
+            let currency = first.amount.currency
             var lo = Int.max, hi = Int.min
             for i in idx { let d = records[i].date.dayNumber; lo = min(lo, d); hi = max(hi, d) }
             let window = max(options.dateWindowDays, options.pendingWindowDays)
-            let candidates = try view.candidateTransactions(accountID: accountID, currency: first.amount.currency,
+            var reopening = Reopening()
+            if options.reopenEarlierDecisions, let reopener = view as? any ReopeningLedgerView {
+                let kinds = Set(idx.map { records[$0].sourceKind })
+                let margin = Self.reopenMargin * window
+                reopening = try reopener.reopenable(accountID: accountID, currency: currency, kinds: kinds,
+                                                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin))
+            }
+            var rows = records
+            if !reopening.records.isEmpty {
+                // Reopened records join as extra rows after the file's own.
+                for r in reopening.records {
+                    idx.append(rows.count)
+                    var rec = r.record
+                    rec.accountKey = first.accountKey
+                    rows.append(rec)
+                    lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
+                }
+            }
+            var candidates = try view.candidateTransactions(accountID: accountID, currency: currency,
                                                             from: LocalDate(dayNumber: lo - window), through: LocalDate(dayNumber: hi + window))
-            guard !candidates.isEmpty else { continue }
-            var group = MatchGroup(rows: idx, records: records, candidates: candidates, options: options)
+            if !reopening.remainders.isEmpty {
+                // A transaction is offered as it would be without its reopened records.
+                candidates = candidates.compactMap { c in
+                    if let remainder = reopening.remainders[c.id] { return remainder }
+                    return c
+                }
+            }
+            guard !candidates.isEmpty else {
+                relinks += Self.relinks(reopening, base: records.count, decisions: [])
+                continue
+            }
+            var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
             try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending)
-            out += group.decide()
+            let decided = group.decide()
+            out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count, reopening: reopening)) }
+            relinks += Self.relinks(reopening, base: records.count, decisions: decided)
+        }
+        return (out, relinks)
+    }
+
+    /// Reopened records are gathered from this many matching windows on either side of the
+    /// file's dates: a record that far away can still share a candidate with one of its rows.
+    static let reopenMargin = 2
+
+    /// The relinks of a group: reopened records (rows `base...`) whose new decision differs
+    /// from where they stand.
+    static func relinks(_ reopening: Reopening, base: Int, decisions: [(Int, RecordDecision)]) -> [RelinkEffect] {
+        var decided: [Int: RecordDecision] = [:]
+        for (i, d) in decisions where i >= base { decided[i - base] = d }
+        var out: [RelinkEffect] = []
+        for (k, r) in reopening.records.enumerated() {
+            let d = resolve(decided[k] ?? .new, base: base, reopening: reopening)
+            let unchanged: Bool
+            switch (r.standing, d) {
+            case (.linked, .link(let t, _, _)): unchanged = t == r.transactionID
+            case (.standalone, .new), (.review, .needsReview): unchanged = true
+            default: unchanged = false
+            }
+            if !unchanged {
+                out.append(RelinkEffect(recordID: r.recordID, fromTransactionID: r.transactionID, from: r.standing, decision: d, record: r.record))
+            }
         }
         return out
+    }
+
+    /// Review candidates that name a reopened row point at its current transaction instead.
+    static func resolve(_ d: RecordDecision, base: Int, reopening: Reopening) -> RecordDecision {
+        guard case .needsReview(let candidates) = d, candidates.contains(where: { ($0.incomingIndex ?? -1) >= base }) else { return d }
+        return .needsReview(candidates: candidates.map { c in
+            guard let i = c.incomingIndex, i >= base else { return c }
+            var c = c
+            c.incomingIndex = nil
+            c.transactionID = reopening.records[i - base].transactionID
+            return c
+        })
     }
 }
 
@@ -93,8 +166,13 @@ struct MatchGroup {
     var colDegree: [Int32] = []
     var rowDay: [Int] = []
 
-    init(rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions) {
+    /// Records from this index on are stored records planned again (see ``Reconciler/match``).
+    let firstReopened: Int
+
+    init(rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions,
+         firstReopened: Int = .max) {
         self.idx = idx; self.records = records; self.candidates = candidates; self.options = options
+        self.firstReopened = firstReopened
     }
 
     static func kindBit(_ k: SourceKind) -> UInt8 {
@@ -171,7 +249,8 @@ struct MatchGroup {
             // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
             // when the bank has no row of that exact amount for it: then the posted record
             // belongs with the bank's row, and the pending one goes with its removal.
-            if records[i].sourceKind == .plaid && !records[i].pending && !hasBankCandidate[row] {
+            // (Not for a reopened record: its pending partner was settled by its own import.)
+            if records[i].sourceKind == .plaid && !records[i].pending && !hasBankCandidate[row] && i < firstReopened {
                 for c in tipCandidates {
                     let t = candidates[c]
                     let pa = t.amount.minorUnits, qa = amount

@@ -17,6 +17,9 @@ public struct ReconcileOptions: Sendable, Hashable {
     /// other transaction of the same amount is in the window on either side; otherwise it goes
     /// to review: amount and date alone cannot tell same-priced purchases apart.
     public var minimumTextSimilarity: Double = 0.5
+    /// Re-plan earlier engine decisions near the new rows together with them (relinks), so
+    /// overlapping files give the same ledger in any order.
+    public var reopenEarlierDecisions = true
     /// Put every record into this account (by name) instead of the importer's account.
     public var accountOverride: String?
     public init() {}
@@ -98,7 +101,7 @@ public struct Reconciler: Sendable {
         for i in records.indices where decisions[i] == nil && accountIDs[records[i].accountKey] != nil { open.append(i) }
         let matches = try match(open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
                                 claimedPending: supersededPending)
-        for (i, d) in matches {
+        for (i, d) in matches.decisions {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }
         }
@@ -116,7 +119,8 @@ public struct Reconciler: Sendable {
                 removals.append(RemovalEffect(externalID: rem.externalID, recordID: nil, supersededInThisUpdate: false))
             }
         }
-        return ImportPlan(fileName: fileName, fileSHA256: fileSHA256, statement: statement, accounts: accounts, entries: entries, removals: removals)
+        return ImportPlan(fileName: fileName, fileSHA256: fileSHA256, statement: statement, accounts: accounts, entries: entries,
+                          removals: removals, relinks: matches.relinks)
     }
 
     /// Within one update a transaction may be added then modified, or added then removed:

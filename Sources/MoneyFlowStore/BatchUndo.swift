@@ -31,6 +31,21 @@ struct BatchUndo {
                 let rid = Int64(target)!
                 try db.execute(sql: "UPDATE record SET state = ? WHERE id = ?", arguments: [old ?? "active", rid])
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
+            case "link_moved":
+                // A relink of an earlier import's record: put the link (and review) back. The
+                // record may be gone if its own import was undone meanwhile.
+                let rid = Int64(target)!
+                let snap = try JSONDecoder().decode(LinkSnapshot.self, from: Data((old ?? "").utf8))
+                if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) {
+                    touched.insert(t)
+                    try db.execute(sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = ? WHERE record_id = ?",
+                                   arguments: [snap.transactionID, snap.score, snap.reasons, snap.decidedBy, rid])
+                    try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [rid])
+                    if let c = snap.reviewCandidates {
+                        try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, c])
+                    }
+                    touched.insert(snap.transactionID)
+                }
             case "sync_cursor":
                 if let old { try db.execute(sql: "UPDATE sync_state SET cursor = ? WHERE scope = ?", arguments: [old, target]) }
                 else { try db.execute(sql: "DELETE FROM sync_state WHERE scope = ?", arguments: [target]) }

@@ -100,19 +100,16 @@ struct PlanApplier {
                                            reasons: [MatchReason("review", "\(candidates.count) candidates nearly tied")])
                 recordIDs[entry.index] = rid
                 touched.insert(t)
-                let resolved = candidates.map { c -> ReviewCandidate in
-                    var c = c
-                    if c.transactionID == nil, let i = c.incomingIndex, createdTransactions.indices.contains(i), createdTransactions[i] != 0 {
-                        c.transactionID = createdTransactions[i]
-                    }
-                    return c
-                }
+                let resolved = Self.resolve(candidates, createdTransactions: createdTransactions)
                 let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
                 try rows.flush()
                 try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, json])
             }
         }
         try rows.flush()
+        for relink in plan.relinks {
+            try applyRelink(relink, batchID: batchID, createdTransactions: createdTransactions, touched: &touched)
+        }
         for removal in plan.removals {
             guard let rid = removal.recordID else { continue }
             let state = removal.supersededInThisUpdate ? "superseded" : "removed"
@@ -146,6 +143,73 @@ struct PlanApplier {
             }
         }
         return batchID
+    }
+
+    /// Moves a stored record as the plan re-decided it (after this plan's own rows are written,
+    /// so a relink may join a transaction they created). The old link and review row are kept
+    /// in the batch's changes for undo.
+    private mutating func applyRelink(_ relink: RelinkEffect, batchID: Int64, createdTransactions: [Int64], touched: inout Set<Int64>) throws {
+        let id = relink.recordID
+        guard let old = try Row.fetchOne(db, sql: """
+            SELECT l.transaction_id, l.score, l.reasons, l.decided_by, rv.candidates
+            FROM link l LEFT JOIN review rv ON rv.record_id = l.record_id WHERE l.record_id = ?
+            """, arguments: [id]),
+              (old[0] as Int64) == relink.fromTransactionID, (old[3] as String) == "auto" else {
+            throw StoreError("record \(id) changed since this import was planned")
+        }
+        let snapshot = LinkSnapshot(transactionID: old[0], score: old[1], reasons: old[2], decidedBy: old[3], reviewCandidates: old[4])
+        try saveChange(batchID, kind: "link_moved", target: String(id), old: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self))
+        let target: Int64, score: Double, reasonsJSON: String
+        var review: [ReviewCandidate]? = nil
+        switch relink.decision {
+        case .link(let t, let sc, let reasons):
+            (target, score, reasonsJSON) = (t, sc, String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
+        case .linkToIncoming(let i, let sc, let reasons):
+            guard createdTransactions.indices.contains(i), createdTransactions[i] != 0 else {
+                throw StoreError("plan relinks record \(id) to entry \(i) that creates no transaction")
+            }
+            (target, score, reasonsJSON) = (createdTransactions[i], sc, String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
+        case .new:
+            (target, score, reasonsJSON) = (try insertTransaction(forRecord: id, batchID: batchID, needsReview: false), 1, Self.newReasonJSON)
+        case .needsReview(let candidates):
+            let reasons = [MatchReason("review", "\(candidates.count) candidates nearly tied")]
+            (target, score, reasonsJSON) = (try insertTransaction(forRecord: id, batchID: batchID, needsReview: true), 0,
+                                            String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
+            review = Self.resolve(candidates, createdTransactions: createdTransactions)
+        default:
+            throw StoreError("plan relinks record \(id) with an unsupported decision (\(relink.decision.label))")
+        }
+        try db.execute(sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?",
+                       arguments: [target, score, reasonsJSON, id])
+        try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [id])
+        if let review {
+            try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)",
+                           arguments: [id, String(decoding: try JSONEncoder().encode(review), as: UTF8.self)])
+        }
+        touched.insert(relink.fromTransactionID)
+        touched.insert(target)
+    }
+
+    /// A transaction of its own for stored record `recordID` (the merged view fills it in on
+    /// refresh). Written after every row of the plan, so SQLite picks the next id.
+    private func insertTransaction(forRecord recordID: Int64, batchID: Int64, needsReview: Bool) throws -> Int64 {
+        try db.execute(sql: """
+            INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, pending, needs_review, created_batch_id, sort_key)
+            SELECT account_id, date, amount_minor, currency, description, counterparty, pending, ?, ?, batch_id * 10000000 + file_seq
+            FROM record WHERE id = ?
+            """, arguments: [needsReview, batchID, recordID])
+        return db.lastInsertedRowID
+    }
+
+    /// Review candidates naming another entry of this plan point at the transaction it created.
+    static func resolve(_ candidates: [ReviewCandidate], createdTransactions: [Int64]) -> [ReviewCandidate] {
+        candidates.map { c in
+            var c = c
+            if c.transactionID == nil, let i = c.incomingIndex, createdTransactions.indices.contains(i), createdTransactions[i] != 0 {
+                c.transactionID = createdTransactions[i]
+            }
+            return c
+        }
     }
 
     private mutating func resolveAccounts(batchID: Int64) throws -> [String: Int64] {
@@ -224,6 +288,15 @@ struct PlanApplier {
         try rows.addRecord(RecordRow(entryIndex: entry.index, fingerprint: entry.fingerprint, accountID: accountID, batchID: batchID,
                                      transactionID: transactionID, score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy))
     }
+}
+
+/// A record's link (and review row) before a relink moved it, kept for undo.
+struct LinkSnapshot: Codable {
+    var transactionID: Int64
+    var score: Double
+    var reasons: String
+    var decidedBy: String
+    var reviewCandidates: String?
 }
 
 struct TransactionRow {

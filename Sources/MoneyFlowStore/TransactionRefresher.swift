@@ -6,7 +6,7 @@ import MoneyFlowCore
 /// Plaid for what only it knows (merchant name as counterparty, category). User edits win.
 enum TransactionRefresher {
     /// The columns of one active supporting record that the merged view uses.
-    private struct Source {
+    struct Source {
         var kind: String
         var pending: Bool
         var date: String
@@ -17,6 +17,25 @@ enum TransactionRefresher {
         var note: String?
         var balanceMinor: Int64?
         var category: String?
+    }
+
+    /// The merged view of a transaction supported by `active` (in record id order).
+    struct Merged {
+        var primary: Source
+        var counterparty: String?
+        var category: String?
+        var pending: Bool
+    }
+
+    /// The merged view, or nil when no active record supports the transaction.
+    static func merge(_ active: [Source]) -> Merged? {
+        guard let first = active.first else { return nil }
+        let bank = active.first { SourceKind(rawValue: $0.kind)?.isBankOwn ?? false }
+        let plaid = active.first { $0.kind == SourceKind.plaid.rawValue && !$0.pending }
+            ?? active.first { $0.kind == SourceKind.plaid.rawValue }
+        let primary = bank ?? plaid ?? first
+        return Merged(primary: primary, counterparty: bank?.counterparty ?? plaid?.counterparty ?? primary.counterparty,
+                      category: plaid?.category ?? primary.category, pending: active.allSatisfy { $0.pending })
     }
 
     static func refresh(_ db: Database, transactionID: Int64) throws {
@@ -33,22 +52,16 @@ enum TransactionRefresher {
             active.append(Source(kind: row[0], pending: row[1], date: row[2], amountMinor: row[3], currency: row[4],
                                  description: row[5], counterparty: row[6], note: row[7], balanceMinor: row[8], category: row[9]))
         }
-        guard !active.isEmpty else {
+        guard let m = merge(active) else {
             try db.cachedStatement(sql: "UPDATE txn SET status = 'void' WHERE id = ?").execute(arguments: [transactionID])
             return
         }
-        let bank = active.first { SourceKind(rawValue: $0.kind)?.isBankOwn ?? false }
-        let plaid = active.first { $0.kind == SourceKind.plaid.rawValue && !$0.pending }
-            ?? active.first { $0.kind == SourceKind.plaid.rawValue }
-        let primary = bank ?? plaid ?? active[0]
-        let counterparty: String? = bank?.counterparty ?? plaid?.counterparty ?? primary.counterparty
-        let category: String? = plaid?.category ?? primary.category
-        let pending = active.allSatisfy { $0.pending }
+        let primary = m.primary
         try db.cachedStatement(sql: """
             UPDATE txn SET date = ?, amount_minor = ?, currency = ?, description = ?, counterparty = ?, note = ?,
                            balance_minor = ?, category = ?, pending = ?, status = 'active'
             WHERE id = ?
-            """).execute(arguments: [primary.date, primary.amountMinor, primary.currency, primary.description, counterparty,
-                                     primary.note, primary.balanceMinor, category, pending, transactionID])
+            """).execute(arguments: [primary.date, primary.amountMinor, primary.currency, primary.description, m.counterparty,
+                                     primary.note, primary.balanceMinor, m.category, m.pending, transactionID])
     }
 }

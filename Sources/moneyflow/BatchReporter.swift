@@ -52,6 +52,7 @@ struct BatchReporter {
         if c.updated > 0 { parts.append("\(c.updated) updated") }
         if c.needsReview > 0 { parts.append("\(c.needsReview) need review") }
         if c.removed > 0 { parts.append("\(c.removed) removed") }
+        if c.relinked > 0 { parts.append("\(c.relinked) earlier record\(c.relinked == 1 ? "" : "s") relinked") }
         parts.append("\(c.warnings) warning\(c.warnings == 1 ? "" : "s")")
         let prefix = r.dryRun ? "[dry run] " : ""
         let batch = r.batchID.map { " (batch \($0))" } ?? ""
@@ -86,25 +87,42 @@ struct BatchReporter {
         printOut((dryRun ? "[dry run]\n" : "") + t.render())
     }
 
+    /// A decision in a few words, naming the transaction or row it points at.
+    static func describe(_ decision: RecordDecision) -> String {
+        var d = decision.label
+        switch decision {
+        case .link(let tid, let s, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
+        case .supersede(_, let tid, _): d += " -> transaction \(tid)"
+        case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
+        case .linkToIncoming(let i, _, _), .supersedeIncoming(let i, _): d += " -> row \(i + 1) of this file"
+        case .needsReview(let cs): d += ": " + cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }.joined(separator: " or ")
+        case .new: break
+        }
+        return d
+    }
+
     func printPlan(_ r: FileImportResult) {
         printOut("\n\(r.fileName):")
         for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
         var t = TextTable(["#", "date", "amount", "description", "decision"], align: [.right, .left, .right, .left, .left])
         for e in r.plan.entries {
             let rec = r.plan.statement.records[e.index]
-            var d = e.decision.label
-            switch e.decision {
-            case .link(let tid, let s, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
-            case .supersede(_, let tid, _): d += " -> transaction \(tid)"
-            case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
-            case .linkToIncoming(let i, _, _), .supersedeIncoming(let i, _): d += " -> row \(i + 1) of this file"
-            case .needsReview(let cs): d += ": " + cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }.joined(separator: " or ")
-            case .new: break
-            }
+            let d = Self.describe(e.decision)
             t.add([String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
                    TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d])
         }
         if !r.plan.entries.isEmpty { printOut(t.render()) }
+        if !r.plan.relinks.isEmpty {
+            printOut("  earlier records re-planned with this file's rows:")
+            var t = TextTable(["record", "date", "amount", "description", "was", "now"], align: [.right, .left, .right, .left, .left, .left])
+            for x in r.plan.relinks {
+                let rec = x.record
+                t.add([String(x.recordID), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
+                       TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 40),
+                       "\(x.from.rawValue) in transaction \(x.fromTransactionID)", Self.describe(x.decision)])
+            }
+            printOut(t.render())
+        }
         for rem in r.plan.removals where rem.recordID != nil {
             printOut("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))")
         }
