@@ -76,7 +76,7 @@ extension Reconciler {
             var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
             try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending)
             let decided = group.decide()
-            out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count, reopening: reopening)) }
+            out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count)) }
             relinks += Self.relinks(reopening, base: records.count, decisions: decided)
         }
         return (out, relinks)
@@ -93,7 +93,7 @@ extension Reconciler {
         for (i, d) in decisions where i >= base { decided[i - base] = d }
         var out: [RelinkEffect] = []
         for (k, r) in reopening.records.enumerated() {
-            let d = resolve(decided[k] ?? .new, base: base, reopening: reopening)
+            let d = resolve(decided[k] ?? .new, base: base)
             let unchanged: Bool
             switch (r.standing, d) {
             case (.linked, .link(let t, _, _)): unchanged = t == r.transactionID
@@ -107,14 +107,14 @@ extension Reconciler {
         return out
     }
 
-    /// Review candidates that name a reopened row point at its current transaction instead.
-    static func resolve(_ d: RecordDecision, base: Int, reopening: Reopening) -> RecordDecision {
+    /// A review candidate "this transaction, which another row wants as much" may name a
+    /// reopened row; that row is not an entry of the plan, so only the transaction is kept.
+    static func resolve(_ d: RecordDecision, base: Int) -> RecordDecision {
         guard case .needsReview(let candidates) = d, candidates.contains(where: { ($0.incomingIndex ?? -1) >= base }) else { return d }
         return .needsReview(candidates: candidates.map { c in
             guard let i = c.incomingIndex, i >= base else { return c }
             var c = c
             c.incomingIndex = nil
-            c.transactionID = reopening.records[i - base].transactionID
             return c
         })
     }
