@@ -112,6 +112,8 @@ public struct Reopening: Sendable {
 /// A view that can reopen earlier engine decisions.
 public protocol ReopeningLedgerView: LedgerView {
     /// Active records of these kinds in an account and currency dated within the range whose
-    /// link the engine made (never a user's decision, nor a transaction a user edited or linked).
-    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate) throws -> Reopening
+    /// link the engine made (never a user's decision, nor a transaction a user edited or
+    /// linked), except the records in `except` (those the plan already settles otherwise).
+    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
+                    except: Set<Int64>) throws -> Reopening
 }

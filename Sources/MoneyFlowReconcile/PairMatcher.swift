@@ -25,9 +25,10 @@ extension Reconciler {
     /// Matches the open rows against stored transactions, per account and currency. Stored
     /// records the engine decided earlier within reach of these rows (see ``reopenMargin``)
     /// are planned again together with them, as if they arrived in this same file; those
-    /// whose decision changes come back as relinks.
+    /// whose decision changes come back as relinks. Records in `settled` (updated, superseded
+    /// or removed by this plan) are not reopened.
     func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-               removedIDs: Set<String>, claimedPending: Set<Int64>) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
+               removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
         guard !open.isEmpty else { return ([], []) }
         // Group by account and currency; fetch candidates once per group.
         var groups: [String: [Int]] = [:]
@@ -47,7 +48,8 @@ extension Reconciler {
                 let kinds = Set(idx.map { records[$0].sourceKind })
                 let margin = Self.reopenMargin * window
                 reopening = try reopener.reopenable(accountID: accountID, currency: currency, kinds: kinds,
-                                                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin))
+                                                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
+                                                    except: settled)
             }
             var rows = records
             if !reopening.records.isEmpty {

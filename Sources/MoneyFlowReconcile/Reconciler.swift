@@ -99,8 +99,13 @@ public struct Reconciler: Sendable {
         let removedIDs = Set(statement.removals.map(\.externalID))
         var open: [Int] = []
         for i in records.indices where decisions[i] == nil && accountIDs[records[i].accountKey] != nil { open.append(i) }
+        // Stored records this plan already settles (provider updates, superseded pendings,
+        // removals) keep their place: the provider's lifecycle decides them, not matching.
+        var settled = supersededPending
+        for d in decisions { if case .update(let id)? = d { settled.insert(id) } }
+        for rem in statement.removals { if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID) { settled.insert(ex.id) } }
         let matches = try match(open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
-                                claimedPending: supersededPending)
+                                claimedPending: supersededPending, settled: settled)
         for (i, d) in matches.decisions {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }

@@ -2,7 +2,8 @@ import GRDB
 import MoneyFlowCore
 
 extension StoreLedgerView: ReopeningLedgerView {
-    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate) throws -> Reopening {
+    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
+                    except: Set<Int64>) throws -> Reopening {
         guard !kinds.isEmpty else { return Reopening() }
         let kindList = kinds.map(\.rawValue).sorted()
         // Engine links only, on live transactions nobody edited or linked by hand.
@@ -31,6 +32,7 @@ extension StoreLedgerView: ReopeningLedgerView {
         var shared = Set<Int64>()
         while try s.step() {
             let id = s.int64(0), t = s.int64(1)
+            if except.contains(id) { continue }
             guard let kind = SourceKind(rawValue: s.string(2)), let date = LocalDate(iso: s.string(3)) else {
                 throw StoreError("record \(id) has an unreadable kind or date")
             }
