@@ -51,17 +51,23 @@ extension StoreLedgerView: ReopeningLedgerView {
         }
         let reopened = Set(out.records.map(\.recordID))
         for r in out.records where r.standing != .linked { out.remainders[r.transactionID] = .some(nil) }
-        for t in shared.sorted() { out.remainders[t] = .some(try remainder(transactionID: t, accountID: accountID, without: reopened)) }
+        if !shared.isEmpty {
+            let records = try RawStatement(db, sql: """
+                SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id
+                FROM link l JOIN record r ON r.id = l.record_id
+                WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
+                """)
+            for t in shared.sorted() {
+                out.remainders[t] = .some(try remainder(transactionID: t, accountID: accountID, without: reopened, records: records))
+            }
+        }
         return out
     }
 
-    /// Transaction `transactionID` as a candidate built from its active records except `without`.
-    private func remainder(transactionID: Int64, accountID: Int64, without: Set<Int64>) throws -> CandidateTransaction? {
-        let s = try RawStatement(db, sql: """
-            SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id
-            FROM link l JOIN record r ON r.id = l.record_id
-            WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
-            """)
+    /// Transaction `transactionID` as a candidate built from its active records except
+    /// `without`; `s` selects a transaction's active records.
+    private func remainder(transactionID: Int64, accountID: Int64, without: Set<Int64>, records s: RawStatement) throws -> CandidateTransaction? {
+        s.reset()
         s.bind(1, transactionID)
         var sources: [TransactionRefresher.Source] = []
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = []

@@ -12,7 +12,7 @@ import MoneyFlowZip
 
 let usage = """
 usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
-       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH]
+       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
        moneyflow-bench store-file  --csv FILE [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
@@ -27,9 +27,10 @@ func freshStore(_ path: String) throws -> LedgerStore {
 /// Plans and applies `statement` the way ``ImportService/apply`` does for a statement without
 /// sync facts, timing the plan (inside the write transaction) apart from the writes.
 func planAndApply(_ statement: ImportedStatement, store: LedgerStore, fileName: String, sha: String,
-                  accountOverride: String?) throws -> (plan: ImportPlan, planWall: Double, totalWall: Double, totalCPU: Double) {
+                  accountOverride: String?, reopen: Bool = true) throws -> (plan: ImportPlan, planWall: Double, totalWall: Double, totalCPU: Double) {
     var options = ReconcileOptions()
     options.accountOverride = accountOverride
+    options.reopenEarlierDecisions = reopen
     let reconciler = Reconciler(options: options)
     var planWall = 0.0
     let (applied, wall, cpu) = try measure {
@@ -66,6 +67,20 @@ func scorePlan(_ plan: ImportPlan, data: Dataset) -> Dataset.Score {
         return nil
     }, isNew: { i in if case .new? = byIndex[i] { return true }; return false },
        isReview: { i in if case .needsReview? = byIndex[i] { return true }; return false })
+}
+
+/// ``scorePlan`` for a ledger built from several files: statement row i and Plaid record j
+/// are recognised by their locators (rows i + 1 and j + 1).
+func scoreLedger(_ txs: [LedgerTransaction], rows: Int, data: Dataset) -> Dataset.Score {
+    var plaidOf = [Int?](repeating: nil, count: rows), alone = [Bool](repeating: false, count: rows), review = alone
+    for t in txs {
+        guard let s = t.sources.first(where: { $0.kind == .csv }), let r = s.row else { continue }
+        let p = t.sources.first(where: { $0.kind == .plaid })?.row
+        plaidOf[r - 1] = p.map { $0 - 1 }
+        alone[r - 1] = p == nil && !t.needsReview
+        review[r - 1] = t.needsReview
+    }
+    return data.score(rows: rows, linkedPlaid: { plaidOf[$0] }, isNew: { alone[$0] }, isReview: { review[$0] })
 }
 
 /// Size of the connected components the matcher's pair graph forms (statement row -- Plaid
@@ -172,12 +187,39 @@ func runReconcile(_ a: Args) throws {
         line.set("plaid_new", pres.plan.counts.new)
         guard pres.plan.counts.new == plaid.records.count else { throw BenchError("Plaid side: expected all records new") }
         let peakBefore = peakMiB()
+        let files = a.int("files", 1)
+        if files > 1 {
+            // The statement as `files` consecutive downloads, each repeating the last 7 days of
+            // the one before (re-downloaded statements overlap): later files re-plan the
+            // earlier files' decisions near their rows.
+            let days = stmt.records.map(\.date.dayNumber)
+            let first = days.min()!, span = days.max()! - first + 1
+            var planWall = 0.0, totalWall = 0.0, relinked = 0
+            for k in 0..<files {
+                let lo = first + span * k / files - (k == 0 ? 0 : 7), hi = first + span * (k + 1) / files - 1
+                var part = stmt
+                part.records = stmt.records.filter { (lo...hi).contains($0.date.dayNumber) }
+                let r = try planAndApply(part, store: store, fileName: "statement-\(k + 1).csv", sha: "bench-stmt-\(n)-\(seed)-\(k)", accountOverride: Dataset.accountName,
+                                         reopen: !a.has("no-reopen"))
+                planWall += r.planWall; totalWall += r.totalWall; relinked += r.plan.relinks.count
+            }
+            let txs = try store.transactions()
+            emitScore(&line, scoreLedger(txs, rows: stmt.records.count, data: data))
+            line.set("files", files); line.set("plan_s", planWall); line.set("apply_s", totalWall - planWall); line.set("total_s", totalWall)
+            line.set("relinked", relinked)
+            line.set("linked_txns", txs.filter { $0.sources.count > 1 }.count)
+            line.set("peak_before_mib", peakBefore); line.set("peak_mib", peakMiB())
+            removeStore(path)
+            line.emit()
+            return
+        }
         let r = try planAndApply(stmt, store: store, fileName: "statement.csv", sha: "bench-stmt-\(n)-\(seed)", accountOverride: Dataset.accountName)
         line.set("plan_s", r.planWall); line.set("apply_s", r.totalWall - r.planWall); line.set("total_s", r.totalWall)
         line.set("total_cpu_s", r.totalCPU)
         line.set("peak_before_mib", peakBefore); line.set("peak_mib", peakMiB())
         emitScore(&line, scorePlan(r.plan, data: data))
         line.set("plan_digest", planDigest(r.plan))
+        line.set("linked_txns", try store.transactions().filter { $0.sources.count > 1 }.count)
         removeStore(path)
     }
     line.emit()
