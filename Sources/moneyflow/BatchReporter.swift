@@ -95,7 +95,11 @@ struct BatchReporter {
         case .supersede(_, let tid, _): d += " -> transaction \(tid)"
         case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
         case .linkToIncoming(let i, _, _), .supersedeIncoming(let i, _): d += " -> row \(i + 1) of this file"
-        case .needsReview(let cs): d += ": " + cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }.joined(separator: " or ")
+        case .needsReview(let cs):
+            // A transaction another record wants as much is listed once.
+            var seen = Set<String>()
+            let names = cs.compactMap { $0.transactionID.map { "transaction \($0)" } ?? $0.incomingIndex.map { "row \($0 + 1)" } }
+            d += ": " + names.filter { seen.insert($0).inserted }.joined(separator: " or ")
         case .new: break
         }
         return d
