@@ -92,7 +92,7 @@ public enum Contracts {
         })
     }
 
-    /// Earlier records the plan moves (`relinks` of `import --json --plan`): the record, where
+    /// Earlier records the plan moves (`relinks` of `import --dry-run --json`): the record, where
     /// it stood and its new decision, with the same fields as a plan entry.
     public static func relinks(_ p: ImportPlan) -> JSONOutput {
         .array(p.relinks.map { x in
@@ -102,28 +102,28 @@ public enum Contracts {
     }
 
     static func decisionFields(_ r: IncomingRecord, _ decision: RecordDecision) -> [(String, JSONOutput)] {
-            var f: [(String, JSONOutput)] = [
-                ("date", .string(r.date.iso)), ("amount", .string(r.amount.decimalString)),
-                ("currency", .string(r.amount.currency)), ("description", .string(r.description)),
-                ("line", .int(r.locator.line)), ("page", .int(r.locator.page)), ("row", .int(r.locator.row)),
-                ("decision", .string(decisionKey(decision))),
-            ]
-            switch decision {
-            case .alreadyPresent(let id), .update(let id): f.append(("record", .int(id)))
-            case .link(let t, let score, let reasons):
-                f += [("transaction", .int(t)), ("score", .number(String(format: "%.3f", score))), ("reasons", reasonsJSON(reasons))]
-            case .supersede(let pid, let t, let reasons):
-                f += [("transaction", .int(t)), ("supersedes_record", .int(pid)), ("reasons", reasonsJSON(reasons))]
-            case .linkToIncoming(let i, _, let reasons), .supersedeIncoming(let i, let reasons):
-                f += [("with_index", .int(Int64(i))), ("reasons", reasonsJSON(reasons))]
-            case .needsReview(let cands):
-                f.append(("candidates", .array(cands.map { c in
-                    .object([("transaction", .int64(c.transactionID)), ("index", .int(c.incomingIndex)),
-                             ("score", .number(String(format: "%.3f", c.score))), ("reasons", reasonsJSON(c.reasons))])
-                })))
-            case .new: break
-            }
-            return f
+        var f: [(String, JSONOutput)] = [
+            ("date", .string(r.date.iso)), ("amount", .string(r.amount.decimalString)),
+            ("currency", .string(r.amount.currency)), ("description", .string(r.description)),
+            ("line", .int(r.locator.line)), ("page", .int(r.locator.page)), ("row", .int(r.locator.row)),
+            ("decision", .string(decisionKey(decision))),
+        ]
+        switch decision {
+        case .alreadyPresent(let id), .update(let id): f.append(("record", .int(id)))
+        case .link(let t, let score, let reasons):
+            f += [("transaction", .int(t)), ("score", .number(String(format: "%.3f", score))), ("reasons", reasonsJSON(reasons))]
+        case .supersede(let pid, let t, let reasons):
+            f += [("transaction", .int(t)), ("supersedes_record", .int(pid)), ("reasons", reasonsJSON(reasons))]
+        case .linkToIncoming(let i, _, let reasons), .supersedeIncoming(let i, let reasons):
+            f += [("with_index", .int(Int64(i))), ("reasons", reasonsJSON(reasons))]
+        case .needsReview(let cands):
+            f.append(("candidates", .array(cands.map { c in
+                .object([("transaction", .int64(c.transactionID)), ("index", .int(c.incomingIndex)),
+                         ("score", .number(String(format: "%.3f", c.score))), ("reasons", reasonsJSON(c.reasons))])
+            })))
+        case .new: break
+        }
+        return f
     }
 
     static func reasonsJSON(_ r: [MatchReason]) -> JSONOutput {
