@@ -97,7 +97,7 @@ struct PlanApplier {
                 let t = try insertTransaction(entry.index, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: true)
                 createdTransactions[entry.index] = t
                 let rid = try insertRecord(rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 0,
-                                           reasons: [MatchReason("review", "\(candidates.count) candidates nearly tied")])
+                                           reasons: Self.reviewReasons(candidates))
                 recordIDs[entry.index] = rid
                 touched.insert(t)
                 let resolved = Self.resolve(candidates, createdTransactions: createdTransactions)
@@ -172,7 +172,7 @@ struct PlanApplier {
         case .new:
             (target, score, reasonsJSON) = (try insertTransaction(forRecord: id, batchID: batchID, needsReview: false), 1, Self.newReasonJSON)
         case .needsReview(let candidates):
-            let reasons = [MatchReason("review", "\(candidates.count) candidates nearly tied")]
+            let reasons = Self.reviewReasons(candidates)
             (target, score, reasonsJSON) = (try insertTransaction(forRecord: id, batchID: batchID, needsReview: true), 0,
                                             String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
             review = Self.resolve(candidates, createdTransactions: createdTransactions)
@@ -190,15 +190,25 @@ struct PlanApplier {
         touched.insert(target)
     }
 
-    /// A transaction of its own for stored record `recordID` (the merged view fills it in on
-    /// refresh). Written after every row of the plan, so SQLite picks the next id.
+    /// A transaction of its own for stored record `recordID`, created by this batch (so undo
+    /// removes it). Written after every row of the plan, so SQLite picks the next id.
     private func insertTransaction(forRecord recordID: Int64, batchID: Int64, needsReview: Bool) throws -> Int64 {
+        try Self.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: batchID, needsReview: needsReview)
+    }
+
+    /// Inserts a transaction showing stored record `recordID` alone (its place in the ledger
+    /// follows the record's own batch and row); `createdBatch` nil = the record's batch.
+    static func insertStandaloneTransaction(_ db: Database, forRecord recordID: Int64, createdBatch: Int64?, needsReview: Bool) throws -> Int64 {
         try db.execute(sql: """
             INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, pending, needs_review, created_batch_id, sort_key)
-            SELECT account_id, date, amount_minor, currency, description, counterparty, pending, ?, ?, batch_id * 10000000 + file_seq
+            SELECT account_id, date, amount_minor, currency, description, counterparty, pending, ?, coalesce(?, batch_id), batch_id * 10000000 + file_seq
             FROM record WHERE id = ?
-            """, arguments: [needsReview, batchID, recordID])
+            """, arguments: [needsReview, createdBatch, recordID])
         return db.lastInsertedRowID
+    }
+
+    static func reviewReasons(_ candidates: [ReviewCandidate]) -> [MatchReason] {
+        [MatchReason("review", "\(candidates.count) candidates nearly tied")]
     }
 
     /// Review candidates naming another entry of this plan point at the transaction it created.

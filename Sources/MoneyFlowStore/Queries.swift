@@ -129,13 +129,7 @@ struct UserDecisions {
     func unlink(recordID: Int64) throws -> Int64 {
         let r = try recordRow(recordID)
         let old: Int64? = r["transaction_id"]
-        let batchID: Int64 = r["batch_id"]
-        try db.execute(sql: """
-            INSERT INTO txn(account_id, date, amount_minor, currency, description, pending, created_batch_id, sort_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [r["account_id"] as Int64, r["date"] as String, r["amount_minor"] as Int64, r["currency"] as String,
-                             r["description"] as String, r["pending"] as Bool, batchID, batchID * 10_000_000 + (r["file_seq"] as Int64)])
-        let t = db.lastInsertedRowID
+        let t = try PlanApplier.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: nil, needsReview: false)
         try db.execute(sql: """
             INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
             ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
