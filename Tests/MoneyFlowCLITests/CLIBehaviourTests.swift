@@ -186,6 +186,18 @@ import Testing
         #expect(accounts.first?["ledger_name"] as? String == "Assets:Home")
     }
 
+    /// A store kept in the imported folder (`store = "ledger.sqlite"`) is not an input.
+    @Test func storeInsideTheImportedFolderIsNotWalked() throws {
+        let dir = try Self.tempDir()
+        try Self.copySample("Samples/csv/amex.csv", to: dir + "/amex.csv")
+        let store = dir + "/ledger.sqlite"
+        for _ in 0..<2 {
+            let r = try CLI.run(["import", dir, "--json"], store: store)
+            #expect(r.status == 0)
+            #expect(Self.json(r.stdout).map { ($0["file"] as? String ?? "") }.allSatisfy { $0.hasSuffix("amex.csv") }, "\(r.stdout)")
+        }
+    }
+
     @Test func manifestTypeErrorsAndUnknownKeysNameTheKey() throws {
         let cases: [(String, String)] = [
             ("exclude = \"x\"\n", "'exclude'"),
