@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
@@ -302,6 +303,23 @@ import Testing
     }
 
     // MARK: 7. Export arithmetic
+
+    /// The same through the binary on a real store whose amounts were made huge after import
+    /// (as an older version without a parse limit could have stored them).
+    @Test func hugeStoredAmountsThroughTheBinary() throws {
+        let store = try CLI.tempStore()
+        #expect(try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store).status == 0)
+        let db = try DatabaseQueue(path: store)
+        try db.write { db in
+            try db.execute(sql: "UPDATE txn SET amount_minor = 5000000000000000000, balance_minor = 5000000000000000000")
+            try db.execute(sql: "UPDATE record SET amount_minor = 5000000000000000000, balance_minor = 5000000000000000000")
+        }
+        try db.close()
+        for args in [["export", "--format", "beancount"], ["export", "--format", "ledger"], ["reconcile", "--format", "json"], ["reconcile"]] {
+            let r = try CLI.run(args, store: store)
+            #expect(r.status == 0 && r.stdout.contains("50000000000000000.00"), "\(args): \(r.status) \(r.stderr.prefix(300))")
+        }
+    }
 
     /// Two stored amounts of 50000000000000000.00 (5e18 minor units): their sum does not fit
     /// Int64. Export and reconcile must not crash.
