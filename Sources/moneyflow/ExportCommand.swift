@@ -50,6 +50,12 @@ struct ExportCommand: ParsableCommand {
         }
         let store = try storeOptions.open()
         try requireAccount(account, in: store)
+        if output == nil && (format == .csv || format == .json) {
+            // Streamed like `transactions` (constant memory on large stores).
+            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: false, account: account,
+                                                   from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), csvEnd: "\r\n")
+            return
+        }
         let accounts = try store.accounts()
         let txs = try store.transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"))
         let text: String

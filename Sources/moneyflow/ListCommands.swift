@@ -93,20 +93,8 @@ struct TransactionsCommand: ParsableCommand {
         try requireAccount(account, in: store)
         let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
         if format != .table {
-            // Streamed: the same bytes as rendering the whole list, written as rows are read.
-            let out = ChunkedOutput()
-            var count = 0
-            out.write(format == .json ? "[" : CSVExport.header.joined(separator: ","))
-            try store.forEachTransaction(account: account, from: first, through: last, includeAll: all) { t in
-                if format == .json {
-                    out.write((count == 0 ? "\n  " : ",\n  ") + Contracts.transaction(t, includeState: all).render(pretty: true, indent: 1))
-                } else {
-                    out.write("\r\n" + CSVExport.line(t))
-                }
-                count += 1
-            }
-            out.write(format == .json ? (count == 0 ? "]\n" : "\n]\n") : "\n")
-            out.flush()
+            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: all, account: account,
+                                                   from: first, through: last, csvEnd: "\n")
             return
         }
         let txs = try store.transactions(account: account, from: first, through: last, includeAll: all)

@@ -299,6 +299,11 @@ import Testing
             #expect(json.status == 0 && json.stdout == Contracts.transactions(txs, includeState: all).render(pretty: true) + "\n", "\(args)")
             let csv = try CLI.run(["transactions", "--format", "csv"] + args, store: store)
             #expect(csv.status == 0 && csv.stdout == CSVExport.transactions(txs) + "\n", "\(args)")
+            guard !all else { continue }
+            let exportJSON = try CLI.run(["export", "--format", "json"] + args, store: store)
+            #expect(exportJSON.stdout == Contracts.transactions(txs).render(pretty: true) + "\n", "export \(args)")
+            let exportCSV = try CLI.run(["export", "--format", "csv"] + args, store: store)
+            #expect(exportCSV.stdout == CSVExport.transactions(txs) + "\r\n", "export \(args)")
         }
     }
 
