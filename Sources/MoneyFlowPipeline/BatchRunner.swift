@@ -136,8 +136,12 @@ public struct BatchRunner: Sendable {
         // Expand; a later rule's settings win for a file named twice.
         var order: [String] = []
         var settings: [String: (FileImportOptions, Bool)] = [:]
+        // The store itself (and its journal files) may sit in the folder being walked, e.g. a
+        // manifest's `store = "ledger.sqlite"`: it is never an input.
+        let store = Self.absolute(service.store.path, base: ".")
+        let storeFiles = Set(["", "-wal", "-shm", "-journal"].map { store + $0 })
         for rule in rules {
-            for f in Self.expand(rule) {
+            for f in Self.expand(rule) where !storeFiles.contains(f.path) {
                 let key = f.path
                 if settings[key] == nil { order.append(key) }
                 settings[key] = (rule.options, f.explicit || (settings[key]?.1 ?? false))

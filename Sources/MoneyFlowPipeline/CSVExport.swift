@@ -4,7 +4,10 @@ import MoneyFlowCore
 public enum CSVExport {
     public static let header = ["id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources"]
 
-    static func field(_ s: String) -> String {
+    /// One CSV field: control, separator and bidi characters blanked like every export
+    /// (``SafeText/blanked(_:)``), quoted when it holds a comma or quote.
+    static func field(_ raw: String) -> String {
+        let s = SafeText.blanked(raw)
         if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
             return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
@@ -12,13 +15,14 @@ public enum CSVExport {
     }
 
     public static func transactions(_ txs: [LedgerTransaction]) -> String {
-        var lines = [header.joined(separator: ",")]
-        for t in txs {
-            let cells = [String(t.id), t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.description,
-                         t.counterparty ?? "", t.note ?? "", t.balance?.decimalString ?? "", t.pending ? "true" : "false",
-                         t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")]
-            lines.append(cells.map(field).joined(separator: ","))
-        }
-        return lines.joined(separator: "\r\n")
+        ([header.joined(separator: ",")] + txs.map(line)).joined(separator: "\r\n")
+    }
+
+    /// One transaction's CSV line, without its line break.
+    public static func line(_ t: LedgerTransaction) -> String {
+        let cells = [String(t.id), t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.description,
+                     t.counterparty ?? "", t.note ?? "", t.balance?.decimalString ?? "", t.pending ? "true" : "false",
+                     t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")]
+        return cells.map(field).joined(separator: ",")
     }
 }

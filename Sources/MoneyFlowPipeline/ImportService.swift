@@ -14,6 +14,9 @@ public struct FileImportOptions: Sendable {
     public var csvProfiles: [CSVProfile]?
     public var password: PasswordProvider?
     public var dryRun: Bool = false
+    /// Every warning (importer or plan) is an error: the file fails and writes nothing
+    /// (`--strict`, manifest `strict = true`).
+    public var strict: Bool = false
     public var reconcile = ReconcileOptions()
     public init(format: String? = nil, accountName: String? = nil, csvProfiles: [CSVProfile]? = nil,
                 password: PasswordProvider? = nil, dryRun: Bool = false) {
@@ -102,14 +105,36 @@ public struct ImportService: Sendable {
         let reconciler = Reconciler(options: reconcile)
         let baseName = (fileName as NSString).lastPathComponent
         if try !store.fileAlreadyImported(sha256: sha256) { try validateSync(statement, fileName: fileName) }
+        // Strict: refuse before anything is written (the write transaction rolls back).
+        func planned(_ view: any LedgerView) throws -> ImportPlan {
+            let plan = try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view)
+            if options.strict { try Self.refuseWarnings(plan.statement.warnings, fileName: fileName) }
+            return plan
+        }
         if options.dryRun {
-            let plan = try store.plan { view in try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view) }
+            let plan = try withCurrentAccountNames(try store.plan(planned))
             return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil)
         }
-        let applied = try store.importStatement(dryRun: false) { view in
-            try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view)
-        }!
-        return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: applied.plan, batchID: applied.batchID)
+        let applied = try store.importStatement(dryRun: false, makePlan: planned)!
+        return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: try withCurrentAccountNames(applied.plan), batchID: applied.batchID)
+    }
+
+    /// The plan with each existing account named as the store names it now, so a summary
+    /// names the account the records went to even after `accounts rename` (an account the
+    /// plan creates has the plan's name).
+    func withCurrentAccountNames(_ plan: ImportPlan) throws -> ImportPlan {
+        var p = plan
+        let names = try store.accountNames(forIDs: plan.accounts.compactMap(\.accountID))
+        for i in p.accounts.indices { if let id = p.accounts[i].accountID, let n = names[id] { p.accounts[i].name = n } }
+        return p
+    }
+
+    /// `--strict`: the first warning as a one-line error (with how many more there are).
+    static func refuseWarnings(_ warnings: [ImportWarning], fileName: String) throws {
+        guard let first = warnings.first else { return }
+        let more = warnings.count > 1 ? " (and \(warnings.count - 1) more warning\(warnings.count == 2 ? "" : "s"))" : ""
+        throw ImportError(.rejected, file: fileName, locator: first.locator,
+                          problem: "\(first.message)\(more); refused because of --strict (strict = true): nothing written")
     }
 
     /// A sync update that starts from a cursor must start where the store left off: at the

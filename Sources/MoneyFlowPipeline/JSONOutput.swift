@@ -25,6 +25,14 @@ public indirect enum JSONOutput: Sendable, Equatable {
         return out
     }
 
+    /// Text of this value as it appears nested `indent` levels deep in a pretty document
+    /// (used to stream an array one element at a time with the bytes `render` would give).
+    public func render(pretty: Bool, indent: Int) -> String {
+        var out = ""
+        write(&out, pretty: pretty, indent: indent)
+        return out
+    }
+
     private func write(_ out: inout String, pretty: Bool, indent: Int) {
         let nl = pretty ? "\n" : ""
         let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""

@@ -9,7 +9,8 @@ public struct ReconciliationReport: Sendable {
         public var transactionID: Int64
         public var currency: String
         public var file: String
-        public var expected: Money
+        /// Nil when previous balance + amount is too large to hold.
+        public var expected: Money?
         public var printed: Money
     }
     public struct AccountSection: Sendable {
@@ -38,10 +39,11 @@ public struct ReconciliationReport: Sendable {
         // The bank's running balance must chain within each imported file (per currency).
         for run in try store.balanceRuns(account: account) {
             guard sections[run.account] != nil else { continue }
-            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where prev.balance + cur.amount != cur.balance {
+            // Checked: a sum too large for Int64 cannot equal a stored balance, so it is a break.
+            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where ExportJournal.plus(prev.balance, cur.amount) != cur.balance {
                 sections[run.account]!.balanceBreaks.append(BalanceBreak(
                     transactionID: cur.transactionID, currency: run.currency, file: run.file,
-                    expected: Money(minorUnits: prev.balance + cur.amount, currency: run.currency),
+                    expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
                     printed: Money(minorUnits: cur.balance, currency: run.currency)))
             }
         }
@@ -66,7 +68,7 @@ public struct ReconciliationReport: Sendable {
                 ("needs_review", ids(a.needsReview)),
                 ("balance_breaks", .array(a.balanceBreaks.map { b in
                     .object([("id", .int(b.transactionID)), ("currency", .string(b.currency)), ("file", .string(b.file)),
-                             ("expected_balance", .string(b.expected.decimalString)), ("printed_balance", .string(b.printed.decimalString))])
+                             ("expected_balance", .string(b.expected?.decimalString)), ("printed_balance", .string(b.printed.decimalString))])
                 })),
             ])
         })
@@ -81,13 +83,13 @@ public struct ReconciliationReport: Sendable {
         }
         var out = t.render()
         for a in accounts where !a.balanceBreaks.isEmpty {
-            out += "\n\nBalance breaks in \(a.account):"
+            out += "\n\nBalance breaks in \(SafeText.escaped(a.account)):"
             for b in a.balanceBreaks {
-                out += "\n  transaction \(b.transactionID) (\(b.file)): printed \(b.printed.decimalString), previous balance + amount = \(b.expected.decimalString) \(b.currency)"
+                out += "\n  transaction \(b.transactionID) (\(SafeText.escaped(b.file))): printed \(b.printed.decimalString), previous balance + amount = \(b.expected?.decimalString ?? "(too large)") \(b.currency)"
             }
         }
         for a in accounts where !a.needsReview.isEmpty {
-            out += "\n\nNeeds review in \(a.account) (see `moneyflow review`): " + a.needsReview.map { String($0.id) }.joined(separator: ", ")
+            out += "\n\nNeeds review in \(SafeText.escaped(a.account)) (see `moneyflow review`): " + a.needsReview.map { String($0.id) }.joined(separator: ", ")
         }
         return out
     }

@@ -7,33 +7,36 @@ import MoneyFlowStore
 public enum Contracts {
     /// `transactions --format json`: see README "JSON contracts".
     public static func transactions(_ txs: [LedgerTransaction], includeState: Bool = false) -> JSONOutput {
-        .array(txs.map { t in
-            var fields: [(String, JSONOutput)] = [
-                ("id", .int(t.id)),
-                ("account", .string(t.account)),
-                ("date", .string(t.date.iso)),
-                ("amount", .string(t.amount.decimalString)),
-                ("currency", .string(t.amount.currency)),
-                ("description", .string(t.description)),
-                ("counterparty", .string(t.counterparty)),
-                ("note", .string(t.note)),
-                ("balance", .string(t.balance?.decimalString)),
-                ("pending", .bool(t.pending)),
+        .array(txs.map { transaction($0, includeState: includeState) })
+    }
+
+    /// One element of `transactions --format json` (also written one at a time when streaming).
+    public static func transaction(_ t: LedgerTransaction, includeState: Bool = false) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("id", .int(t.id)),
+            ("account", .string(t.account)),
+            ("date", .string(t.date.iso)),
+            ("amount", .string(t.amount.decimalString)),
+            ("currency", .string(t.amount.currency)),
+            ("description", .string(t.description)),
+            ("counterparty", .string(t.counterparty)),
+            ("note", .string(t.note)),
+            ("balance", .string(t.balance?.decimalString)),
+            ("pending", .bool(t.pending)),
+        ]
+        if includeState {
+            fields.append(("status", .string(t.status)))
+            fields.append(("category", .string(t.category)))
+        }
+        fields.append(("sources", .array(t.sources.map { s in
+            var f: [(String, JSONOutput)] = [
+                ("id", .int(s.id)), ("kind", .string(s.kind.rawValue)), ("external_id", .string(s.externalID)),
+                ("file", .string(s.file)), ("line", .int(s.line)), ("page", .int(s.page)), ("row", .int(s.row)),
             ]
-            if includeState {
-                fields.append(("status", .string(t.status)))
-                fields.append(("category", .string(t.category)))
-            }
-            fields.append(("sources", .array(t.sources.map { s in
-                var f: [(String, JSONOutput)] = [
-                    ("id", .int(s.id)), ("kind", .string(s.kind.rawValue)), ("external_id", .string(s.externalID)),
-                    ("file", .string(s.file)), ("line", .int(s.line)), ("page", .int(s.page)), ("row", .int(s.row)),
-                ]
-                if includeState { f.append(("state", .string(s.state))) }
-                return .object(f)
-            })))
-            return .object(fields)
-        })
+            if includeState { f.append(("state", .string(s.state))) }
+            return .object(f)
+        })))
+        return .object(fields)
     }
 
     /// `accounts --format json`.

@@ -1,6 +1,8 @@
 import Foundation
 
 /// Plain-text tables aligned by terminal display width (CJK and full-width characters take two cells).
+/// Every cell is shown through ``SafeText/escaped(_:)``: no control or bidi character from a
+/// statement reaches the terminal raw.
 public struct TextTable {
     public enum Align: Sendable { case left, right }
     public var headers: [String]
@@ -27,7 +29,8 @@ public struct TextTable {
     }
 
     /// Truncates to at most `width` display cells, ending with `…` when cut.
-    public static func truncate(_ s: String, to width: Int) -> String {
+    public static func truncate(_ raw: String, to width: Int) -> String {
+        let s = SafeText.escaped(raw)
         guard displayWidth(s) > width else { return s }
         var out = ""
         var w = 0
@@ -40,7 +43,7 @@ public struct TextTable {
     }
 
     public func render() -> String {
-        let all = [headers] + rows
+        let all = ([headers] + rows).map { $0.map(SafeText.escaped) }
         var widths = [Int](repeating: 0, count: headers.count)
         for r in all { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], Self.displayWidth(c)) } }
         func line(_ r: [String]) -> String {
@@ -51,8 +54,8 @@ public struct TextTable {
             }
             return parts.joined(separator: "  ")
         }
-        var out = [line(headers), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        out += rows.map(line)
+        var out = [line(all[0]), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        out += all.dropFirst().map(line)
         return out.joined(separator: "\n")
     }
 }

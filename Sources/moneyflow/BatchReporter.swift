@@ -14,7 +14,9 @@ struct BatchReporter {
     var verbose: Bool
     var dryRun: Bool
 
-    func run(_ rules: [FileRule], service: ImportService, failFast: Bool, single: Bool) throws {
+    /// Runs `rules`; then, unless a dry run and whatever failed, applies the manifest's
+    /// `[accounts]` ledger names to the accounts in the store.
+    func run(_ rules: [FileRule], service: ImportService, failFast: Bool, single: Bool, manifests: [BatchManifest] = []) throws {
         var runner = BatchRunner(service: service)
         runner.failFast = failFast
         let bar = ProgressBar(enabled: !quiet && !json && isatty(STDERR_FILENO) == 1)
@@ -22,9 +24,16 @@ struct BatchReporter {
         if bar.enabled { callback = { p in bar.update(p) } }
         let results = runner.run(rules, progress: callback)
         bar.finish()
+        if !dryRun {
+            for m in manifests {
+                for name in try m.applyLedgerNames(to: service.store) {
+                    printErr(SafeText.escaped("moneyflow: note: \(m.path): [accounts] names '\(name)', which is not an account (see `moneyflow accounts`)"))
+                }
+            }
+        }
         var failures: [ImportError] = []
         for r in results { if case .failed(let e) = r.outcome { failures.append(e) } }
-        for e in failures { printErr("moneyflow: error: \(e.description.replacingOccurrences(of: "\n", with: " "))") }
+        for e in failures { printErr("moneyflow: error: " + SafeText.escaped(e.description.replacingOccurrences(of: "\n", with: " "))) }
         if results.isEmpty { throw CLIError("no files found in \(rules.map(\.pattern).joined(separator: ", "))") }
         if json {
             printOut(JSONOutput.array(results.map { r in
@@ -56,8 +65,8 @@ struct BatchReporter {
         parts.append("\(c.warnings) warning\(c.warnings == 1 ? "" : "s")")
         let prefix = r.dryRun ? "[dry run] " : ""
         let batch = r.batchID.map { " (batch \($0))" } ?? ""
-        printOut("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(parts.joined(separator: ", "))\(batch)")
-        for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
+        printOut(SafeText.escaped("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(parts.joined(separator: ", "))\(batch)"))
+        for w in r.plan.statement.warnings { printOut("  warning: " + SafeText.escaped(w.description)) }
         if r.dryRun || verbose { printPlan(r) }
     }
 
@@ -106,8 +115,8 @@ struct BatchReporter {
     }
 
     func printPlan(_ r: FileImportResult) {
-        printOut("\n\(r.fileName):")
-        for w in r.plan.statement.warnings { printOut("  warning: \(w.description)") }
+        printOut("\n" + SafeText.escaped(r.fileName) + ":")
+        for w in r.plan.statement.warnings { printOut("  warning: " + SafeText.escaped(w.description)) }
         var t = TextTable(["#", "date", "amount", "description", "decision"], align: [.right, .left, .right, .left, .left])
         for e in r.plan.entries {
             let rec = r.plan.statement.records[e.index]
@@ -128,7 +137,7 @@ struct BatchReporter {
             printOut(t.render())
         }
         for rem in r.plan.removals where rem.recordID != nil {
-            printOut("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))")
+            printOut(SafeText.escaped("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))"))
         }
     }
 }

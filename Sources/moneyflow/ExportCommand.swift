@@ -49,10 +49,14 @@ struct ExportCommand: ParsableCommand {
             throw CLIError("\(output) already exists (use --force to overwrite)")
         }
         let store = try storeOptions.open()
-        let accounts = try store.accounts()
-        if let account, !accounts.contains(where: { $0.name == account }) {
-            throw CLIError("no account named '\(account)' (see `moneyflow accounts`)")
+        try requireAccount(account, in: store)
+        if output == nil && (format == .csv || format == .json) {
+            // Streamed like `transactions` (constant memory on large stores).
+            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: false, account: account,
+                                                   from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), csvEnd: "\r\n")
+            return
         }
+        let accounts = try store.accounts()
         let txs = try store.transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"))
         let text: String
         switch format {
@@ -77,6 +81,6 @@ struct ExportCommand: ParsableCommand {
             }
             throw CLIError("cannot write \(output): \((error as NSError).localizedDescription)")
         }
-        printErr("exported \(txs.count) transaction\(txs.count == 1 ? "" : "s") to \(output)")
+        printErr(SafeText.escaped("exported \(txs.count) transaction\(txs.count == 1 ? "" : "s") to \(output)"))
     }
 }

@@ -48,6 +48,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Flag(help: "Treat every warning (e.g. a balance that does not chain) as an error: that file fails and writes nothing.")
+    var strict = false
+
     mutating func validate() throws {
         if passwordEnv != nil && passwordFile != nil { throw ValidationError("use either --password-env or --password-file") }
         if let w = windowDays, w < 0 || w > 60 { throw ValidationError("--window must be between 0 and 60 days") }
@@ -65,21 +68,28 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
+        options.strict = strict
         if let w = windowDays { options.reconcile.dateWindowDays = w }
         if let p = csvProfile { options.csvProfiles = try resolveProfile(p) }
         options.password = try PasswordSource.provider(env: passwordEnv, file: passwordFile)
         var rules: [FileRule] = []
+        var manifests: [BatchManifest] = []
         for arg in files {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue {
-                do { rules += try BatchManifest.rules(forFolder: arg, defaults: options) }
-                catch let e as BatchManifest.Error { throw CLIError(e.message) }
+                do {
+                    let m = try BatchManifest.forFolder(arg, defaults: options)
+                    rules += m.rules
+                    manifests.append(m)
+                } catch let e as BatchManifest.Error { throw CLIError(e.message) }
             } else {
                 rules.append(FileRule(pattern: arg, baseDirectory: ".", options: options))
             }
         }
+        // --strict wins over a folder manifest's `strict = false`.
+        if strict { for i in rules.indices { rules[i].options.strict = true } }
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
-            .run(rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1)
+            .run(rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1, manifests: manifests)
     }
 
     func resolveProfile(_ p: String) throws -> [CSVProfile] {

@@ -7,6 +7,13 @@ import MoneyFlowPipeline
 struct AccountsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts", abstract: "List accounts, rename them, or attach import identities to them.",
+        discussion: """
+        Examples:
+          moneyflow accounts
+          moneyflow accounts --format json
+          moneyflow accounts rename "CMB 8705" "CMB Debit" --ledger-name Assets:CMB:8705
+          moneyflow accounts link "CMB Debit" csv:cmb/8705
+        """,
         subcommands: [List.self, Rename.self, Link.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
@@ -36,8 +43,10 @@ struct AccountsCommand: ParsableCommand {
         @Option(name: .customLong("ledger-name"), help: "Account name in beancount/ledger exports.") var ledgerName: String?
         func validate() throws { if newName == nil && ledgerName == nil { throw ValidationError("give a new name or --ledger-name") } }
         func run() throws {
-            try storeOptions.open().renameAccount(name, to: newName, ledgerName: ledgerName)
-            printOut("renamed \(name)\(newName.map { " -> \($0)" } ?? "")")
+            let store = try storeOptions.open()
+            try requireAccount(name, in: store)
+            try store.renameAccount(name, to: newName, ledgerName: ledgerName)
+            printOut(SafeText.escaped("renamed \(name)\(newName.map { " -> \($0)" } ?? "")"))
         }
     }
 
@@ -53,8 +62,10 @@ struct AccountsCommand: ParsableCommand {
         @Argument(help: "Account name.") var name: String
         @Argument(help: "Identity key, e.g. plaid:<account_id>, cmb:<number>, csv:chase/checking.") var key: String
         func run() throws {
-            try storeOptions.open().linkAccountKey(key, toAccount: name)
-            printOut("\(key) -> \(name)")
+            let store = try storeOptions.open()
+            try requireAccount(name, in: store)
+            try store.linkAccountKey(key, toAccount: name)
+            printOut(SafeText.escaped("\(key) -> \(name)"))
         }
     }
 }
@@ -78,10 +89,17 @@ struct TransactionsCommand: ParsableCommand {
     @Flag(help: "Include void transactions and superseded/removed records (with a state field).") var all = false
 
     func run() throws {
-        let txs = try storeOptions.open().transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), includeAll: all)
+        let store = try storeOptions.open()
+        try requireAccount(account, in: store)
+        let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
+        if format != .table {
+            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: all, account: account,
+                                                   from: first, through: last, csvEnd: "\n")
+            return
+        }
+        let txs = try store.transactions(account: account, from: first, through: last, includeAll: all)
         switch format {
-        case .json: printOut(Contracts.transactions(txs, includeState: all).render(pretty: true))
-        case .csv: printOut(CSVExport.transactions(txs))
+        case .json, .csv: break
         case .table:
             var t = TextTable(["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
                               align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
@@ -134,7 +152,14 @@ struct UndoCommand: ParsableCommand {
 struct ProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles", abstract: "List the built-in CSV profiles.",
-        discussion: "Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your own profile as JSON or TOML (see README).")
+        discussion: """
+        Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your
+        own profile as JSON or TOML (see README "CSV profiles").
+        Examples:
+          moneyflow profiles
+          moneyflow profiles --format json
+          moneyflow import export.csv --csv-profile chase/card
+        """)
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {

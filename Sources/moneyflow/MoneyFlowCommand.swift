@@ -26,6 +26,7 @@ struct MoneyFlowCommand: ParsableCommand {
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
     static func main() {
         do {
+            try suggestSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let error as ImportError {
@@ -38,7 +39,7 @@ struct MoneyFlowCommand: ParsableCommand {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((SafeText.escapedLines(fullMessage(for: error)) + "\n").utf8))
                 Foundation.exit(2)
             }
             if error is ExitCode { exit(withError: error) }
@@ -46,8 +47,20 @@ struct MoneyFlowCommand: ParsableCommand {
         }
     }
 
+    /// `moneyflow improt x`: the argument parser would take `improt` as an unexpected
+    /// argument; name the nearest subcommand instead (exit 2, like other usage errors).
+    static func suggestSubcommand(_ args: [String]) throws {
+        guard let first = args.first, !first.hasPrefix("-") else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return }
+        let hint = NearestName.nearest(first, in: names).map { "did you mean '\($0)'? " } ?? ""
+        FileHandle.standardError.write(Data("moneyflow: error: unknown command '\(SafeText.escaped(first))'; \(hint)(see `moneyflow --help` for the commands)\n".utf8))
+        Foundation.exit(2)
+    }
+
     static func fail(_ message: String) -> Never {
-        let oneLine = message.replacingOccurrences(of: "\n", with: " ")
+        // One line, with whatever a file or statement put into the message visibly escaped.
+        let oneLine = SafeText.escaped(message.replacingOccurrences(of: "\n", with: " "))
         FileHandle.standardError.write(Data("moneyflow: error: \(oneLine)\n".utf8))
         Foundation.exit(1)
     }
@@ -81,6 +94,16 @@ func printOut(_ s: String) {
 
 func printErr(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
+}
+
+/// The one rule for `--account NAME` and account arguments: a name the store does not know
+/// is an error listing the known names (an empty table would look like "no transactions").
+func requireAccount(_ name: String?, in store: LedgerStore) throws {
+    guard let name else { return }
+    let names = try store.accounts().map(\.name)
+    if names.contains(name) { return }
+    let known = names.isEmpty ? "the store has no accounts yet" : "known accounts: " + names.map { "'\($0)'" }.joined(separator: ", ")
+    throw CLIError("no account named '\(name)'\(NearestName.hint(name, in: names)); \(known)")
 }
 
 func parseDate(_ s: String?, _ flag: String) throws -> LocalDate? {

@@ -12,7 +12,9 @@ struct ReconcileCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let report = try ReconciliationReport.build(store: try storeOptions.open(), account: account)
+        let store = try storeOptions.open()
+        try requireAccount(account, in: store)
+        let report = try ReconciliationReport.build(store: store, account: account)
         switch format {
         case .json: printOut(report.json.render(pretty: true))
         case .table: printOut(report.table)
@@ -23,7 +25,14 @@ struct ReconcileCommand: ParsableCommand {
 struct ReviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "review", abstract: "List records the engine would not decide alone, with their candidates side by side.",
-        discussion: "Decide with `moneyflow link RECORD TRANSACTION` or `moneyflow unlink RECORD`.")
+        discussion: """
+        Decide with `moneyflow link RECORD TRANSACTION` or `moneyflow unlink RECORD`.
+        Examples:
+          moneyflow review
+          moneyflow review --format json
+          moneyflow link 42 17        # record 42 is the same movement as transaction 17
+          moneyflow unlink 42         # record 42 is a movement of its own
+        """)
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "table or json.") var format: ListFormat = .table
 
@@ -45,7 +54,7 @@ struct ReviewCommand: ParsableCommand {
         case .table:
             if reviews.isEmpty { printOut("nothing to review"); return }
             for r in reviews {
-                printOut("record \(r.recordID) (\(r.record.kind.rawValue), \(r.account)): \(r.record.date.iso)  \(r.record.amount.decimalString) \(r.record.amount.currency)  \(r.record.description)")
+                printOut(SafeText.escaped("record \(r.recordID) (\(r.record.kind.rawValue), \(r.account)): \(r.record.date.iso)  \(r.record.amount.decimalString) \(r.record.amount.currency)  \(r.record.description)"))
                 var t = TextTable(["candidate", "date", "amount", "description", "sources", "score", "reasons"])
                 for c in r.candidates {
                     guard let id = c.transactionID, let tx = txs[id] else { continue }

@@ -16,24 +16,20 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "Manifest file.") var manifest: String
     @Flag(name: .customLong("dry-run"), help: "Print what would happen; write nothing.") var dryRun = false
     @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(help: "Treat every warning as an error for every file (as `strict = true` in the manifest).") var strict = false
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failing file.") var failFast = false
     @Flag(help: "Print only errors.") var quiet = false
     @Flag(help: "Also print each file's decisions.") var verbose = false
 
     func run() throws {
-        let m: BatchManifest
+        var m: BatchManifest
         do { m = try BatchManifest.load(manifest, defaults: FileImportOptions(dryRun: dryRun)) }
         catch let e as BatchManifest.Error { throw CLIError(e.message) }
+        // --strict wins over a manifest's `strict = false`.
+        if strict { for i in m.rules.indices { m.rules[i].options.strict = true } }
         let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"
         let store = try LedgerStore(path: storePath)
-        for (name, ledger) in m.ledgerNames.sorted(by: { $0.key < $1.key }) where try store.accounts().contains(where: { $0.name == name }) {
-            try store.renameAccount(name, to: nil, ledgerName: ledger)
-        }
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
-            .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false)
-        // Ledger names for accounts the batch created.
-        for (name, ledger) in m.ledgerNames where try store.accounts().contains(where: { $0.name == name && $0.ledgerName != ledger }) {
-            try store.renameAccount(name, to: nil, ledgerName: ledger)
-        }
+            .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }
 }

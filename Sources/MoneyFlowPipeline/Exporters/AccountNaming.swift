@@ -146,6 +146,24 @@ struct ExportJournal {
     var currencies: [String] = []
     var notes: [String] = []
 
+    /// `a + b`, or nil when it overflows Int64: stored amounts are only limited by Int64, so
+    /// every sum an export makes of them is checked (no input can crash an export).
+    static func plus(_ a: Int64, _ b: Int64) -> Int64? {
+        let (r, o) = a.addingReportingOverflow(b)
+        return o ? nil : r
+    }
+
+    static func minus(_ a: Int64, _ b: Int64) -> Int64? {
+        let (r, o) = a.subtractingReportingOverflow(b)
+        return o ? nil : r
+    }
+
+    /// Decimal text of `-m` (also for Int64.min, whose negation Int64 cannot hold).
+    static func negatedText(_ m: Money) -> String {
+        if m.minorUnits == .min { return String(m.decimalString.dropFirst()) }
+        return Money(minorUnits: -m.minorUnits, currency: m.currency).decimalString
+    }
+
     static func counterAccount(_ t: LedgerTransaction) -> String {
         if t.amount.minorUnits == 0 { return AccountNaming.equity }
         if let c = t.category?.uppercased(), c.contains("TRANSFER") { return AccountNaming.equity }
@@ -175,8 +193,8 @@ struct ExportJournal {
             for t in sorted {
                 let key = "\(t.accountID)|\(t.amount.currency)"
                 if let a = last[key], let ab = a.balance?.minorUnits, let bb = t.balance?.minorUnits {
-                    if ab + t.amount.minorUnits == bb { votes += 1 }
-                    if bb + a.amount.minorUnits == ab { votes -= 1 }
+                    if plus(ab, t.amount.minorUnits) == bb { votes += 1 }
+                    if plus(bb, a.amount.minorUnits) == ab { votes -= 1 }
                 }
                 last[key] = t
             }
@@ -194,7 +212,7 @@ struct ExportJournal {
         let n = rows.count
         if n <= 1 { return rows }
         func balance(_ i: Int) -> Int64 { rows[i].balance!.minorUnits }
-        func before(_ i: Int) -> Int64 { balance(i) - rows[i].amount.minorUnits }
+        func before(_ i: Int) -> Int64? { minus(balance(i), rows[i].amount.minorUnits) }
         var starts = Array(0..<n)
         if let start { starts = starts.filter { before($0) == start } + starts.filter { before($0) != start } }
         for first in starts {
@@ -278,18 +296,22 @@ struct ExportJournal {
 
         // Opening balances: what the first asserted statement balance says was there before.
         var running: [String: Int64] = [:]
+        var overflowed = Set<String>()
         var openingDone = Set<String>()
         var openings: [String: Opening] = [:]
         var openDates: [String: LocalDate] = [:]
         var openCurrencies: [String: Set<String>] = [:]
         for e in entries {
             let key = e.account + "|" + e.tx.amount.currency
-            running[key, default: 0] += e.tx.amount.minorUnits
+            if let sum = plus(running[key, default: 0], e.tx.amount.minorUnits) { running[key] = sum } else { overflowed.insert(key) }
             openDates[e.account] = min(openDates[e.account] ?? e.tx.date, e.tx.date)
             openCurrencies[e.account, default: []].insert(e.tx.amount.currency)
             if !openingDone.contains(key), let b = e.assertion {
                 openingDone.insert(key)
-                let amount = b.minorUnits - running[key]!
+                guard !overflowed.contains(key), let amount = minus(b.minorUnits, running[key]!) else {
+                    journal.notes.append("\(e.account) \(b.currency): amounts too large to compute an opening balance; none exported")
+                    continue
+                }
                 if amount != 0 { openings[key] = Opening(account: e.account, date: e.tx.date, amount: Money(minorUnits: amount, currency: b.currency)) }
             }
         }

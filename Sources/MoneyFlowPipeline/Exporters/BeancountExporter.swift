@@ -18,7 +18,7 @@ public enum BeancountExporter {
                               operatingCurrencies: [String] = []) -> String {
         let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
         var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
-        for n in journal.notes { out.append("; note: \(n)") }
+        for n in journal.notes { out.append("; note: \(clean(n))") }
         for c in operatingCurrencies { out.append("option \"operating_currency\" \"\(c.uppercased())\"") }
         out.append("")
         for o in journal.opens {
@@ -30,7 +30,7 @@ public enum BeancountExporter {
             case .opening(let o):
                 out.append("\(o.date.iso) * \"Opening balance\"")
                 out.append("  \(o.account)  \(o.amount.decimalString) \(o.amount.currency)")
-                out.append("  \(AccountNaming.openingBalances)  \(Money(minorUnits: -o.amount.minorUnits, currency: o.amount.currency).decimalString) \(o.amount.currency)")
+                out.append("  \(AccountNaming.openingBalances)  \(ExportJournal.negatedText(o.amount)) \(o.amount.currency)")
             case .entry(let e):
                 let t = e.tx
                 var head = "\(t.date.iso) \(t.pending ? "!" : "*")"
@@ -43,7 +43,7 @@ public enum BeancountExporter {
                 if !external.isEmpty { out.append("  external-id: " + quote(external.joined(separator: " "))) }
                 if let c = t.category, !c.isEmpty { out.append("  category: " + quote(c)) }
                 out.append("  \(e.account)  \(t.amount.decimalString) \(t.amount.currency)")
-                out.append("  \(e.counterAccount)  \(Money(minorUnits: -t.amount.minorUnits, currency: t.amount.currency).decimalString) \(t.amount.currency)")
+                out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
                 if let b = e.assertion {
                     out.append("")
                     out.append("\(t.date.adding(days: 1).iso) balance \(e.account)  \(b.decimalString) \(b.currency)")
@@ -59,10 +59,9 @@ public enum BeancountExporter {
         return t.description
     }
 
-    /// One line, no control characters.
+    /// One line: control, separator and bidi characters blanked (``SafeText/blanked(_:)``), trimmed.
     static func clean(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
-            .trimmingCharacters(in: .whitespaces)
+        SafeText.blanked(s).trimmingCharacters(in: .whitespaces)
     }
 
     /// A beancount string literal (quotes and backslashes escaped).

@@ -14,7 +14,7 @@ public enum LedgerExporter {
     public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> String {
         let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
         var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
-        for n in journal.notes { out.append("; note: \(n)") }
+        for n in journal.notes { out.append("; note: \(BeancountExporter.clean(n))") }
         out.append("")
         for o in journal.opens { out.append("account \(o.account)") }
         if !journal.opens.isEmpty { out.append("") }
@@ -23,8 +23,8 @@ public enum LedgerExporter {
             out.append("commodity 1000." + String(repeating: "0", count: exponent) + " " + c)
         }
         let width = max(36, (journal.opens.map(\.account.count).max() ?? 0) + 2)
-        func posting(_ account: String, _ amount: Money, assert: Money? = nil) -> String {
-            let amountText = "\(amount.decimalString) \(amount.currency)"
+        func posting(_ account: String, _ amount: Money, negated: Bool = false, assert: Money? = nil) -> String {
+            let amountText = "\(negated ? ExportJournal.negatedText(amount) : amount.decimalString) \(amount.currency)"
             let pad = String(repeating: " ", count: max(2, width - account.count + max(0, 14 - amountText.count)))
             return "    \(account)\(pad)\(amountText)" + (assert.map { " = \($0.decimalString) \($0.currency)" } ?? "")
         }
@@ -34,7 +34,7 @@ public enum LedgerExporter {
             case .opening(let o):
                 out.append("\(o.date.iso) Opening balance")
                 out.append(posting(o.account, o.amount))
-                out.append(posting(AccountNaming.openingBalances, Money(minorUnits: -o.amount.minorUnits, currency: o.amount.currency)))
+                out.append(posting(AccountNaming.openingBalances, o.amount, negated: true))
             case .entry(let e):
                 let t = e.tx
                 var head = t.date.iso + (t.pending ? " !" : "")
@@ -47,7 +47,7 @@ public enum LedgerExporter {
                 if !external.isEmpty { out.append("    ; external-id: " + text(external.joined(separator: " "))) }
                 if let c = t.category, !c.isEmpty { out.append("    ; category: " + text(c)) }
                 out.append(posting(e.account, t.amount, assert: e.assertion))
-                out.append(posting(e.counterAccount, Money(minorUnits: -t.amount.minorUnits, currency: t.amount.currency)))
+                out.append(posting(e.counterAccount, t.amount, negated: true))
             }
         }
         return out.joined(separator: "\n") + "\n"

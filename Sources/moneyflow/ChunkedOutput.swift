@@ -1,0 +1,51 @@
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// Standard output written in chunks as it is produced, so a listing of millions of rows
+/// never exists as one string in memory.
+final class ChunkedOutput {
+    private var buffer = Data()
+    private let limit: Int
+    private let handle: FileHandle
+
+    init(handle: FileHandle = .standardOutput, chunkSize: Int = 1 << 16) {
+        self.handle = handle; self.limit = chunkSize
+        buffer.reserveCapacity(chunkSize + 4096)
+    }
+
+    func write(_ s: String) {
+        buffer.append(contentsOf: s.utf8)
+        if buffer.count >= limit { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+extension ChunkedOutput {
+    /// `transactions`/`export` as JSON or CSV, written as rows are read, with the same bytes
+    /// as rendering the whole list (`Contracts.transactions` pretty + "\n", or
+    /// `CSVExport.transactions` + `csvEnd`). Returns the number of transactions.
+    @discardableResult
+    func streamTransactions(_ store: LedgerStore, json: Bool, includeAll: Bool, account: String?,
+                            from: LocalDate?, through: LocalDate?, csvEnd: String) throws -> Int {
+        var count = 0
+        write(json ? "[" : CSVExport.header.joined(separator: ","))
+        try store.forEachTransaction(account: account, from: from, through: through, includeAll: includeAll) { t in
+            if json {
+                write((count == 0 ? "\n  " : ",\n  ") + Contracts.transaction(t, includeState: includeAll).render(pretty: true, indent: 1))
+            } else {
+                write("\r\n" + CSVExport.line(t))
+            }
+            count += 1
+        }
+        write(json ? (count == 0 ? "]\n" : "\n]\n") : csvEnd)
+        flush()
+        return count
+    }
+}
