@@ -219,3 +219,35 @@ struct BinaryWorkflowTests {
         #expect(Set(coffees.compactMap { $0["amount"] as? String }) == ["-5.75"] && Set(coffees.compactMap { $0["date"] as? String }).count == 1)
     }
 }
+
+/// The demo (`import Samples/`, settings from Samples/moneyflow.toml) is one person's accounts.
+@Suite("Demo story")
+struct DemoStoryTests {
+    @Test func importSamplesIsOnePersonsAccounts() throws {
+        let dir = try MF.tempDir("demo")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try MF.run(["import", MF.samples, "--json", "--store", "\(dir)/demo.sqlite"], cwd: dir)
+        #expect(r.status == 0 && r.signal == 0, "\(r.stderr)")
+        let files = try BinaryWorkflowTests.json(r)
+        #expect(files.count == 11 && files.allSatisfy { $0["error"] == nil && $0["status"] as? String != "failed" })
+        // Only Plaid pages that open a multi-page update warn, and say so.
+        let warnings = files.flatMap { $0["warning_messages"] as? [String] ?? [] }
+        #expect(warnings.count == 3 && warnings.allSatisfy { $0.contains("has_more") }, "\(warnings)")
+        let accounts = try BinaryWorkflowTests.json(try MF.run(["accounts", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
+        #expect(accounts.compactMap { $0["name"] as? String }.sorted() == ["CMB 2468", "Plaid Checking 0000", "Plaid Credit Card 3333"])
+        let report = try BinaryWorkflowTests.json(try MF.run(["reconcile", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
+        func counts(_ name: String) -> [Int] {
+            guard let a = report.first(where: { $0["account"] as? String == name }) else { return [] }
+            return ["confirmed", "statement_only", "plaid_only", "needs_review", "balance_breaks"].map { (a[$0] as? [Any])?.count ?? -1 }
+        }
+        // Web-banking CSV rows confirm the statements; the checking download (Feb 15 - Mar 7)
+        // confirms Plaid's March records, February is only in the download, 03/11 only in Plaid.
+        #expect(counts("CMB 2468") == [46, 51, 0, 0, 0])
+        #expect(counts("Plaid Checking 0000") == [9, 5, 1, 0, 0])
+        #expect(counts("Plaid Credit Card 3333") == [0, 0, 9, 0, 0])
+        // `run` of the same manifest builds the same ledger.
+        let run = try MF.run(["run", "\(MF.samples)/moneyflow.toml", "--store", "\(dir)/run.sqlite"], cwd: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(ledgerShape(try ledgerTransactions("\(dir)/run.sqlite")) == ledgerShape(try ledgerTransactions("\(dir)/demo.sqlite")))
+    }
+}
