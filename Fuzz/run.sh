@@ -26,8 +26,8 @@ seed() {   # seed <harness>: fills corpus/<harness> from the samples (idempotent
     mkdir -p "$dir" "$FUZZ/artifacts/$h"
     case $h in
         csv)   cp "$ROOT"/Samples/csv/*.csv "$ROOT"/Samples/csv/broken/*.csv "$ROOT"/Samples/cmb/*.csv "$dir"/ ;;
-        plaid) find "$ROOT/Samples/plaid" -name '*.json' ! -name expected.json | while read -r f; do
-                   cp "$f" "$dir/$(echo "${f#"$ROOT"/Samples/plaid/}" | tr / _)"; done ;;
+        plaid) find "$ROOT/Samples/plaid" "$ROOT/Tests/Fixtures/plaid-spec" -name '*.json' ! -name expected.json | while read -r f; do
+                   cp "$f" "$dir/$(echo "${f#"$ROOT"/}" | tr / _)"; done ;;
         zip)   cp "$ROOT"/Tests/MoneyFlowZipTests/Fixtures/*.zip "$dir"/
                cp "$ROOT"/Samples/cmb/cmb2024_basic.*.zip "$ROOT"/Samples/cmb/broken/*.zip "$dir"/ ;;
         cmb)   FUZZ_CMB_SEEDGEN="$dir" "$BIN/FuzzCMB" "$ROOT"/Samples/cmb/*.pdf "$ROOT"/Samples/cmb/broken/not_cmb.pdf ;;

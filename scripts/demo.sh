@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job on the bundled samples: import everything in Samples/ into ./demo.sqlite (one
-# batch, settings from Samples/moneyflow.toml) and print the accounts and the reconciliation.
+# The demo: one person's accounts (see the top of Samples/moneyflow.toml): their CMB debit
+# card in China (two quarterly statement ZIPs and a web-banking CSV) and their US checking
+# account and credit card fed by Plaid, plus their own CSV download of that checking account.
+# Imports Samples/ into ./demo.sqlite (one batch run, settings from Samples/moneyflow.toml),
+# prints the accounts and the reconciliation, then how to look further.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -13,3 +16,16 @@ echo
 "$mf" accounts --store "$store"
 echo
 "$mf" reconcile --store "$store"
+cat <<MSG
+
+The binary is $mf and the demo's store is $store (commands default to ./moneyflow.sqlite,
+so name the store). Look around:
+  $mf transactions --store $store                 # every transaction, with its sources
+  $mf transactions --store $store --account "Plaid Checking 0000"
+  $mf reconcile --store $store --format json      # confirmed / statement-only / Plaid-only per account
+  $mf batches --store $store                      # what each file added
+  $mf export --store $store --format beancount
+The 3 warnings are Plaid pages 1, 2 and 4: each opens a multi-page update (has_more: true)
+that the next page completes. See every warning with the plan of each file:
+  $mf import --store $store Samples/ --dry-run --verbose
+MSG

@@ -22,13 +22,6 @@ struct ConcurrencyTests {
         (0..<n).map { k in files.enumerated().filter { $0.offset % (n + 1) != k }.map(\.element) }
     }
 
-    static let freshStoreRace = """
-        several processes creating the same new store race (LedgerStore.init): FileManager.createFile writes a temp \
-        file and renames it over the path (it can replace a store another process just created), and the GRDB \
-        migrator reads the applied migrations outside its write lock, so a loser fails with \
-        'cannot open store ...: table account already exists' (exit 1) and its files are not imported
-        """
-
     @Test(arguments: [(2, false), (4, false), (4, true)])
     func overlappingImportsAtOnce(processes n: Int, freshStore: Bool) throws {
         let batch = try ImportBatch.make(label: "concurrency", synthetic: 4, rowsPerFile: 40)
@@ -59,32 +52,25 @@ struct ConcurrencyTests {
             try prepare(store)
             let children = try subsets.map { try MF.spawn(["import"] + $0 + ["--quiet", "--store", store], cwd: batch.dir, logDir: batch.dir) }
             let results = children.map { $0.wait() }
-            let check = {
-                for (k, r) in results.enumerated() {
-                    #expect(r.signal == 0 && r.status == 0, "round \(round), process \(k) of \(n): exit \(r.status) signal \(r.signal): \(r.stderr)")
-                    let lower = r.stderr.lowercased()
-                    #expect(!lower.contains("locked") && !lower.contains("busy"), "round \(round), process \(k): \(r.stderr)")
-                    #expect(r.stderr.isEmpty, "round \(round), process \(k): \(r.stderr)")
-                }
-                let opened = try LedgerStore(path: store)
-                #expect(try opened.integrityCheck() == "ok")
-                let concurrent = try opened.transactions(includeAll: true)
-                // Nothing duplicated, nothing lost.
-                #expect(concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
-                #expect(concurrent.reduce(0) { $0 + $1.sources.count } == sequentialRecords, "round \(round): record count differs")
-                let shape = ledgerShape(concurrent), expected = ledgerShape(sequential)
-                #expect(shape == expected, "round \(round): ledger differs from the sequential result: only concurrent \(Set(shape).subtracting(expected).prefix(3)), only sequential \(Set(expected).subtracting(shape).prefix(3))")
-                // Every file added its records in exactly one batch (later runs find it already present).
-                let batches = try opened.batches()
-                for f in batch.files {
-                    let withNew = batches.filter { $0.fileName == f && $0.counts.new + $0.counts.linked + $0.counts.needsReview > 0 }
-                    #expect(withNew.count <= 1, "round \(round): \(f) added records in \(withNew.count) batches")
-                }
+            for (k, r) in results.enumerated() {
+                #expect(r.signal == 0 && r.status == 0, "round \(round), process \(k) of \(n): exit \(r.status) signal \(r.signal): \(r.stderr)")
+                let lower = r.stderr.lowercased()
+                #expect(!lower.contains("locked") && !lower.contains("busy"), "round \(round), process \(k): \(r.stderr)")
+                #expect(r.stderr.isEmpty, "round \(round), process \(k): \(r.stderr)")
             }
-            if freshStore {
-                try withKnownIssue(Comment(rawValue: Self.freshStoreRace), isIntermittent: true) { try check() }
-            } else {
-                try check()
+            let opened = try LedgerStore(path: store)
+            #expect(try opened.integrityCheck() == "ok")
+            let concurrent = try opened.transactions(includeAll: true)
+            // Nothing duplicated, nothing lost.
+            #expect(concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
+            #expect(concurrent.reduce(0) { $0 + $1.sources.count } == sequentialRecords, "round \(round): record count differs")
+            let shape = ledgerShape(concurrent), expected = ledgerShape(sequential)
+            #expect(shape == expected, "round \(round): ledger differs from the sequential result: only concurrent \(Set(shape).subtracting(expected).prefix(3)), only sequential \(Set(expected).subtracting(shape).prefix(3))")
+            // Every file added its records in exactly one batch (later runs find it already present).
+            let batches = try opened.batches()
+            for f in batch.files {
+                let withNew = batches.filter { $0.fileName == f && $0.counts.new + $0.counts.linked + $0.counts.needsReview > 0 }
+                #expect(withNew.count <= 1, "round \(round): \(f) added records in \(withNew.count) batches")
             }
         }
     }

@@ -91,8 +91,25 @@ struct CrashConsistencyTests {
         }
     }
 
-    static let kills = 50
+    static let kills = 30
 
+    /// Files with a committed batch in the store (a re-run also commits a batch for a file already
+    /// there, so batches are not counted), read through a read-only connection while another
+    /// process may be writing (WAL readers do not block it); 0 until the store and table exist.
+    static func committedBatches(_ path: String) -> Int {
+        guard FileManager.default.fileExists(atPath: path + "-wal") else { return 0 }
+        var config = Configuration()
+        config.readonly = true
+        guard let db = try? DatabaseQueue(path: path, configuration: config) else { return 0 }
+        return (try? db.read { try Int.fetchOne($0, sql: "SELECT COUNT(DISTINCT file_name) FROM batch") ?? 0 }) ?? 0
+    }
+
+    /// Each attempt starts an import of the whole batch into the same store, waits until that run
+    /// has COMMITTED a file not in the store yet (so it is past start-up and in the middle of writing), then
+    /// kills it after a random further delay. After every kill the store must be healthy with
+    /// every file all there or not at all; each run adds at least one file, so the ledger
+    /// completes every few attempts and must then equal an uninterrupted import (then the store
+    /// starts over). A final re-run completes the ledger the same way.
     @Test func sigkillAtRandomMomentsNeverTearsABatch() throws {
         let batch = try ImportBatch.make(label: "crash", synthetic: 6, rowsPerFile: 30, pdfs: ["cmb2024_q1.pdf", "cmb2024_q2overlap.pdf"])
         defer { try? FileManager.default.removeItem(atPath: batch.dir) }
@@ -112,24 +129,36 @@ struct CrashConsistencyTests {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
         var rng = SeededRandom(state: seed)
         let store = "\(batch.dir)/crash.sqlite"
-        var killedMidRun = 0, finishedBeforeKill = 0, completions = 0
+        var killedMidWrite = 0, finishedBeforeKill = 0, completions = 0, neverWrote = 0
         var committedHistory: [Int] = []
         var previous = 0
         for attempt in 1...Self.kills {
+            // (Files in the store before this run: the check after the previous kill counted them;
+            // a read-only connection cannot open a store a killed writer left until it is recovered.)
+            let before = previous
             let child = try MF.spawn(args + ["--store", store], cwd: batch.dir, logDir: batch.dir)
-            // Anywhere from process start-up to the length of a full run (a run resuming a partly
-            // imported batch re-reads the files already there, so it may finish first: that checks
-            // that re-running completes the import, and the next attempt starts over).
-            // (Drawn from the first 70 % of the reference run, so that on a loaded or faster
-            // machine most kills still land inside an import.)
-            let delay = Double.random(in: 0.005...max(0.01, 0.7 * fullDuration), using: &rng)
+            // Wait for this run's first commit (bounded: a run that never commits is reported).
+            let deadline = Date().addingTimeInterval(max(5, 3 * fullDuration))
+            var wrote = false, exited = false
+            while Date() < deadline {
+                if Self.committedBatches(store) > before { wrote = true; break }
+                // A run with little left can finish between two polls (and its WAL is gone then).
+                var info = siginfo_t()
+                if waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD { exited = true; break }
+                usleep(2_000)
+            }
+            if !wrote && !exited { neverWrote += 1 }
+            // Then anywhere within the first part of what is left to write (the files not in the
+            // store yet; a few runs still finish first, which checks that a re-run completes).
+            let left = Double(batch.files.count - before - 1) / Double(batch.files.count)
+            let delay = Double.random(in: 0...max(0.002, 0.6 * fullDuration * left), using: &rng)
             usleep(useconds_t(delay * 1_000_000))
             kill(child.pid, SIGKILL)
             let r = child.wait()
-            if r.signal == SIGKILL { killedMidRun += 1 } else { finishedBeforeKill += 1; #expect(r.status == 0, "\(r.stderr)") }
+            if r.signal == SIGKILL { if wrote { killedMidWrite += 1 } } else { finishedBeforeKill += 1; #expect(r.status == 0, "\(r.stderr)") }
 
             let s = try FileLevelState.read(store)
-            let context = "attempt \(attempt), seed \(seed), killed after \(String(format: "%.3f", delay)) s"
+            let context = "attempt \(attempt), seed \(seed), killed \(String(format: "%.3f", delay)) s after the run's first commit"
             #expect(s.integrity == "ok", "\(context)")
             // Every file is all there or not there at all, and files commit in apply order.
             var committed = 0
@@ -149,7 +178,7 @@ struct CrashConsistencyTests {
                 }
             }
             committedHistory.append(committed)
-            #expect(committed >= previous, "\(context): committed files went from \(previous) to \(committed)")
+            #expect(committed > previous, "\(context): committed files went from \(previous) to \(committed) (the run wrote nothing)")
             previous = committed
             if committed == batch.files.count {
                 // Complete: the same ledger as the uninterrupted run. Start over so later kills
@@ -160,7 +189,9 @@ struct CrashConsistencyTests {
                 previous = 0
             }
         }
-        #expect(killedMidRun >= Self.kills / 3, "only \(killedMidRun) of \(Self.kills) kills landed during an import")
+        #expect(neverWrote == 0, "\(neverWrote) runs committed nothing before the deadline")
+        #expect(killedMidWrite >= Self.kills / 3, "only \(killedMidWrite) of \(Self.kills) kills landed after a run's first commit and before its end")
+        #expect(completions >= 2, "the completed-ledger check ran \(completions) times")
 
         // Re-running completes the import: same ledger as the uninterrupted run.
         let final = try MF.run(args + ["--store", store], cwd: batch.dir)
@@ -169,6 +200,6 @@ struct CrashConsistencyTests {
         #expect(finished.integrity == "ok")
         #expect(finished.recordsByFile == reference.recordsByFile)
         #expect(try ledgerTransactions(store) == referenceLedger, "final ledger differs from an uninterrupted import")
-        print("crash consistency: \(killedMidRun) SIGKILLs mid-import, \(finishedBeforeKill) runs finished first, \(completions) completions; files committed after each kill: \(committedHistory); full run \(String(format: "%.2f", fullDuration)) s; seed \(seed)")
+        print("crash consistency: \(killedMidWrite) of \(Self.kills) SIGKILLs mid-write (after the run's first commit), \(finishedBeforeKill) runs finished first, \(completions) completed ledgers checked; files committed after each kill: \(committedHistory) of \(batch.files.count); full run \(String(format: "%.2f", fullDuration)) s; seed \(seed)")
     }
 }

@@ -47,7 +47,7 @@ import Testing
     /// Runs `tool args... file` on `text` written to a temp file; nil when the tool is absent.
     static func check(_ tool: String, _ args: [String], text: String, ext: String) throws -> (status: Int32, output: String)? {
         guard let exe = which(tool) else {
-            print("ExportTests: \(tool) is not on PATH; only the structure is checked")
+            CIEnvironment.missingTool(tool, consequence: "only the export's structure is checked")
             return nil
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-export-\(UUID().uuidString)")
@@ -297,5 +297,23 @@ import Testing
         #expect(journal.contains("2026-01-02 ! pending charge"))
         #expect(journal.contains("commodity 1000. JPY"))
         try Self.expectHledgerPasses(journal)
+    }
+}
+
+/// Checks that need an outside tool (bean-check, hledger, strace) are optional on a developer's
+/// machine but mandatory in CI: with `CI` set (`.ci/run` exports CI=true and installs them) a
+/// missing tool fails the test instead of silently checking less.
+enum CIEnvironment {
+    static var isCI: Bool {
+        let v = ProcessInfo.processInfo.environment["CI"] ?? ""
+        return !v.isEmpty && v != "0" && v.lowercased() != "false"
+    }
+
+    static func missingTool(_ tool: String, consequence: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if isCI {
+            Issue.record("\(tool) is not installed but CI is set: run scripts/install-deps.sh", sourceLocation: sourceLocation)
+        } else {
+            print("\(tool) is not installed; \(consequence) (CI would fail)")
+        }
     }
 }

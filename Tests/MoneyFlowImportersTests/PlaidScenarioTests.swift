@@ -56,16 +56,36 @@ struct PlaidScenarioTests {
         #expect(pages[2].records.first?.pendingExternalID == pending.externalID)
     }
 
+    /// Two coffees with the same date, amount and merchant are two purchases (Plaid gives each
+    /// its own transaction_id): the importer must keep both, and the ledger must equal expected.json.
+    /// (Through the store and the binary: BinaryWorkflowTests.identicalCoffeesStayTwoInTheStore.)
     @Test func identicalCoffeesStayTwo() throws {
-        let expected = try F.expected("identical_coffees").filter { $0.description.hasPrefix("BLUE BOTTLE") }
-        #expect(expected.count == 2)
-        #expect(Set(expected.map(\.date)).count == 1 && Set(expected.map(\.amount)) == ["-5.75"])
-        #expect(expected[0].external_ids != expected[1].external_ids)
+        var ledger = PlaidTestLedger()
+        var coffees: [IncomingRecord] = []
+        for url in try F.pages(of: "identical_coffees") {
+            let st = try F.read(url)
+            coffees += st.records.filter { $0.description.hasPrefix("BLUE BOTTLE") }
+            ledger.apply(st)
+        }
+        #expect(coffees.count == 2)
+        #expect(Set(coffees.map(\.date)).count == 1 && Set(coffees.map(\.amount.decimalString)) == ["-5.75"])
+        #expect(Set(coffees.compactMap(\.externalID)).count == 2, "each coffee keeps its own transaction_id")
+        #expect(ledger.entries.filter { $0.description.hasPrefix("BLUE BOTTLE") }.count == 2)
+        #expect(ledger.entries == (try F.expected("identical_coffees")))
     }
 
+    /// Plaid's positive amount is money out, a negative one money in: the importer flips the sign.
     @Test func refundIsMoneyIn() throws {
-        let expected = try F.expected("refund")
-        #expect(expected.map(\.amount) == ["-129.95", "129.95"])
+        var ledger = PlaidTestLedger()
+        var raw: [String] = []
+        for url in try F.pages(of: "refund") {
+            ledger.apply(try F.read(url))
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+            for t in object?["added"] as? [[String: Any]] ?? [] { raw.append("\(t["amount"] ?? "")") }
+        }
+        #expect(raw == ["129.95", "-129.95"], "the fixture gives the purchase positive, the refund negative")
+        #expect(ledger.entries.map(\.amount) == ["-129.95", "129.95"])
+        #expect(ledger.entries == (try F.expected("refund")))
     }
 
     @Test func transactionsGetReimportAddsNothing() throws {

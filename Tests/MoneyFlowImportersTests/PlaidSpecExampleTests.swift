@@ -3,7 +3,7 @@ import Testing
 import MoneyFlowCore
 @testable import MoneyFlowImporters
 
-/// Plaid's own examples (copied into Samples/plaid/spec so the tests never depend on `shared/`).
+/// Plaid's own examples (copied into Tests/Fixtures/plaid-spec so the tests never depend on `shared/`).
 @Suite("Plaid spec examples")
 struct PlaidSpecExampleTests {
     typealias F = PlaidFixtures

@@ -11,7 +11,7 @@ enum PlaidFixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let samples = repoRoot.appendingPathComponent("Samples/plaid")
-    static let spec = samples.appendingPathComponent("spec")
+    static let spec = repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec")
     /// Plaid's reference files beside the repository (`shared/` next to the checkout), if present.
     static let sharedReference = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/plaid")
 

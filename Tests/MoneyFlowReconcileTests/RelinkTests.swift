@@ -63,26 +63,45 @@ import MoneyFlowStore
         #expect(moved > 0, "no seed exercised a relink")
     }
 
+    /// Every seed makes user decisions before the second statement arrives: the records the
+    /// engine would move are pinned where they stand (few seeds plan a move), and in every seed the
+    /// user splits one engine link the second statement re-covers (its days overlap the first).
+    /// Neither kind of decision may be reopened.
     @Test func userDecisionsAreNeverReopened() throws {
-        var pinned = 0
+        var pinned = 0, split = 0
         for seed in 2...81 {
             let (store, service, b) = try afterFirst(seed)
             var dry = FileImportOptions()
             dry.dryRun = true
             let planned = try service.apply(b, fileName: "b.csv", sha256: "sha-b", options: dry).plan.relinks
-            guard !planned.isEmpty else { continue }
             // The user confirms where each of these records stands now.
             for x in planned { try store.userLink(recordID: x.recordID, transactionID: x.fromTransactionID); pinned += 1 }
+            // The user says one linked statement row in the overlap is not the Plaid record it was linked to.
+            let overlap = Set(b.records.map(\.date))
+            let linked = try store.transactions().filter { t in
+                t.sources.count > 1 && t.sources.contains { $0.kind != .plaid && overlap.contains($0.date) }
+                    && !t.sources.contains { s in planned.contains { $0.recordID == s.id } }
+            }
+            let target = try #require(linked.first, "seed \(seed): no engine link in the overlap to split")
+            let row = try #require(target.sources.first { $0.kind != .plaid && overlap.contains($0.date) })
+            let partners = Set(target.sources.map(\.id)).subtracting([row.id])
+            _ = try store.userUnlink(recordID: row.id)
+            split += 1
+
             let applied = try service.apply(b, fileName: "b.csv", sha256: "sha-b", options: FileImportOptions())
-            let touched = Set(planned.map(\.recordID))
+            let touched = Set(planned.map(\.recordID)).union([row.id]).union(partners)
             #expect(!applied.plan.relinks.contains { touched.contains($0.recordID) }, "seed \(seed): a user decision was reopened")
             let txs = try store.transactions()
             for x in planned {
                 #expect(txs.contains { $0.id == x.fromTransactionID && $0.sources.contains { $0.id == x.recordID } },
                         "seed \(seed): record \(x.recordID) left the transaction the user chose")
             }
+            let home = try #require(txs.first { $0.sources.contains { $0.id == row.id } }, "seed \(seed): split row lost")
+            #expect(partners.isDisjoint(with: home.sources.map(\.id)), "seed \(seed): the row the user split off was linked back to \(partners)")
         }
+        print("[relink] user decisions before a second statement: \(pinned) pinned records, \(split) split links (80 seeds)")
         #expect(pinned > 0, "no seed exercised a relink")
+        #expect(split == 80)
     }
 
     /// A statement row linked to the only Plaid record it could match; a later file brings a

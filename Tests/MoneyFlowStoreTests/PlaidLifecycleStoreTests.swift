@@ -125,7 +125,7 @@ func expectedLedger(_ scenario: String) throws -> [String] {
                       "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json"])
     func specExamplesImportIntoTheStore(file: String) throws {
         let (store, _) = try freshStore()
-        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("spec/" + file).path, options: FileImportOptions())
+        _ = try ImportService(store: store).importFile(path: repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec/" + file).path, options: FileImportOptions())
         #expect(try store.accounts().count >= 1)
     }
 
