@@ -117,8 +117,10 @@ public struct BatchRunner: Sendable {
             let c = chars[i]
             if c == "*" {
                 if i + 1 < chars.count && chars[i + 1] == "*" {
-                    re += ".*"; i += 2
-                    if i < chars.count && chars[i] == "/" { i += 1; re += "(?:/)?" }
+                    i += 2
+                    // `**/` is zero or more whole folders (never part of a name: `**/c*` must
+                    // not match `bofa_card`); a trailing `**` is anything below.
+                    if i < chars.count && chars[i] == "/" { i += 1; re += "(?:.*/)?" } else { re += ".*" }
                     continue
                 }
                 re += "[^/]*"

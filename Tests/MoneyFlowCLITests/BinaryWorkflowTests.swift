@@ -155,7 +155,8 @@ struct BinaryWorkflowTests {
     /// Quoted globs are expanded by moneyflow: `*` stays in its folder, `**` crosses folders.
     @Test func globsSelectTheRightFiles() throws {
         for (pattern, expected) in [("in/*.csv", ["amex.csv"]), ("in/**/*.csv", ["amex.csv", "bofa_card.csv", "chase_checking.csv"]),
-                                    ("in/sub/**/*.csv", ["bofa_card.csv", "chase_checking.csv"]), ("in/**/deeper/*.csv", ["chase_checking.csv"])] {
+                                    ("in/sub/**/*.csv", ["bofa_card.csv", "chase_checking.csv"]), ("in/**/deeper/*.csv", ["chase_checking.csv"]),
+                                    ("in/**/c*.csv", ["chase_checking.csv"])] {
             let dir = try Self.folder("bw-glob")
             defer { try? FileManager.default.removeItem(atPath: dir) }
             try FileManager.default.createDirectory(atPath: "\(dir)/in/sub/deeper", withIntermediateDirectories: true)

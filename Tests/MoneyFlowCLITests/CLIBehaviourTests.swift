@@ -230,7 +230,7 @@ import Testing
         #expect(ra.status == rb.status)
         let ba = Self.json(try CLI.run(["batches", "--format", "json"], store: a).stdout).map { $0["file"] as? String }
         let bb = Self.json(try CLI.run(["batches", "--format", "json"], store: b).stdout).map { $0["file"] as? String }
-        #expect(ba.count > 40 && ba == bb, "\(ba.count) vs \(bb.count)")
+        #expect(ba.count >= 10 && ba == bb, "\(ba.count) vs \(bb.count)")
         let ta = try CLI.run(["transactions", "--format", "json", "--all"], store: a).stdout
         let tb = try CLI.run(["transactions", "--format", "json", "--all"], store: b).stdout
         #expect(!Self.json(ta).isEmpty && ta == tb)
@@ -291,7 +291,8 @@ import Testing
         #expect(try CLI.run(["import", "Samples", "--quiet"], store: store).status == 0)
         #expect(try CLI.run(["import", "Samples/plaid/plain_added", "--quiet"], store: store).status == 0)
         let ledger = try LedgerStore(path: store)
-        for (args, all, account) in [([String](), false, String?.none), (["--all"], true, nil), (["--account", "CMB 8705"], false, "CMB 8705"),
+        let someAccount = try #require(try ledger.accounts().last?.name)
+        for (args, all, account) in [([String](), false, String?.none), (["--all"], true, nil), (["--account", someAccount], false, someAccount),
                                      (["--from", "2030-01-01"], false, nil)] {
             let from = args.contains("--from") ? LocalDate(iso: "2030-01-01") : nil
             let txs = try ledger.transactions(account: account, from: from, includeAll: all)
