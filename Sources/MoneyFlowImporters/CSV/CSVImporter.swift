@@ -22,7 +22,9 @@ public struct CSVImporter: Importer {
             if input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil { return 0.3 }
             // Text with a byte-order mark is meant to be text: let read() name the bad line.
             if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return 0.25 }
-            return 0
+            // A clean delimited header line: a CSV whose later lines have an encoding problem
+            // (mixed encodings, a stray Latin-1 byte); read() names the line.
+            return Self.looksLikeDelimitedHeader(input.data) ? 0.25 : 0
         }
         let trimmed = text.drop(while: { $0.isWhitespace })
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return 0.05 }
@@ -58,12 +60,19 @@ public struct CSVImporter: Importer {
         let candidates = userProfiles ?? builtInProfiles
         guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: rows, candidates: candidates) else {
             if let userProfiles {
-                let names = Set(userProfiles.map(\.name)).sorted().joined(separator: ", ")
-                throw ImportError(.unrecognized, file: file, problem: "no header row matching CSV profile \(names) (expected columns \(userProfiles[0].requiredHeaders.map { $0.first ?? "" }.joined(separator: ", ")))")
+                throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: rows, profiles: userProfiles))
             }
             throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
         }
         return try Self.read(rows: rows, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+    }
+
+    /// True when the first line is printable UTF-8 text holding a `,` `;` tab or `|`.
+    static func looksLikeDelimitedHeader(_ data: Data) -> Bool {
+        let line = data.prefix(4096).prefix { $0 != 0x0A }
+        guard line.count < 4096, let text = String(validating: line, as: UTF8.self) else { return false }
+        let clean = text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\r" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
+        return clean && text.contains { $0 == "," || $0 == ";" || $0 == "\t" || $0 == "|" }
     }
 
     static func delimiterByte(_ s: String) -> UInt8 {
@@ -109,7 +118,7 @@ public struct CSVImporter: Importer {
             for p in candidates where p.hasHeader {
                 let required = p.requiredHeaders
                 guard required.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }),
-                      p.signature.allSatisfy({ cols.map[normalizeHeader($0)] != nil }) else { continue }
+                      p.signatureAlternatives.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }) else { continue }
                 let refs: [ColumnRef?] = [p.dateColumn, p.fallbackDateColumn, p.descriptionColumn, p.counterpartyColumn, p.noteColumn,
                                           p.timeColumn, p.amountColumn, p.debitColumn, p.creditColumn, p.directionColumn,
                                           p.balanceColumn, p.referenceColumn, p.categoryColumn, p.accountNumberColumn, p.currencyColumn]
@@ -131,6 +140,20 @@ public struct CSVImporter: Importer {
             if dateOK && amountOK && shapeOK { return (p, nil, cols) }
         }
         return nil
+    }
+
+    /// Why no header row fits the given profiles: for each, the columns really missing from the
+    /// first row that has several cells (the likely header).
+    static func missingColumns(rows: [CSVRow], profiles: [CSVProfile]) -> String {
+        let header = rows.first { $0.fields.count > 1 }
+        let present = Set((header?.fields ?? []).map(normalizeHeader))
+        let parts = profiles.map { p -> String in
+            guard p.hasHeader else { return "\(p.qualifiedName): first row is not a transaction (date, amount, description)" }
+            let missing = (p.requiredHeaders + p.signatureAlternatives).filter { alts in !alts.contains { present.contains(normalizeHeader($0)) } }
+            return "\(p.qualifiedName) misses column \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
+        }
+        let found = header.map { " (header on line \($0.line): \($0.fields.map { clean($0) }.joined(separator: ", ").prefix(200)))" } ?? ""
+        return "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
     }
 
     static func clean(_ s: String) -> String {
@@ -160,14 +183,49 @@ public struct CSVImporter: Importer {
             if nonEmpty[0].hasPrefix("#") { return true }
             return false
         }
-        // Date format: the profile's, else detected from the data.
+        // Row width: the header's (trailing unnamed header cells may be left out), else the first
+        // data row's. A cut or merged line shifts every value after the cut, so it is refused
+        // rather than read with empty or wrong cells. Extra cells are allowed only when empty
+        // (exports such as Chase's end every row with a comma).
+        let width: Int
+        if headerIndex != nil {
+            var named = columns.header.count
+            while named > 0 && clean(columns.header[named - 1]).isEmpty { named -= 1 }
+            width = max(named, needed)
+        } else {
+            width = dataRows.first { !isSkippable($0) }?.fields.count ?? needed
+        }
+        let widthSource = headerIndex != nil ? "the header has" : "the first row has"
+        func checkWidth(_ row: CSVRow) throws -> Bool {
+            let fields = row.fields
+            if fields.count < width {
+                if fields.count < needed && fields.filter({ !clean($0).isEmpty }).count <= 1 { return false }
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
+                                  problem: "row has \(fields.count) fields where \(widthSource) \(width) (a cut or damaged line?); fix or remove the line")
+            }
+            let limit = headerIndex != nil ? max(width, columns.header.count) : width
+            if fields.count > limit, let extra = fields[limit...].firstIndex(where: { !clean($0).isEmpty }) {
+                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(extra + 1),
+                                  problem: "row has \(fields.count) fields where \(widthSource) \(limit) (two lines merged, or an unquoted delimiter?); fix the line")
+            }
+            return true
+        }
+        var transactionRows: [(Int, CSVRow)] = []
+        var warnings: [ImportWarning] = []
+        for (n, row) in dataRows.enumerated() where !isSkippable(row) {
+            if try checkWidth(row) { transactionRows.append((n, row)) }
+            else { warnings.append(ImportWarning("skipped a line that is not a transaction row", at: Locator(line: row.line))) }
+        }
+        // Date format: the profile's, else inferred from every row's date (see CSVDateInference).
         let format: LocalDate.Format
         if let f = p.dateFormat { format = f }
         else {
-            let samples = dataRows.filter { !isSkippable($0) && $0.fields.count > dateIdx }.prefix(200).map { clean($0.fields[dateIdx]) }
-            format = LocalDate.detectFormat(samples) ?? .iso
+            let cells = transactionRows.compactMap { _, row -> CSVDateInference.Cell? in
+                let text = [dateIdx, fallbackDateIdx].compactMap { $0 }.lazy.map { ($0 < row.fields.count ? clean(row.fields[$0]) : "") }.first { !$0.isEmpty }
+                return text.map { CSVDateInference.Cell(line: row.line, text: $0) }
+            }
+            format = try CSVDateInference.format(for: cells, file: file, column: colName(p.dateColumn))
         }
-        var warnings: [ImportWarning] = []
         var records: [IncomingRecord] = []
         var accountNumber: String?
         if let pattern = p.accountNumberPattern, let re = try? NSRegularExpression(pattern: pattern) {
@@ -180,23 +238,8 @@ public struct CSVImporter: Importer {
             }
         }
         let accountKeyBase = p.accountKeyPrefix ?? "csv:\(p.qualifiedName)"
-        var pendingRecords: [(CSVRow, IncomingRecord)] = []
-        for (n, row) in dataRows.enumerated() {
-            if isSkippable(row) { continue }
+        for (n, row) in transactionRows {
             let fields = row.fields
-            if fields.count < needed {
-                if fields.filter({ !clean($0).isEmpty }).count <= 1 {
-                    warnings.append(ImportWarning("skipped a line that is not a transaction row", at: Locator(line: row.line)))
-                    continue
-                }
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
-                                  problem: "expected at least \(needed) fields, found \(fields.count)")
-            }
-            if headerIndex != nil, fields.count > columns.header.count,
-               fields[columns.header.count...].contains(where: { !clean($0).isEmpty }) {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(columns.header.count + 1),
-                                  problem: "expected \(columns.header.count) fields, found \(fields.count)")
-            }
             func cell(_ i: Int?) -> String? {
                 guard let i, i < fields.count else { return nil }
                 let v = clean(fields[i])
@@ -255,24 +298,20 @@ public struct CSVImporter: Importer {
                 time: cell(columns.index(p.timeColumn)),
                 locator: Locator(line: row.line, row: n + 1),
                 raw: JSONText.object(raw))
-            pendingRecords.append((row, record))
+            records.append(record)
         }
         let key = accountNumber.map { "\(accountKeyBase):\($0)" } ?? accountKeyBase
-        records = pendingRecords.map { var r = $0.1; r.accountKey = key; return r }
-        let institution = p.institution ?? p.name
-        let short = p.sourceKind == .cmbCSV ? "CMB" : institution
-        let name: String
-        if let n = p.defaultAccountName { name = n }
-        else if let num = accountNumber { name = "\(short) \(String(num.filter(\.isNumber).suffix(4)))" }
-        else { name = "\(short) \(p.variant.map { $0 == "360" ? "360" : $0.capitalized } ?? "CSV")" }
-        let currencies = Array(Set(records.map(\.amount.currency))).sorted()
-        let facts = AccountFacts(key: key, suggestedName: name, institution: institution, number: accountNumber,
-                                 type: p.variant, currencies: currencies.isEmpty ? [p.currency] : currencies,
-                                 details: ["csv_profile": p.qualifiedName])
+        for i in records.indices { records[i].accountKey = key }
+        // Printed running balances must chain in the file's order (see BalanceChain).
+        let chain = BalanceChain.check(records.map { BalanceChain.Entry(amount: $0.amount, balance: $0.balance, date: $0.date, locator: Locator(line: $0.locator.line)) })
+        warnings += chain.breaks.map(\.warning)
+        var facts = Self.accountFacts(profile: p, key: key, accountNumber: accountNumber, records: records)
+        if let direction = chain.direction { facts.details["row_order"] = direction.rawValue }
         if records.isEmpty { warnings.append(ImportWarning("no transaction rows found")) }
-        let dates = records.map(\.date)
+        var first: LocalDate?, last: LocalDate?
+        for r in records { first = min(first ?? r.date, r.date); last = max(last ?? r.date, r.date) }
         return ImportedStatement(importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
-                                 warnings: warnings, coverage: dates.min().flatMap { lo in dates.max().map { lo...$0 } })
+                                 warnings: warnings, coverage: first.flatMap { lo in last.map { lo...$0 } })
     }
 }
 
