@@ -149,8 +149,11 @@ public struct CSVImporter: Importer {
         let present = Set((header?.fields ?? []).map(normalizeHeader))
         let parts = profiles.map { p -> String in
             guard p.hasHeader else { return "\(p.qualifiedName): first row is not a transaction (date, amount, description)" }
-            let missing = (p.requiredHeaders + p.signatureAlternatives).filter { alts in !alts.contains { present.contains(normalizeHeader($0)) } }
-            return "\(p.qualifiedName) misses column \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
+            var missing: [[String]] = []
+            for alts in p.requiredHeaders + p.signatureAlternatives where !alts.contains(where: { present.contains(normalizeHeader($0)) }) && !missing.contains(alts) {
+                missing.append(alts)
+            }
+            return "\(p.qualifiedName) misses column\(missing.count == 1 ? "" : "s") \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
         }
         let found = header.map { " (header on line \($0.line): \($0.fields.map { clean($0) }.joined(separator: ", ").prefix(200)))" } ?? ""
         return "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
