@@ -56,21 +56,28 @@ public enum BalanceChain {
 
     /// Checks the chain per currency. `direction` nil = detect (see the type's doc).
     public static func check(_ entries: [Entry], direction: Direction? = nil) -> Result {
-        guard entries.filter({ $0.balance != nil }).count >= 2 else { return Result(direction: nil, breaks: []) }
-        if let direction { return Result(direction: direction, breaks: breaks(entries, direction)) }
-        if let byDates = directionFromDates(entries) { return Result(direction: byDates, breaks: breaks(entries, byDates)) }
-        let forward = breaks(entries, .oldestFirst)
-        let backward = breaks(entries, .newestFirst)
+        check(count: entries.count, direction: direction) { entries[$0] }
+    }
+
+    /// Same, with rows produced on demand (a 2 M-row import need not build a second array).
+    public static func check(count: Int, direction: Direction? = nil, entry: (Int) -> Entry) -> Result {
+        var withBalance = 0
+        for i in 0..<count where entry(i).balance != nil { withBalance += 1; if withBalance >= 2 { break } }
+        guard withBalance >= 2 else { return Result(direction: nil, breaks: []) }
+        if let direction { return Result(direction: direction, breaks: breaks(count, direction, entry)) }
+        if let byDates = directionFromDates(count, entry) { return Result(direction: byDates, breaks: breaks(count, byDates, entry)) }
+        let forward = breaks(count, .oldestFirst, entry)
+        let backward = breaks(count, .newestFirst, entry)
         return backward.count < forward.count ? Result(direction: .newestFirst, breaks: backward)
                                               : Result(direction: .oldestFirst, breaks: forward)
     }
 
     /// The direction the dates move in, when they move one way only (equal dates say nothing).
-    static func directionFromDates(_ entries: [Entry]) -> Direction? {
+    static func directionFromDates(_ count: Int, _ entry: (Int) -> Entry) -> Direction? {
         var up = false, down = false
         var last: LocalDate?
-        for e in entries {
-            guard let d = e.date else { continue }
+        for i in 0..<count {
+            guard let d = entry(i).date else { continue }
             if let l = last { if d > l { up = true } else if d < l { down = true } }
             last = d
         }
@@ -81,13 +88,13 @@ public enum BalanceChain {
         }
     }
 
-    static func breaks(_ entries: [Entry], _ direction: Direction) -> [Break] {
-        let order: [Int] = direction == .oldestFirst ? Array(entries.indices) : entries.indices.reversed()
+    static func breaks(_ count: Int, _ direction: Direction, _ entry: (Int) -> Entry) -> [Break] {
         var last: [String: Money] = [:]
         var pending: [String: Int64] = [:]
         var out: [Break] = []
-        for i in order {
-            let e = entries[i]
+        for k in 0..<count {
+            let i = direction == .oldestFirst ? k : count - 1 - k
+            let e = entry(i)
             let currency = e.amount.currency
             pending[currency, default: 0] += e.amount.minorUnits
             guard let printed = e.balance else { continue }

@@ -46,25 +46,17 @@ public struct CSVImporter: Importer {
         let file = input.fileName
         let userProfiles = options.csvProfiles
         let forcedEncoding = userProfiles?.count == 1 ? userProfiles![0].encoding.flatMap(TextEncodingName.init(label:)) : nil
-        let text: String
-        do { text = try TextDecoder.decode(input.data, forced: forcedEncoding).0 }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message) }
-
         let explicitDelimiter = userProfiles?.compactMap(\.delimiter).first
-        let delimiter = explicitDelimiter.map(Self.delimiterByte) ?? CSVParser.detectDelimiter(text)
-        var bytes = Array(text.utf8)
-        let rows: [CSVRow]
-        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), column: error.column.map(String.init), problem: error.message) }
+        var source = try CSVSource(input.data, file: file, forcedEncoding: forcedEncoding, delimiter: explicitDelimiter.map(Self.delimiterByte))
 
         let candidates = userProfiles ?? builtInProfiles
-        guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: rows, candidates: candidates) else {
+        guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: source.head, candidates: candidates) else {
             if let userProfiles {
-                throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: rows, profiles: userProfiles))
+                throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: source.head, profiles: userProfiles))
             }
             throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
         }
-        return try Self.read(rows: rows, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+        return try Self.read(source: &source, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
     }
 
     /// True when the first line is printable UTF-8 text holding a `,` `;` tab or `|`.
@@ -161,160 +153,6 @@ public struct CSVImporter: Importer {
 
     static func clean(_ s: String) -> String {
         s.trimmed(.whitespacesAndNewlines)
-    }
-
-    static func read(rows: [CSVRow], headerIndex: Int?, columns: Columns, profile p: CSVProfile, file: String) throws -> ImportedStatement {
-        let dataRows = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
-        let preamble = headerIndex.map { Array(rows[..<$0]) } ?? []
-        func colName(_ ref: ColumnRef?) -> String {
-            guard let i = columns.index(ref) else { return ref?.description ?? "?" }
-            if i < columns.header.count, headerIndex != nil { return clean(columns.header[i]) }
-            return String(i + 1)
-        }
-        let dateIdx = columns.index(p.dateColumn)!
-        let fallbackDateIdx = columns.index(p.fallbackDateColumn)
-        let descIdx = columns.index(p.descriptionColumn)!
-        let amountIdx = columns.index(p.amountColumn)
-        let debitIdx = columns.index(p.debitColumn)
-        let creditIdx = columns.index(p.creditColumn)
-        let needed = [dateIdx, descIdx, amountIdx ?? 0, debitIdx ?? 0, creditIdx ?? 0].max()! + 1
-        let decimalSeparator: Character = p.decimalSeparator.first ?? "."
-
-        func isSkippable(_ r: CSVRow) -> Bool {
-            let nonEmpty = r.fields.map(clean).filter { !$0.isEmpty }
-            if nonEmpty.isEmpty { return true }
-            if nonEmpty[0].hasPrefix("#") { return true }
-            return false
-        }
-        // Row width: the header's (trailing unnamed header cells may be left out), else the first
-        // data row's. A cut or merged line shifts every value after the cut, so it is refused
-        // rather than read with empty or wrong cells. Extra cells are allowed only when empty
-        // (exports such as Chase's end every row with a comma).
-        let width: Int
-        if headerIndex != nil {
-            var named = columns.header.count
-            while named > 0 && clean(columns.header[named - 1]).isEmpty { named -= 1 }
-            width = max(named, needed)
-        } else {
-            width = dataRows.first { !isSkippable($0) }?.fields.count ?? needed
-        }
-        let widthSource = headerIndex != nil ? "the header has" : "the first row has"
-        func checkWidth(_ row: CSVRow) throws -> Bool {
-            let fields = row.fields
-            if fields.count < width {
-                if fields.count < needed && fields.filter({ !clean($0).isEmpty }).count <= 1 { return false }
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
-                                  problem: "row has \(fields.count) fields where \(widthSource) \(width) (a cut or damaged line?); fix or remove the line")
-            }
-            let limit = headerIndex != nil ? max(width, columns.header.count) : width
-            if fields.count > limit, let extra = fields[limit...].firstIndex(where: { !clean($0).isEmpty }) {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(extra + 1),
-                                  problem: "row has \(fields.count) fields where \(widthSource) \(limit) (two lines merged, or an unquoted delimiter?); fix the line")
-            }
-            return true
-        }
-        var transactionRows: [(Int, CSVRow)] = []
-        var warnings: [ImportWarning] = []
-        for (n, row) in dataRows.enumerated() where !isSkippable(row) {
-            if try checkWidth(row) { transactionRows.append((n, row)) }
-            else { warnings.append(ImportWarning("skipped a line that is not a transaction row", at: Locator(line: row.line))) }
-        }
-        // Date format: the profile's, else inferred from every row's date (see CSVDateInference).
-        let format: LocalDate.Format
-        if let f = p.dateFormat { format = f }
-        else {
-            let cells = transactionRows.compactMap { _, row -> CSVDateInference.Cell? in
-                let text = [dateIdx, fallbackDateIdx].compactMap { $0 }.lazy.map { ($0 < row.fields.count ? clean(row.fields[$0]) : "") }.first { !$0.isEmpty }
-                return text.map { CSVDateInference.Cell(line: row.line, text: $0) }
-            }
-            format = try CSVDateInference.format(for: cells, file: file, column: colName(p.dateColumn))
-        }
-        var records: [IncomingRecord] = []
-        var accountNumber: String?
-        if let pattern = p.accountNumberPattern, let re = try? NSRegularExpression(pattern: pattern) {
-            for r in preamble {
-                let line = r.fields.joined(separator: " ")
-                if let m = re.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), m.numberOfRanges > 1,
-                   let range = Range(m.range(at: 1), in: line) {
-                    accountNumber = String(line[range]); break
-                }
-            }
-        }
-        let accountKeyBase = p.accountKeyPrefix ?? "csv:\(p.qualifiedName)"
-        for (n, row) in transactionRows {
-            let fields = row.fields
-            func cell(_ i: Int?) -> String? {
-                guard let i, i < fields.count else { return nil }
-                let v = clean(fields[i])
-                return v.isEmpty ? nil : v
-            }
-            let currency = cell(columns.index(p.currencyColumn)).map { ISOCurrency.code(for: $0) } ?? p.currency
-            let exponent = Money.exponent(for: currency)
-            func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
-                guard let text = cell(i) else { return nil }
-                do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) }
-                catch { throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description) }
-            }
-            var minor: Int64?
-            if let amountIdx {
-                minor = try money(amountIdx, p.amountColumn)
-                if let m = minor, let dirIdx = columns.index(p.directionColumn) {
-                    let dir = cell(dirIdx) ?? ""
-                    let isDebit = (p.debitValues ?? ["debit"]).contains { $0.caseInsensitiveCompare(dir) == .orderedSame }
-                    minor = isDebit ? -abs(m) : abs(m)
-                }
-            } else {
-                let debit = try money(debitIdx, p.debitColumn)
-                let credit = try money(creditIdx, p.creditColumn)
-                if let d = debit, d != 0 { minor = -abs(d) } else if let c = credit { minor = abs(c) } else if debit != nil { minor = 0 }
-            }
-            guard var amountMinor = minor else {
-                if p.skipRowsWithoutAmount { continue }
-                let which = amountIdx != nil ? colName(p.amountColumn) : "\(colName(p.debitColumn))/\(colName(p.creditColumn))"
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: which, problem: "missing amount")
-            }
-            if p.invertSign { amountMinor = -amountMinor }
-            let dateText = cell(dateIdx) ?? cell(fallbackDateIdx)
-            let date: LocalDate
-            do throws(DateParseError) {
-                guard let dateText else { throw DateParseError(text: "", format: format, reason: "empty date") }
-                date = try LocalDate.parse(dateText, format: format)
-            } catch {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(p.dateColumn), problem: error.description)
-            }
-            let balance = try money(columns.index(p.balanceColumn), p.balanceColumn).map { Money(minorUnits: $0, currency: currency) }
-            if accountNumber == nil, let num = cell(columns.index(p.accountNumberColumn)) { accountNumber = num }
-            var raw: [String: String] = [:]
-            for (i, v) in fields.enumerated() {
-                let key = headerIndex != nil && i < columns.header.count ? clean(columns.header[i]) : "column\(i + 1)"
-                if raw[key] == nil { raw[key] = clean(v) }
-            }
-            let record = IncomingRecord(
-                accountKey: accountKeyBase, sourceKind: p.sourceKind, date: date,
-                amount: Money(minorUnits: amountMinor, currency: currency),
-                description: cell(descIdx) ?? "",
-                counterparty: cell(columns.index(p.counterpartyColumn)),
-                note: cell(columns.index(p.noteColumn)),
-                balance: balance, pending: false,
-                externalID: cell(columns.index(p.referenceColumn)),
-                category: cell(columns.index(p.categoryColumn)),
-                time: cell(columns.index(p.timeColumn)),
-                locator: Locator(line: row.line, row: n + 1),
-                raw: JSONText.object(raw))
-            records.append(record)
-        }
-        let key = accountNumber.map { "\(accountKeyBase):\($0)" } ?? accountKeyBase
-        for i in records.indices { records[i].accountKey = key }
-        // Printed running balances must chain in the file's order (see BalanceChain).
-        let chain = BalanceChain.check(records.map { BalanceChain.Entry(amount: $0.amount, balance: $0.balance, date: $0.date, locator: Locator(line: $0.locator.line)) })
-        warnings += chain.breaks.map(\.warning)
-        var facts = Self.accountFacts(profile: p, key: key, accountNumber: accountNumber, records: records)
-        if let direction = chain.direction { facts.details["row_order"] = direction.rawValue }
-        if records.isEmpty { warnings.append(ImportWarning("no transaction rows found")) }
-        var first: LocalDate?, last: LocalDate?
-        for r in records { first = min(first ?? r.date, r.date); last = max(last ?? r.date, r.date) }
-        return ImportedStatement(importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
-                                 warnings: warnings, coverage: first.flatMap { lo in last.map { lo...$0 } })
     }
 }
 

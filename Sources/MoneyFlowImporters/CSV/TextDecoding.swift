@@ -32,6 +32,13 @@ public struct TextDecodingError: Error, Sendable, Equatable, CustomStringConvert
 /// Decodes bank-export bytes: BOMs (UTF-8, UTF-16 LE/BE), else UTF-8, else GB18030.
 public enum TextDecoder {
     public static func decode(_ data: Data, forced: TextEncodingName? = nil) throws(TextDecodingError) -> (String, TextEncodingName) {
+        // Fast path for the common case, validated straight from the input (no byte-array copy
+        // of a large export).
+        let hasUTF16BOM = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+        if !hasUTF16BOM && (forced == nil || forced == .utf8) {
+            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+            if let s = String(validating: body, as: UTF8.self) { return (s, .utf8) }
+        }
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             return (try utf8(Array(bytes.dropFirst(3)), lineOffset: 0), .utf8)
