@@ -191,6 +191,12 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         #expect(e.problem.contains("chase/checking misses columns 'Posting Date', 'Details'"), "\(e)")
         #expect(e.problem.contains("chase/card misses columns 'Post Date', 'Transaction Date' or 'Trans Date', 'Type'"), "\(e)")
         #expect(!e.problem.contains("'Amount'") && !e.problem.contains("'Description'"), "present columns are not blamed")
+        // Lines above the real header (BofA's summary block) are not taken for it.
+        do { _ = try readCSVSample("bofa_checking.csv", profiles: BuiltInCSVProfiles.named("chase")); Issue.record("chase read a BofA file") }
+        catch let e as ImportError {
+            #expect(e.problem.contains("header on line 7: Date, Description, Amount, Running Bal."), "\(e)")
+            #expect(e.problem.contains("chase/checking misses columns 'Posting Date', 'Details'"), "\(e)")
+        }
     }
 
     @Test func namesAreShortAndCardsAreLiabilities() throws {

@@ -135,9 +135,15 @@ public struct CSVImporter: Importer {
     }
 
     /// Why no header row fits the given profiles: for each, the columns really missing from the
-    /// first row that has several cells (the likely header).
+    /// likely header row.
     static func missingColumns(rows: [CSVRow], profiles: [CSVProfile]) -> String {
-        let header = rows.first { $0.fields.count > 1 }
+        // The likely header: the row naming most of the profiles' columns, else the widest.
+        let known = Set(profiles.flatMap { $0.requiredHeaders.flatMap { $0 } + $0.signatureAlternatives.flatMap { $0 } }.map(normalizeHeader))
+        func score(_ r: CSVRow) -> (Int, Int) {
+            (r.fields.filter { known.contains(normalizeHeader($0)) }.count, r.fields.filter { !clean($0).isEmpty }.count)
+        }
+        let candidates = rows.filter { $0.fields.count > 1 }
+        let header = candidates.max { score($0) < score($1) || (score($0) == score($1) && $0.line > $1.line) }
         let present = Set((header?.fields ?? []).map(normalizeHeader))
         let parts = profiles.map { p -> String in
             guard p.hasHeader else { return "\(p.qualifiedName): first row is not a transaction (date, amount, description)" }
