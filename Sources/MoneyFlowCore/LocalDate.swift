@@ -67,17 +67,57 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         self = d
     }
 
-    /// Date layouts found in bank exports.
+    /// Date layouts found in bank exports (the raw value is how a profile's `date_format` names it).
+    ///
+    /// The separator is part of the format: `MM/DD/YYYY` does not read `08-10/2025`. Day and
+    /// month may have one or two digits; four-digit-year formats need four digits and `YY`
+    /// formats two (pivot: `00`–`69` are 2000–2069, `70`–`99` are 1970–1999, as POSIX `%y`).
     public enum Format: String, Sendable, CaseIterable, Codable {
-        /// `YYYY-MM-DD` (also `YYYY/MM/DD`, `YYYY.MM.DD`)
         case iso = "YYYY-MM-DD"
-        /// `MM/DD/YYYY` (US; also `M/D/YY`)
-        case monthDayYear = "MM/DD/YYYY"
-        /// `DD.MM.YYYY` (also `DD/MM/YYYY`)
-        case dayMonthYear = "DD.MM.YYYY"
-        /// `YYYYMMDD`
+        case isoSlash = "YYYY/MM/DD"
         case compact = "YYYYMMDD"
+        case monthDayYear = "MM/DD/YYYY"
+        case monthDayYearDash = "MM-DD-YYYY"
+        case monthDayYearShort = "MM/DD/YY"
+        case dayMonthYearSlash = "DD/MM/YYYY"
+        case dayMonthYear = "DD.MM.YYYY"
+        case dayMonthYearDash = "DD-MM-YYYY"
+        case dayMonthYearShort = "DD/MM/YY"
+
+        /// Reads a `date_format` value (case-insensitive).
+        public init?(name: String) {
+            self.init(rawValue: name.trimmed(.whitespaces).uppercased())
+        }
+
+        /// Every accepted `date_format` value, for error messages.
+        public static var validNames: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+        /// Component order, separator, year digits.
+        public var layout: (order: Order, separator: Character?, yearDigits: Int) {
+            switch self {
+            case .iso: return (.ymd, "-", 4)
+            case .isoSlash: return (.ymd, "/", 4)
+            case .compact: return (.ymd, nil, 4)
+            case .monthDayYear: return (.mdy, "/", 4)
+            case .monthDayYearDash: return (.mdy, "-", 4)
+            case .monthDayYearShort: return (.mdy, "/", 2)
+            case .dayMonthYearSlash: return (.dmy, "/", 4)
+            case .dayMonthYear: return (.dmy, ".", 4)
+            case .dayMonthYearDash: return (.dmy, "-", 4)
+            case .dayMonthYearShort: return (.dmy, "/", 2)
+            }
+        }
+
+        public enum Order: Sendable { case ymd, mdy, dmy }
+
+        /// The format with this component order, separator and year length, if one exists.
+        public static func matching(order: Order, separator: Character?, yearDigits: Int) -> Format? {
+            allCases.first { $0.layout.order == order && $0.layout.separator == separator && $0.layout.yearDigits == yearDigits }
+        }
     }
+
+    /// Two-digit year pivot (POSIX `%y`): `00`–`69` → 2000–2069, `70`–`99` → 1970–1999.
+    public static func expandTwoDigitYear(_ yy: Int) -> Int { yy < 70 ? 2000 + yy : 1900 + yy }
 
     /// Parses text in the given format; a trailing time (`2024-01-02 13:45:00`, `T...`) is ignored.
     public static func parse(_ raw: String, format: Format) throws(DateParseError) -> LocalDate {
@@ -86,42 +126,44 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
             text = String(text[..<cut])
         }
         func fail(_ why: String) -> DateParseError { DateParseError(text: raw, format: format, reason: why) }
+        let layout = format.layout
         let parts: [Int]
-        switch format {
-        case .compact:
+        if let sep = layout.separator {
+            let fields = text.split(separator: sep, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3 else { throw fail("expected three numbers separated by '\(sep)'") }
+            guard fields.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
+                throw fail("expected three numbers separated by '\(sep)'")
+            }
+            let n = fields.map { Int($0)! }
+            let yearIndex = layout.order == .ymd ? 0 : 2
+            guard fields[yearIndex].count == layout.yearDigits else { throw fail("year must have \(layout.yearDigits) digits") }
+            let year = layout.yearDigits == 2 ? expandTwoDigitYear(n[yearIndex]) : n[yearIndex]
+            let others = [0, 1, 2].filter { $0 != yearIndex }
+            guard others.allSatisfy({ fields[$0].count <= 2 }) else { throw fail("day and month have one or two digits") }
+            switch layout.order {
+            case .ymd: parts = [year, n[1], n[2]]
+            case .mdy: parts = [year, n[0], n[1]]
+            case .dmy: parts = [year, n[1], n[0]]
+            }
+        } else {
             guard text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw fail("expected 8 digits") }
             let v = Int(text)!
             parts = [v / 10000, (v / 100) % 100, v % 100]
-        default:
-            let seps: Set<Character> = ["-", "/", "."]
-            let fields = text.split(whereSeparator: { seps.contains($0) }).map(String.init)
-            guard fields.count == 3, fields.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
-                throw fail("expected three numeric fields")
-            }
-            let n = fields.map { Int($0)! }
-            switch format {
-            case .iso:
-                guard fields[0].count == 4 else { throw fail("year must have 4 digits") }
-                parts = n
-            case .monthDayYear:
-                guard fields[2].count == 4 || fields[2].count == 2 else { throw fail("bad year") }
-                parts = [fields[2].count == 2 ? 2000 + n[2] : n[2], n[0], n[1]]
-            case .dayMonthYear:
-                guard fields[2].count == 4 || fields[2].count == 2 else { throw fail("bad year") }
-                parts = [fields[2].count == 2 ? 2000 + n[2] : n[2], n[1], n[0]]
-            case .compact: fatalError("unreachable")
-            }
         }
         guard let date = LocalDate(year: parts[0], month: parts[1], day: parts[2]) else { throw fail("no such day") }
         return date
     }
 
-    /// Guesses the format that reads every sample; nil when none or several disagree irreconcilably.
+    /// Guesses the format that reads every sample; nil when none does. Day/month order is only
+    /// chosen when a sample proves it (a component > 12); see the CSV importer for the
+    /// file-level inference that names the offending line.
     public static func detectFormat(_ samples: [String]) -> Format? {
-        let candidates: [Format] = [.iso, .compact, .monthDayYear, .dayMonthYear]
         let nonEmpty = samples.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         guard !nonEmpty.isEmpty else { return nil }
-        return candidates.first { f in nonEmpty.allSatisfy { (try? parse($0, format: f)) != nil } }
+        let fitting = Format.allCases.filter { f in nonEmpty.allSatisfy { (try? parse($0, format: f)) != nil } }
+        if fitting.count == 1 { return fitting[0] }
+        // Both day/month orders read everything: ambiguous unless one is the only fit.
+        return fitting.first { $0.layout.order == .ymd }
     }
 }
 

@@ -24,6 +24,33 @@ import Testing
         #expect(throws: MoneyParseError.self) { try Money.parse("99999999999999999999999", currency: "USD") }
     }
 
+    /// Grouping separators only where grouping puts them (issue 13: `12,34.5` was read as 1234.50).
+    @Test(arguments: ["12,34.5", "1,2345.00", "1,23,456.00", ",123.00", "1,234,56.00", "1,234 567.00", "12,34"])
+    func misplacedGroupingIsRefused(text: String) {
+        #expect(throws: MoneyParseError.self) { try Money.parse(text, currency: "USD") }
+    }
+
+    @Test func wellPlacedGroupingIsRead() throws {
+        #expect(try Money.parse("1,234.50", currency: "USD").minorUnits == 123_450)
+        #expect(try Money.parse("-1,234,567.89", currency: "USD").minorUnits == -123_456_789)
+        #expect(try Money.parse("1.234,50", currency: "EUR", decimalSeparator: ",").minorUnits == 123_450)
+        #expect(try Money.parse("1 234 567,8", currency: "EUR", decimalSeparator: ",").minorUnits == 123_456_780)
+        #expect(try Money.parse("1'234.50", currency: "CHF").minorUnits == 123_450)
+        #expect(throws: MoneyParseError.self) { try Money.parse("1.23,50", currency: "EUR", decimalSeparator: ",") }
+    }
+
+    /// One documented limit (|x| < 10^12 minor units) so sums over millions of rows fit Int64.
+    @Test func amountsBeyondTheLimitAreRefused() throws {
+        #expect(try Money.parse("9,999,999,999.99", currency: "USD").minorUnits == Money.maxMinorUnits - 1)
+        #expect(try Money.parse("-9999999999.99", currency: "USD").minorUnits == -(Money.maxMinorUnits - 1))
+        #expect(throws: MoneyParseError.self) { try Money.parse("10000000000.00", currency: "USD") }
+        #expect(throws: MoneyParseError.self) { try Money.parse("50000000000000000.00", currency: "USD") }
+        #expect(throws: MoneyParseError.self) { try Money.parse("1000000000000", currency: "JPY") }
+        // The guarantee the limit exists for: 9 million maximal values still sum inside Int64.
+        let (_, overflow) = (Money.maxMinorUnits - 1).multipliedReportingOverflow(by: 9_000_000)
+        #expect(!overflow)
+    }
+
     @Test func formatsNegativeAndSmallValues() {
         #expect(Money(minorUnits: -5, currency: "USD").decimalString == "-0.05")
         #expect(Money(minorUnits: 0, currency: "CNY").decimalString == "0.00")
@@ -35,10 +62,35 @@ import Testing
     @Test func parsesCommonForms() throws {
         #expect(try LocalDate.parse("2026-06-01", format: .iso).iso == "2026-06-01")
         #expect(try LocalDate.parse("06/01/2026", format: .monthDayYear).iso == "2026-06-01")
-        #expect(try LocalDate.parse("1/2/26", format: .monthDayYear).iso == "2026-01-02")
+        #expect(try LocalDate.parse("1/2/2026", format: .monthDayYear).iso == "2026-01-02")
+        #expect(try LocalDate.parse("1/2/26", format: .monthDayYearShort).iso == "2026-01-02")
         #expect(try LocalDate.parse("01.06.2026", format: .dayMonthYear).iso == "2026-06-01")
         #expect(try LocalDate.parse("20260601", format: .compact).iso == "2026-06-01")
         #expect(try LocalDate.parse("2026-06-01 13:45:00", format: .iso).iso == "2026-06-01")
+    }
+
+    /// Every documented `date_format` reads its own layout, and only that layout.
+    @Test(arguments: [
+        ("DD/MM/YYYY", "04/03/2024", "2024-03-04"), ("MM/DD/YYYY", "04/03/2024", "2024-04-03"),
+        ("DD.MM.YYYY", "04.03.2024", "2024-03-04"), ("DD-MM-YYYY", "04-03-2024", "2024-03-04"),
+        ("MM-DD-YYYY", "04-03-2024", "2024-04-03"), ("YYYY-MM-DD", "2024-03-04", "2024-03-04"),
+        ("YYYY/MM/DD", "2024/03/04", "2024-03-04"), ("YYYYMMDD", "20240304", "2024-03-04"),
+        ("DD/MM/YY", "04/03/24", "2024-03-04"), ("MM/DD/YY", "04/03/99", "1999-04-03"),
+    ])
+    func everyDocumentedFormat(name: String, text: String, iso: String) throws {
+        let f = try #require(LocalDate.Format(name: name))
+        #expect(try LocalDate.parse(text, format: f).iso == iso)
+        // Same digits, another separator: refused.
+        let other = text.contains("/") ? text.replacingOccurrences(of: "/", with: "-") : text.replacingOccurrences(of: "-", with: "/")
+        if other != text { #expect(throws: DateParseError.self) { try LocalDate.parse(other, format: f) } }
+    }
+
+    @Test func mixedSeparatorsAndWrongYearLengthsAreRefused() {
+        #expect(throws: DateParseError.self) { try LocalDate.parse("08-10/2025", format: .monthDayYear) }
+        #expect(throws: DateParseError.self) { try LocalDate.parse("08/10/25", format: .monthDayYear) }
+        #expect(throws: DateParseError.self) { try LocalDate.parse("08/10/2025", format: .monthDayYearShort) }
+        #expect(LocalDate.Format(name: "DD/MM/YYYYY") == nil)
+        #expect(LocalDate.expandTwoDigitYear(69) == 2069 && LocalDate.expandTwoDigitYear(70) == 1970)
     }
 
     @Test func rejectsImpossibleDays() {
@@ -59,6 +111,7 @@ import Testing
         #expect(LocalDate.detectFormat(["13.01.2026", "02.02.2026"]) == .dayMonthYear)
         #expect(LocalDate.detectFormat(["01/13/2026", "02/02/2026"]) == .monthDayYear)
         #expect(LocalDate.detectFormat(["20260113"]) == .compact)
+        #expect(LocalDate.detectFormat(["01/02/2026", "02/03/2026"]) == nil, "day/month order unproven")
     }
 }
 

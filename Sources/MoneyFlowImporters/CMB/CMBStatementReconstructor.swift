@@ -592,20 +592,12 @@ private struct CMBWork {
         return declared
     }
 
+    /// CMB statements list rows oldest first; the chain is checked by the shared ``BalanceChain``.
     mutating func checkBalances(_ rows: [CMBStatement.Row]) {
-        var last: [String: Money] = [:]
-        for r in rows {
-            if let prev = last[r.currency] {
-                let expected = prev.minorUnits + r.amount.minorUnits
-                if expected != r.balance.minorUnits {
-                    let exp = Money(minorUnits: expected, currency: r.currency)
-                    warnings.append(ImportWarning(
-                        "balance chain break (\(r.currency)): previous balance \(prev.decimalString) + amount \(r.amount.decimalString) = \(exp.decimalString), printed balance \(r.balance.decimalString)",
-                        at: Locator(page: r.page, row: r.rowOnPage)))
-                }
-            }
-            last[r.currency] = r.balance
+        let entries = rows.map {
+            BalanceChain.Entry(amount: $0.amount, balance: $0.balance, date: nil, locator: Locator(page: $0.page, row: $0.rowOnPage))
         }
+        warnings += BalanceChain.check(entries, direction: .oldestFirst).breaks.map(\.warning)
     }
 
     mutating func checkTotals(_ rows: [CMBStatement.Row], _ totals: [CMBStatement.CurrencyTotal]) {

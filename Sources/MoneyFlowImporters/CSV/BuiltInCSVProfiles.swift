@@ -1,11 +1,22 @@
 import MoneyFlowCore
 
 extension CSVProfile {
-    /// Extra header names that must all be present for this profile to claim a header row.
-    public var signature: [String] {
+    /// Extra header names that must all be present for this profile to claim a header row
+    /// (first spelling of each; see ``signatureAlternatives``).
+    public var signature: [String] { signatureAlternatives.map { $0[0] } }
+
+    /// Extra header columns that must all be present, each in any of its spellings (Chase's
+    /// older card export says `Trans Date` where today's says `Transaction Date`).
+    public var signatureAlternatives: [[String]] {
+        switch (name, variant) {
+        case ("chase", "card"?): return [["Post Date"], ["Transaction Date", "Trans Date"], ["Type"]]
+        default: return signatureNames.map { [$0] }
+        }
+    }
+
+    private var signatureNames: [String] {
         switch (name, variant) {
         case ("chase", "checking"?): return ["Details", "Posting Date"]
-        case ("chase", "card"?): return ["Post Date", "Transaction Date", "Type"]
         case ("bofa", "checking"?): return ["Running Bal."]
         case ("bofa", "card"?): return ["Reference Number", "Payee"]
         case ("capital-one", "card"?): return ["Card No."]
@@ -31,7 +42,7 @@ public enum BuiltInCSVProfiles {
 
         var chaseCard = CSVProfile(name: "chase", dateColumn: names("Post Date"), descriptionColumn: names("Description"))
         chaseCard.variant = "card"; chaseCard.institution = "Chase"
-        chaseCard.fallbackDateColumn = names("Transaction Date")
+        chaseCard.fallbackDateColumn = names("Transaction Date", "Trans Date")
         chaseCard.dateFormat = .monthDayYear; chaseCard.amountColumn = names("Amount")
         chaseCard.categoryColumn = names("Category"); chaseCard.noteColumn = names("Memo")
         list.append(chaseCard)
@@ -62,7 +73,7 @@ public enum BuiltInCSVProfiles {
 
         var c1360 = CSVProfile(name: "capital-one", dateColumn: names("Transaction Date"), descriptionColumn: names("Transaction Description"))
         c1360.variant = "360"; c1360.institution = "Capital One"
-        c1360.dateFormat = .monthDayYear; c1360.amountColumn = names("Transaction Amount")
+        c1360.dateFormat = .monthDayYearShort; c1360.amountColumn = names("Transaction Amount")
         c1360.directionColumn = names("Transaction Type"); c1360.debitValues = ["Debit", "Withdrawal"]
         c1360.balanceColumn = names("Balance"); c1360.accountNumberColumn = names("Account Number")
         list.append(c1360)

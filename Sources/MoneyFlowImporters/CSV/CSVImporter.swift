@@ -22,7 +22,9 @@ public struct CSVImporter: Importer {
             if input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil { return 0.3 }
             // Text with a byte-order mark is meant to be text: let read() name the bad line.
             if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return 0.25 }
-            return 0
+            // A clean delimited header line: a CSV whose later lines have an encoding problem
+            // (mixed encodings, a stray Latin-1 byte); read() names the line.
+            return Self.looksLikeDelimitedHeader(input.data) ? 0.25 : 0
         }
         let trimmed = text.drop(while: { $0.isWhitespace })
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return 0.05 }
@@ -44,26 +46,25 @@ public struct CSVImporter: Importer {
         let file = input.fileName
         let userProfiles = options.csvProfiles
         let forcedEncoding = userProfiles?.count == 1 ? userProfiles![0].encoding.flatMap(TextEncodingName.init(label:)) : nil
-        let text: String
-        do { text = try TextDecoder.decode(input.data, forced: forcedEncoding).0 }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message) }
-
         let explicitDelimiter = userProfiles?.compactMap(\.delimiter).first
-        let delimiter = explicitDelimiter.map(Self.delimiterByte) ?? CSVParser.detectDelimiter(text)
-        var bytes = Array(text.utf8)
-        let rows: [CSVRow]
-        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), column: error.column.map(String.init), problem: error.message) }
+        var source = try CSVSource(input.data, file: file, forcedEncoding: forcedEncoding, delimiter: explicitDelimiter.map(Self.delimiterByte))
 
         let candidates = userProfiles ?? builtInProfiles
-        guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: rows, candidates: candidates) else {
+        guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: source.head, candidates: candidates) else {
             if let userProfiles {
-                let names = Set(userProfiles.map(\.name)).sorted().joined(separator: ", ")
-                throw ImportError(.unrecognized, file: file, problem: "no header row matching CSV profile \(names) (expected columns \(userProfiles[0].requiredHeaders.map { $0.first ?? "" }.joined(separator: ", ")))")
+                throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: source.head, profiles: userProfiles))
             }
             throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
         }
-        return try Self.read(rows: rows, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+        return try Self.read(source: &source, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+    }
+
+    /// True when the first line is printable UTF-8 text holding a `,` `;` tab or `|`.
+    static func looksLikeDelimitedHeader(_ data: Data) -> Bool {
+        let line = data.prefix(4096).prefix { $0 != 0x0A }
+        guard line.count < 4096, let text = String(validating: line, as: UTF8.self) else { return false }
+        let clean = text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\r" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
+        return clean && text.contains { $0 == "," || $0 == ";" || $0 == "\t" || $0 == "|" }
     }
 
     static func delimiterByte(_ s: String) -> UInt8 {
@@ -109,7 +110,7 @@ public struct CSVImporter: Importer {
             for p in candidates where p.hasHeader {
                 let required = p.requiredHeaders
                 guard required.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }),
-                      p.signature.allSatisfy({ cols.map[normalizeHeader($0)] != nil }) else { continue }
+                      p.signatureAlternatives.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }) else { continue }
                 let refs: [ColumnRef?] = [p.dateColumn, p.fallbackDateColumn, p.descriptionColumn, p.counterpartyColumn, p.noteColumn,
                                           p.timeColumn, p.amountColumn, p.debitColumn, p.creditColumn, p.directionColumn,
                                           p.balanceColumn, p.referenceColumn, p.categoryColumn, p.accountNumberColumn, p.currencyColumn]
@@ -133,146 +134,31 @@ public struct CSVImporter: Importer {
         return nil
     }
 
-    static func clean(_ s: String) -> String {
-        s.trimmed(.whitespacesAndNewlines)
+    /// Why no header row fits the given profiles: for each, the columns really missing from the
+    /// likely header row.
+    static func missingColumns(rows: [CSVRow], profiles: [CSVProfile]) -> String {
+        // The likely header: the row naming most of the profiles' columns, else the widest.
+        let known = Set(profiles.flatMap { $0.requiredHeaders.flatMap { $0 } + $0.signatureAlternatives.flatMap { $0 } }.map(normalizeHeader))
+        func score(_ r: CSVRow) -> (Int, Int) {
+            (r.fields.filter { known.contains(normalizeHeader($0)) }.count, r.fields.filter { !clean($0).isEmpty }.count)
+        }
+        let candidates = rows.filter { $0.fields.count > 1 }
+        let header = candidates.max { score($0) < score($1) || (score($0) == score($1) && $0.line > $1.line) }
+        let present = Set((header?.fields ?? []).map(normalizeHeader))
+        let parts = profiles.map { p -> String in
+            guard p.hasHeader else { return "\(p.qualifiedName): first row is not a transaction (date, amount, description)" }
+            var missing: [[String]] = []
+            for alts in p.requiredHeaders + p.signatureAlternatives where !alts.contains(where: { present.contains(normalizeHeader($0)) }) && !missing.contains(alts) {
+                missing.append(alts)
+            }
+            return "\(p.qualifiedName) misses column\(missing.count == 1 ? "" : "s") \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
+        }
+        let found = header.map { " (header on line \($0.line): \($0.fields.map { clean($0) }.joined(separator: ", ").prefix(200)))" } ?? ""
+        return "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
     }
 
-    static func read(rows: [CSVRow], headerIndex: Int?, columns: Columns, profile p: CSVProfile, file: String) throws -> ImportedStatement {
-        let dataRows = headerIndex.map { Array(rows[($0 + 1)...]) } ?? rows
-        let preamble = headerIndex.map { Array(rows[..<$0]) } ?? []
-        func colName(_ ref: ColumnRef?) -> String {
-            guard let i = columns.index(ref) else { return ref?.description ?? "?" }
-            if i < columns.header.count, headerIndex != nil { return clean(columns.header[i]) }
-            return String(i + 1)
-        }
-        let dateIdx = columns.index(p.dateColumn)!
-        let fallbackDateIdx = columns.index(p.fallbackDateColumn)
-        let descIdx = columns.index(p.descriptionColumn)!
-        let amountIdx = columns.index(p.amountColumn)
-        let debitIdx = columns.index(p.debitColumn)
-        let creditIdx = columns.index(p.creditColumn)
-        let needed = [dateIdx, descIdx, amountIdx ?? 0, debitIdx ?? 0, creditIdx ?? 0].max()! + 1
-        let decimalSeparator: Character = p.decimalSeparator.first ?? "."
-
-        func isSkippable(_ r: CSVRow) -> Bool {
-            let nonEmpty = r.fields.map(clean).filter { !$0.isEmpty }
-            if nonEmpty.isEmpty { return true }
-            if nonEmpty[0].hasPrefix("#") { return true }
-            return false
-        }
-        // Date format: the profile's, else detected from the data.
-        let format: LocalDate.Format
-        if let f = p.dateFormat { format = f }
-        else {
-            let samples = dataRows.filter { !isSkippable($0) && $0.fields.count > dateIdx }.prefix(200).map { clean($0.fields[dateIdx]) }
-            format = LocalDate.detectFormat(samples) ?? .iso
-        }
-        var warnings: [ImportWarning] = []
-        var records: [IncomingRecord] = []
-        var accountNumber: String?
-        if let pattern = p.accountNumberPattern, let re = try? NSRegularExpression(pattern: pattern) {
-            for r in preamble {
-                let line = r.fields.joined(separator: " ")
-                if let m = re.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), m.numberOfRanges > 1,
-                   let range = Range(m.range(at: 1), in: line) {
-                    accountNumber = String(line[range]); break
-                }
-            }
-        }
-        let accountKeyBase = p.accountKeyPrefix ?? "csv:\(p.qualifiedName)"
-        var pendingRecords: [(CSVRow, IncomingRecord)] = []
-        for (n, row) in dataRows.enumerated() {
-            if isSkippable(row) { continue }
-            let fields = row.fields
-            if fields.count < needed {
-                if fields.filter({ !clean($0).isEmpty }).count <= 1 {
-                    warnings.append(ImportWarning("skipped a line that is not a transaction row", at: Locator(line: row.line)))
-                    continue
-                }
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
-                                  problem: "expected at least \(needed) fields, found \(fields.count)")
-            }
-            if headerIndex != nil, fields.count > columns.header.count,
-               fields[columns.header.count...].contains(where: { !clean($0).isEmpty }) {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(columns.header.count + 1),
-                                  problem: "expected \(columns.header.count) fields, found \(fields.count)")
-            }
-            func cell(_ i: Int?) -> String? {
-                guard let i, i < fields.count else { return nil }
-                let v = clean(fields[i])
-                return v.isEmpty ? nil : v
-            }
-            let currency = cell(columns.index(p.currencyColumn)).map { ISOCurrency.code(for: $0) } ?? p.currency
-            let exponent = Money.exponent(for: currency)
-            func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
-                guard let text = cell(i) else { return nil }
-                do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) }
-                catch { throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description) }
-            }
-            var minor: Int64?
-            if let amountIdx {
-                minor = try money(amountIdx, p.amountColumn)
-                if let m = minor, let dirIdx = columns.index(p.directionColumn) {
-                    let dir = cell(dirIdx) ?? ""
-                    let isDebit = (p.debitValues ?? ["debit"]).contains { $0.caseInsensitiveCompare(dir) == .orderedSame }
-                    minor = isDebit ? -abs(m) : abs(m)
-                }
-            } else {
-                let debit = try money(debitIdx, p.debitColumn)
-                let credit = try money(creditIdx, p.creditColumn)
-                if let d = debit, d != 0 { minor = -abs(d) } else if let c = credit { minor = abs(c) } else if debit != nil { minor = 0 }
-            }
-            guard var amountMinor = minor else {
-                if p.skipRowsWithoutAmount { continue }
-                let which = amountIdx != nil ? colName(p.amountColumn) : "\(colName(p.debitColumn))/\(colName(p.creditColumn))"
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: which, problem: "missing amount")
-            }
-            if p.invertSign { amountMinor = -amountMinor }
-            let dateText = cell(dateIdx) ?? cell(fallbackDateIdx)
-            let date: LocalDate
-            do throws(DateParseError) {
-                guard let dateText else { throw DateParseError(text: "", format: format, reason: "empty date") }
-                date = try LocalDate.parse(dateText, format: format)
-            } catch {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(p.dateColumn), problem: error.description)
-            }
-            let balance = try money(columns.index(p.balanceColumn), p.balanceColumn).map { Money(minorUnits: $0, currency: currency) }
-            if accountNumber == nil, let num = cell(columns.index(p.accountNumberColumn)) { accountNumber = num }
-            var raw: [String: String] = [:]
-            for (i, v) in fields.enumerated() {
-                let key = headerIndex != nil && i < columns.header.count ? clean(columns.header[i]) : "column\(i + 1)"
-                if raw[key] == nil { raw[key] = clean(v) }
-            }
-            let record = IncomingRecord(
-                accountKey: accountKeyBase, sourceKind: p.sourceKind, date: date,
-                amount: Money(minorUnits: amountMinor, currency: currency),
-                description: cell(descIdx) ?? "",
-                counterparty: cell(columns.index(p.counterpartyColumn)),
-                note: cell(columns.index(p.noteColumn)),
-                balance: balance, pending: false,
-                externalID: cell(columns.index(p.referenceColumn)),
-                category: cell(columns.index(p.categoryColumn)),
-                time: cell(columns.index(p.timeColumn)),
-                locator: Locator(line: row.line, row: n + 1),
-                raw: JSONText.object(raw))
-            pendingRecords.append((row, record))
-        }
-        let key = accountNumber.map { "\(accountKeyBase):\($0)" } ?? accountKeyBase
-        records = pendingRecords.map { var r = $0.1; r.accountKey = key; return r }
-        let institution = p.institution ?? p.name
-        let short = p.sourceKind == .cmbCSV ? "CMB" : institution
-        let name: String
-        if let n = p.defaultAccountName { name = n }
-        else if let num = accountNumber { name = "\(short) \(String(num.filter(\.isNumber).suffix(4)))" }
-        else { name = "\(short) \(p.variant.map { $0 == "360" ? "360" : $0.capitalized } ?? "CSV")" }
-        let currencies = Array(Set(records.map(\.amount.currency))).sorted()
-        let facts = AccountFacts(key: key, suggestedName: name, institution: institution, number: accountNumber,
-                                 type: p.variant, currencies: currencies.isEmpty ? [p.currency] : currencies,
-                                 details: ["csv_profile": p.qualifiedName])
-        if records.isEmpty { warnings.append(ImportWarning("no transaction rows found")) }
-        let dates = records.map(\.date)
-        return ImportedStatement(importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
-                                 warnings: warnings, coverage: dates.min().flatMap { lo in dates.max().map { lo...$0 } })
+    static func clean(_ s: String) -> String {
+        s.trimmed(.whitespacesAndNewlines)
     }
 }
 

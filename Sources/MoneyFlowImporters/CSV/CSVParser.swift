@@ -30,8 +30,29 @@ public enum CSVParser {
     }
 
     public static func parse(bytes: inout [UInt8], delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
-        let quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+        let result: Result<[CSVRow], CSVParseError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(CSVParseError) { return .success(try parse(buffer: buffer, delimiter: delimiter)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Streams the rows of UTF-8 text to `body` without collecting them (a large export's cells
+    /// are never all held at once); `body` returns false to stop early.
+    public static func forEachRow(in text: inout String, delimiter: UInt8, _ body: (CSVRow) -> Bool) throws(CSVParseError) {
+        let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) { try scan(buffer: buffer, delimiter: delimiter, body); return .success(()) } catch { return .failure(error) }
+        }
+        try result.get()
+    }
+
+    static func parse(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
         var rows: [CSVRow] = []
+        try scan(buffer: bytes, delimiter: delimiter) { rows.append($0); return true }
+        return rows
+    }
+
+    static func scan(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, _ emit: (CSVRow) -> Bool) throws(CSVParseError) {
+        let quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
         var fields: [String] = []
         var line = 1
         var rowStartLine = 1
@@ -79,9 +100,9 @@ public enum CSVParser {
             if b == cr || b == lf {
                 if rowHasContent || !field.isEmpty || !fields.isEmpty {
                     try endField()
-                    rows.append(CSVRow(line: rowStartLine, fields: fields))
+                    if !emit(CSVRow(line: rowStartLine, fields: fields)) { return }
                 } else {
-                    rows.append(CSVRow(line: rowStartLine, fields: []))
+                    if !emit(CSVRow(line: rowStartLine, fields: [])) { return }
                 }
                 fields.removeAll(keepingCapacity: true)
                 rowHasContent = false
@@ -104,9 +125,8 @@ public enum CSVParser {
         }
         if rowHasContent || !field.isEmpty || !fields.isEmpty {
             try endField()
-            rows.append(CSVRow(line: rowStartLine, fields: fields))
+            _ = emit(CSVRow(line: rowStartLine, fields: fields))
         }
-        return rows
     }
 
     /// Picks the delimiter (`,` `;` tab `|`) that splits the first lines most consistently.

@@ -83,8 +83,10 @@ public struct CSVProfile: Sendable, Hashable, Codable {
     public var accountKeyPrefix: String?
     /// Name for a new account when the user gives none.
     public var defaultAccountName: String?
+    /// `checking`, `savings`, `credit` ...: `credit`/`card` make a liability account.
+    public var accountType: String?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case name, variant, institution, delimiter, encoding, currency
         case sourceKind = "source_kind", hasHeader = "has_header", dateColumn = "date_column"
         case fallbackDateColumn = "fallback_date_column", dateFormat = "date_format"
@@ -96,7 +98,7 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         case accountNumberColumn = "account_number_column", accountNumberPattern = "account_number_pattern"
         case currencyColumn = "currency_column", decimalSeparator = "decimal_separator"
         case skipRowsWithoutAmount = "skip_rows_without_amount", accountKeyPrefix = "account_key_prefix"
-        case defaultAccountName = "default_account_name"
+        case defaultAccountName = "default_account_name", accountType = "account_type"
     }
 
     public init(name: String, dateColumn: ColumnRef, descriptionColumn: ColumnRef) {
@@ -115,8 +117,8 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         dateColumn = try c.decode(ColumnRef.self, forKey: .dateColumn)
         fallbackDateColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .fallbackDateColumn)
         if let f = try c.decodeIfPresent(String.self, forKey: .dateFormat) {
-            guard let format = LocalDate.Format(rawValue: f.uppercased()) else {
-                throw DecodingError.dataCorruptedError(forKey: .dateFormat, in: c, debugDescription: "unknown date_format '\(f)' (use YYYY-MM-DD, MM/DD/YYYY, DD.MM.YYYY or YYYYMMDD)")
+            guard let format = LocalDate.Format(name: f) else {
+                throw DecodingError.dataCorruptedError(forKey: .dateFormat, in: c, debugDescription: "unknown date_format '\(f)' (use one of \(LocalDate.Format.validNames))")
             }
             dateFormat = format
         }
@@ -141,6 +143,7 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         skipRowsWithoutAmount = try c.decodeIfPresent(Bool.self, forKey: .skipRowsWithoutAmount) ?? false
         accountKeyPrefix = try c.decodeIfPresent(String.self, forKey: .accountKeyPrefix)
         defaultAccountName = try c.decodeIfPresent(String.self, forKey: .defaultAccountName)
+        accountType = try c.decodeIfPresent(String.self, forKey: .accountType)
         guard amountColumn != nil || (debitColumn != nil && creditColumn != nil) else {
             throw DecodingError.dataCorruptedError(forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
         }
@@ -156,16 +159,36 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         return refs.compactMap { if case .names(let n) = $0 { return n } else { return nil } }
     }
 
+    /// Every key a profile file may use.
+    public static var validKeys: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+    /// Deepest nesting accepted in a profile file (a profile is flat; a few levels of arrays).
+    public static let maxNesting = 64
+
     /// Loads a user profile from a `.json` or `.toml` file.
+    ///
+    /// An unknown key is an error (a misspelt `invert_sign` silently ignored would flip every
+    /// sign in the file), with the nearest valid key suggested; so is a value of the wrong type.
     public static func load(contentsOf url: URL) throws -> CSVProfile {
         let data = try Data(contentsOf: url)
+        let keys: [String]
         let json: Data
         if url.pathExtension.lowercased() == "toml" {
             guard let text = String(data: data, encoding: .utf8) else { throw TOMLError(line: 1, message: "not UTF-8") }
-            let table = try TOMLParser.parse(text)
+            let table = try TOMLParser.parse(text, maxDepth: maxNesting)
+            keys = table.keys
             json = try JSONSerialization.data(withJSONObject: table.jsonObject)
         } else {
+            let value: JSONValue
+            do { value = try JSONParser(maxDepth: maxNesting).parse(data) }
+            catch { throw ProfileError(file: url.path, message: error.description) }
+            guard let object = value.objectValue else { throw ProfileError(file: url.path, message: "expected a JSON object, found \(value.kindName)") }
+            keys = object.keys
             json = data
+        }
+        for key in keys where !validKeys.contains(key) {
+            let hint = KeySuggestion.nearest(to: key, in: validKeys).map { " (did you mean '\($0)'?)" } ?? ""
+            throw ProfileError(file: url.path, message: "unknown key '\(key)'\(hint); valid keys: \(validKeys.joined(separator: ", "))")
         }
         do {
             return try JSONDecoder().decode(CSVProfile.self, from: json)
@@ -173,8 +196,21 @@ public struct CSVProfile: Sendable, Hashable, Codable {
             throw ProfileError(file: url.path, message: ctx.debugDescription)
         } catch let DecodingError.keyNotFound(key, _) {
             throw ProfileError(file: url.path, message: "missing key '\(key.stringValue)'")
-        } catch let DecodingError.typeMismatch(_, ctx) {
-            throw ProfileError(file: url.path, message: "wrong type at '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))'")
+        } catch let DecodingError.typeMismatch(type, ctx) {
+            throw ProfileError(file: url.path, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)))")
+        } catch let DecodingError.valueNotFound(type, ctx) {
+            throw ProfileError(file: url.path, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)), found null)")
+        }
+    }
+
+    static func typeName(_ t: Any.Type) -> String {
+        switch t {
+        case is Bool.Type: return "true or false"
+        case is String.Type: return "a string"
+        case is Int.Type: return "an integer"
+        case is ColumnRef.Type: return "a column name, a list of names or a 0-based index"
+        case is [String].Type: return "a list of strings"
+        default: return "\(t)"
         }
     }
 }

@@ -32,6 +32,13 @@ public struct TextDecodingError: Error, Sendable, Equatable, CustomStringConvert
 /// Decodes bank-export bytes: BOMs (UTF-8, UTF-16 LE/BE), else UTF-8, else GB18030.
 public enum TextDecoder {
     public static func decode(_ data: Data, forced: TextEncodingName? = nil) throws(TextDecodingError) -> (String, TextEncodingName) {
+        // Fast path for the common case, validated straight from the input (no byte-array copy
+        // of a large export).
+        let hasUTF16BOM = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+        if !hasUTF16BOM && (forced == nil || forced == .utf8) {
+            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+            if let s = String(validating: body, as: UTF8.self) { return (s, .utf8) }
+        }
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             return (try utf8(Array(bytes.dropFirst(3)), lineOffset: 0), .utf8)
@@ -42,10 +49,11 @@ public enum TextDecoder {
         case .utf8?: return (try utf8(bytes, lineOffset: 0), .utf8)
         case .utf16LE?: return (try utf16(bytes, littleEndian: true), .utf16LE)
         case .utf16BE?: return (try utf16(bytes, littleEndian: false), .utf16BE)
-        case .gb18030?: return (try gb18030(bytes), .gb18030)
+        case .gb18030?: try refuseMixedEncodings(bytes); return (try gb18030(bytes), .gb18030)
         case nil: break
         }
         if let s = String(validating: bytes, as: UTF8.self) { return (s, .utf8) }
+        try refuseMixedEncodings(bytes)
         // UTF-16 without BOM: many NULs in alternating positions.
         if bytes.count >= 4 {
             let sample = bytes.prefix(400)
@@ -106,6 +114,33 @@ public enum TextDecoder {
             start = chunkEnd; line += 1
         }
         return result
+    }
+
+    /// Refuses a file whose lines are in different encodings (rows pasted together from a UTF-8
+    /// and a GB18030 export). Decoded as one encoding, the other lines would be stored as
+    /// mojibake without a word. A line counts as UTF-8 when it is valid UTF-8 and holds a
+    /// three- or four-byte sequence (CJK text in UTF-8); GB18030 text essentially never is.
+    static func refuseMixedEncodings(_ bytes: [UInt8]) throws(TextDecodingError) {
+        var firstKind: (utf8: Bool, line: Int)?
+        var start = 0
+        var line = 1
+        while start < bytes.count {
+            var end = start
+            var nonASCII = false, wide = false
+            while end < bytes.count && bytes[end] != 0x0A {
+                if bytes[end] >= 0x80 { nonASCII = true; if bytes[end] >= 0xE0 { wide = true } }
+                end += 1
+            }
+            if nonASCII {
+                let isUTF8 = wide && String(validating: bytes[start..<end], as: UTF8.self) != nil
+                if let first = firstKind, first.utf8 != isUTF8 {
+                    let (this, other) = isUTF8 ? ("UTF-8", "GB18030/another encoding") : ("not UTF-8 (GB18030?)", "UTF-8")
+                    throw TextDecodingError(line: line, message: "text encodings mixed in one file: this line is \(this) but line \(first.line) is \(other); re-save the file in one encoding")
+                }
+                if firstKind == nil { firstKind = (isUTF8, line) }
+            }
+            start = end + 1; line += 1
+        }
     }
 
     /// Offset of the first byte that starts an invalid UTF-8 sequence.

@@ -52,9 +52,17 @@ public struct TOMLError: Error, Sendable, CustomStringConvertible {
 /// A small TOML reader: tables, arrays of tables, dotted keys, basic and literal strings
 /// (including multi-line), integers, floats, booleans, (multi-line) arrays and inline tables.
 /// Dates are read as strings.
+///
+/// Nesting (arrays, inline tables, dotted keys and table headers) deeper than `maxDepth` is an
+/// error: the reader and everything that walks its result recurse, and a hostile file of a few
+/// thousand `[` must get a message, not a stack overflow.
 public enum TOMLParser {
-    public static func parse(_ text: String) throws -> TOMLTable {
+    /// Default nesting limit; MoneyFlow's files need four levels at most.
+    public static let defaultMaxDepth = 64
+
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws -> TOMLTable {
         var p = Cursor(Array(text.unicodeScalars))
+        p.maxDepth = maxDepth
         var root = TOMLTable()
         var currentPath: [String] = []
         var currentIsArray = false
@@ -154,7 +162,9 @@ public enum TOMLParser {
         let s: [Unicode.Scalar]
         var i = 0
         var line = 1
+        var maxDepth = TOMLParser.defaultMaxDepth
         init(_ s: [Unicode.Scalar]) { self.s = s }
+        func tooDeep() -> TOMLError { error("nesting deeper than \(maxDepth) levels") }
         var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
         func peek(_ k: Int) -> Unicode.Scalar? { i + k < s.count ? s[i + k] : nil }
         mutating func advance() { if s[i] == "\n" { line += 1 }; i += 1 }
@@ -185,6 +195,7 @@ public enum TOMLParser {
                     parts.append(k)
                 }
                 skipSpaces()
+                if parts.count > maxDepth { throw tooDeep() }
                 if peek == "." { advance() } else { return parts }
             }
         }
@@ -234,8 +245,9 @@ public enum TOMLParser {
             default: throw error("unknown escape \\\(c)")
             }
         }
-        mutating func value() throws -> TOMLValue {
+        mutating func value(depth: Int = 0) throws -> TOMLValue {
             guard let c = peek else { throw error("expected a value") }
+            if (c == "[" || c == "{") && depth >= maxDepth { throw tooDeep() }
             if c == "\"" || c == "'" { return .string(try string()) }
             if c == "[" {
                 advance()
@@ -243,7 +255,7 @@ public enum TOMLParser {
                 while true {
                     skipWhitespaceAndComments(newlines: true)
                     if peek == "]" { advance(); return .array(items) }
-                    items.append(try value())
+                    items.append(try value(depth: depth + 1))
                     skipWhitespaceAndComments(newlines: true)
                     if peek == "," { advance() } else if peek == "]" { advance(); return .array(items) } else { throw error("expected , or ] in array") }
                 }
@@ -258,7 +270,7 @@ public enum TOMLParser {
                     skipSpaces()
                     guard peek == "=" else { throw error("expected = in inline table") }
                     advance(); skipSpaces()
-                    try TOMLParser.set(&t, [], arrayTable: false, key: k, value: try value(), line: line)
+                    try TOMLParser.set(&t, [], arrayTable: false, key: k, value: try value(depth: depth + 1 + k.count - 1), line: line)
                     skipSpaces()
                     if peek == "," { advance(); skipSpaces() } else if peek == "}" { advance(); return .table(t) } else { throw error("expected , or } in inline table") }
                 }

@@ -1,0 +1,101 @@
+import MoneyFlowCore
+
+/// Decides one date format for a whole CSV file from ALL its date cells.
+///
+/// Why the whole file: `04/03/2024` is April 3 or 4 March; only a row with a day above 12 says
+/// which, and that row may be the last. A format read from a few rows would silently swap day
+/// and month for the rest. Rules:
+/// - every cell must be written the same way (same separators, year in the same place with the
+///   same number of digits): `08-10/2025` among `MM/DD/YYYY` is refused, naming its line;
+/// - a first component above 12 proves DD/MM, a second above 12 proves MM/DD; both in one file
+///   is a contradiction (the later line is named);
+/// - a file that never proves either is ambiguous: the user must set `date_format`.
+enum CSVDateInference {
+    struct Cell {
+        var line: Int
+        var text: String
+    }
+
+    /// How a date cell is written, ignoring the digits' values.
+    struct Shape: Equatable {
+        var separator: Character?
+        var yearFirst: Bool
+        var yearDigits: Int
+        var numbers: [Int]
+
+        var pattern: String {
+            guard let separator else { return "YYYYMMDD" }
+            let y = String(repeating: "Y", count: yearDigits)
+            return yearFirst ? "\(y)\(separator)NN\(separator)NN" : "NN\(separator)NN\(separator)\(y)"
+        }
+    }
+
+    static func shape(_ raw: String) -> Shape? {
+        var text = raw.trimmed(.whitespacesAndNewlines)
+        if text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let v = Int(text)!
+            return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
+        }
+        if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }) { text = String(text[..<cut]) }
+        var groups: [String] = [""]
+        var separators: [Character] = []
+        for ch in text {
+            if ch.isASCII && ch.isNumber { groups[groups.count - 1].append(ch) }
+            else if "-/.".contains(ch) { separators.append(ch); groups.append("") }
+            else { return nil }
+        }
+        guard groups.count == 3, separators.count == 2, separators[0] == separators[1],
+              groups.allSatisfy({ (1...4).contains($0.count) }) else { return nil }
+        let numbers = groups.map { Int($0)! }
+        if groups[0].count == 4 && groups[1].count <= 2 && groups[2].count <= 2 {
+            return Shape(separator: separators[0], yearFirst: true, yearDigits: 4, numbers: numbers)
+        }
+        if groups[0].count <= 2 && groups[1].count <= 2 && (groups[2].count == 4 || groups[2].count == 2) {
+            return Shape(separator: separators[0], yearFirst: false, yearDigits: groups[2].count, numbers: numbers)
+        }
+        return nil
+    }
+
+    /// The one format that reads every cell, or an error naming the line that prevents it.
+    static func format(for cells: [Cell], file: String, column: String) throws -> LocalDate.Format {
+        func refuse(_ line: Int?, _ problem: String) -> ImportError {
+            ImportError(.malformed, file: file, locator: line.map { Locator(line: $0) }, column: column, problem: problem)
+        }
+        guard let first = cells.first else { return .iso }
+        guard let reference = shape(first.text) else {
+            throw refuse(first.line, "cannot read date '\(first.text.prefix(40))'; set date_format in a CSV profile (one of \(LocalDate.Format.validNames))")
+        }
+        var dayFirstProof: Cell?
+        var monthFirstProof: Cell?
+        for cell in cells {
+            guard let s = shape(cell.text), s.separator == reference.separator, s.yearFirst == reference.yearFirst,
+                  s.yearDigits == reference.yearDigits else {
+                throw refuse(cell.line, "date '\(cell.text.prefix(40))' is not written like the file's other dates (\(reference.pattern), e.g. '\(first.text)' on line \(first.line)); fix the line")
+            }
+            guard !reference.yearFirst else { continue }
+            if s.numbers[0] > 12 && s.numbers[1] > 12 {
+                throw refuse(cell.line, "date '\(cell.text.prefix(40))' has neither a day nor a month in its first two numbers; fix the line")
+            }
+            if s.numbers[0] > 12, dayFirstProof == nil { dayFirstProof = cell }
+            if s.numbers[1] > 12, monthFirstProof == nil { monthFirstProof = cell }
+            if let d = dayFirstProof, let m = monthFirstProof {
+                let later = d.line > m.line ? d : m, earlier = d.line > m.line ? m : d
+                throw refuse(later.line, "date '\(later.text)' contradicts '\(earlier.text)' on line \(earlier.line): one puts the day first, the other the month; fix the line or set date_format in a CSV profile")
+            }
+        }
+        let sep = reference.separator
+        let order: LocalDate.Format.Order
+        if reference.yearFirst { order = .ymd }
+        else if dayFirstProof != nil { order = .dmy }
+        else if monthFirstProof != nil { order = .mdy }
+        else {
+            let dm = LocalDate.Format.matching(order: .dmy, separator: sep, yearDigits: reference.yearDigits)?.rawValue ?? "DD/MM/YYYY"
+            let md = LocalDate.Format.matching(order: .mdy, separator: sep, yearDigits: reference.yearDigits)?.rawValue ?? "MM/DD/YYYY"
+            throw refuse(nil, "day/month order is ambiguous (no date in the file has a day above 12, e.g. '\(first.text)' on line \(first.line)); set date_format = \"\(dm)\" or \"\(md)\" in a CSV profile (--csv-profile FILE)")
+        }
+        guard let format = LocalDate.Format.matching(order: order, separator: sep, yearDigits: reference.yearDigits) else {
+            throw refuse(first.line, "dates written \(reference.pattern) match no supported date_format; convert them to one of \(LocalDate.Format.validNames)")
+        }
+        return format
+    }
+}
