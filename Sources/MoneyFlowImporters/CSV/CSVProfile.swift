@@ -187,7 +187,7 @@ public struct CSVProfile: Sendable, Hashable, Codable {
             json = data
         }
         for key in keys where !validKeys.contains(key) {
-            let hint = KeySuggestion.nearest(to: key, in: validKeys).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = NearestName.hint(key, in: validKeys)
             throw ProfileError(file: url.path, message: "unknown key '\(key)'\(hint); valid keys: \(validKeys.joined(separator: ", "))")
         }
         do {
