@@ -21,27 +21,39 @@ public struct AppliedImport: Sendable {
 /// importing at once safe. Every import is planned and applied inside ONE write transaction.
 public final class LedgerStore: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    public let access: StoreAccess
 
-    /// Opens (creating with mode 0600 if needed) and migrates the store at `path`.
-    public init(path: String) throws {
+    /// Opens the store at `path`. `.readWrite` creates it (mode 0600) if needed and upgrades
+    /// its schema; `.readOnly` requires it to exist and never writes (see ``StoreAccess``).
+    /// Either way a file that is not a MoneyFlow store, or a store from a newer MoneyFlow, is
+    /// refused before anything is written. `waitNotice` is told once when a write has waited
+    /// about a second for another process's write lock.
+    public init(path: String, access: StoreAccess = .readWrite, waitNotice: (@Sendable (String) -> Void)? = nil) throws {
         self.path = path
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: path) {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty && !fm.fileExists(atPath: dir) {
-                throw StoreError("cannot create store \(path): folder \(dir) does not exist")
-            }
-            // O_EXCL: when several processes create the store at once, exactly one creates it
-            // and nobody replaces a file another process already writes to.
-            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
-            if fd >= 0 { close(fd) } else if errno != EEXIST { throw StoreError("cannot create store \(path)") }
-        }
+        self.access = access
+        let known = Schema.migrator.migrations
         var config = Configuration()
-        config.busyMode = .timeout(120)
         config.label = "MoneyFlow"
+        config.busyMode = Self.busyMode(path: path, waitNotice: waitNotice)
         do {
-            pool = try DatabasePool(path: path, configuration: config)
+            if access == .readOnly {
+                var info = stat()
+                guard stat(path, &info) == 0 else {
+                    throw StoreError("no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite")
+                }
+                let queue = try StoreFile.openReadOnly(path, configuration: config)
+                try queue.read { db in try StoreFile.check(db, path: path, known: known) }
+                pool = queue
+                return
+            }
+            try StoreFile.create(path)
+            if ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0) > 0 {
+                var readOnly = config
+                readOnly.readonly = true
+                try DatabaseQueue(path: path, configuration: readOnly).read { db in try StoreFile.check(db, path: path, known: known) }
+            }
+            let pool = try DatabasePool(path: path, configuration: config)
             // Another process may be migrating the same new store right now: its migration
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0
@@ -53,8 +65,20 @@ public final class LedgerStore: Sendable {
                     usleep(useconds_t(50_000 * attempt))
                 }
             }
+            self.pool = pool
         } catch let error as DatabaseError {
             throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// Waits up to 120 s for another process's lock, telling `waitNotice` once after ~1 s.
+    static func busyMode(path: String, waitNotice: (@Sendable (String) -> Void)?) -> Database.BusyMode {
+        .callback { tries in
+            // SQLite calls this each time the lock is still taken; each call sleeps 10 ms.
+            if tries == 100 { waitNotice?("waiting for another moneyflow process to finish writing \(path)…") }
+            guard tries < 12_000 else { return false }
+            usleep(10_000)
+            return true
         }
     }
 
@@ -185,7 +209,8 @@ public final class LedgerStore: Sendable {
 
     /// Undoes a batch: removes its records, restores what it changed, and deletes transactions
     /// that only its records supported. Everything else is untouched.
-    public func undo(batchID: Int64, at date: Date = Date()) throws -> ImportCounts {
+    @discardableResult
+    public func undo(batchID: Int64, at date: Date = Date()) throws -> UndoResult {
         try pool.write { db in try BatchUndo(db: db, batchID: batchID).run(at: date) }
     }
 
@@ -253,6 +278,11 @@ public final class LedgerStore: Sendable {
 
     /// Detaches record `recordID` into its own transaction as the user decided.
     public func userUnlink(recordID: Int64) throws -> Int64 {
+        try unlink(recordID: recordID).transactionID
+    }
+
+    /// Like ``userUnlink(recordID:)``, saying whether the record was already alone.
+    public func unlink(recordID: Int64) throws -> UnlinkResult {
         try pool.write { db in try UserDecisions(db: db).unlink(recordID: recordID) }
     }
 

@@ -48,7 +48,7 @@ struct ExportCommand: ParsableCommand {
         if let output, !force, FileManager.default.fileExists(atPath: output) {
             throw CLIError("\(output) already exists (use --force to overwrite)")
         }
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let accounts = try store.accounts()
         if let account, !accounts.contains(where: { $0.name == account }) {
             throw CLIError("no account named '\(account)' (see `moneyflow accounts`)")

@@ -63,7 +63,7 @@ struct ImportCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         if let w = windowDays { options.reconcile.dateWindowDays = w }
         if let p = csvProfile { options.csvProfiles = try resolveProfile(p) }

@@ -15,7 +15,7 @@ struct AccountsCommand: ParsableCommand {
         @Option(help: "table or json.") var format: ListFormat = .table
 
         func run() throws {
-            let accounts = try storeOptions.open().accounts()
+            let accounts = try storeOptions.openForReading().accounts()
             switch format {
             case .json: printOut(Contracts.accounts(accounts).render(pretty: true))
             case .table:
@@ -78,7 +78,7 @@ struct TransactionsCommand: ParsableCommand {
     @Flag(help: "Include void transactions and superseded/removed records (with a state field).") var all = false
 
     func run() throws {
-        let txs = try storeOptions.open().transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), includeAll: all)
+        let txs = try storeOptions.openForReading().transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), includeAll: all)
         switch format {
         case .json: printOut(Contracts.transactions(txs, includeState: all).render(pretty: true))
         case .csv: printOut(CSVExport.transactions(txs))
@@ -103,7 +103,7 @@ struct BatchesCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let batches = try storeOptions.open().batches()
+        let batches = try storeOptions.openForReading().batches()
         switch format {
         case .json: printOut(Contracts.batches(batches).render(pretty: true))
         case .table:
@@ -127,7 +127,9 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         let c = try storeOptions.open().undo(batchID: batch)
-        printOut("undid batch \(batch): \(c.new) records and \(c.removed) transactions removed")
+        printOut("undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
+                 + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
+                 + (c.editedTransactionsRemoved > 0 ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)" : ""))
     }
 }
 

@@ -12,7 +12,7 @@ struct ReconcileCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let report = try ReconciliationReport.build(store: try storeOptions.open(), account: account)
+        let report = try ReconciliationReport.build(store: try storeOptions.openForReading(), account: account)
         switch format {
         case .json: printOut(report.json.render(pretty: true))
         case .table: printOut(report.table)
@@ -28,7 +28,7 @@ struct ReviewCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let reviews = try store.pendingReviews()
         let txs = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
         switch format {
@@ -80,8 +80,9 @@ struct UnlinkCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Record id.") var record: Int64
     func run() throws {
-        let t = try storeOptions.open().userUnlink(recordID: record)
-        printOut("record \(record) is now transaction \(t)")
+        let u = try storeOptions.open().unlink(recordID: record)
+        printOut(u.alreadyAlone ? "record \(record) is already alone in transaction \(u.transactionID) (unchanged)"
+                                : "record \(record) is now transaction \(u.transactionID)")
     }
 }
 

@@ -102,10 +102,18 @@ struct CLI {
         let j2 = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [[String: Any]]
         #expect(j2[0]["new"] as? Int == 0)
         #expect(j2[0]["already_present"] as? Int == newCount)
+        let before = try CLI.run(["transactions", "--format", "json"], store: store).stdout
+        // The second, still active batch holds every row: undoing the first keeps them all
+        // (same transactions, same ids); undoing the second too empties the ledger.
         let undo = try CLI.run(["undo", String(j1[0]["batch"] as! Int)], store: store)
         #expect(undo.status == 0)
+        #expect(undo.stdout.contains("0 records and 0 transactions removed; \(newCount) records kept"))
         let txs = try CLI.run(["transactions", "--format", "json"], store: store)
-        #expect(txs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(txs.stdout == before)
+        let undo2 = try CLI.run(["undo", String(j2[0]["batch"] as! Int)], store: store)
+        #expect(undo2.stdout.contains("\(newCount) records and \(newCount) transactions removed"))
+        let empty = try CLI.run(["transactions", "--format", "json"], store: store)
+        #expect(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 
     @Test func profilesListsBuiltIns() throws {
