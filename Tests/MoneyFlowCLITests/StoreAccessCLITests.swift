@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import MoneyFlowStore
+
+/// Reading commands on stores that cannot or must not be written, through the real binary.
+@Suite struct StoreAccessCLITests {
+    static let readingCommands: [[String]] = [
+        ["transactions", "--format", "json"], ["accounts"], ["export", "--format", "beancount"], ["reconcile"],
+        ["review"], ["batches"], ["import", "--dry-run", "Samples/csv/chase_checking.csv"],
+    ]
+
+    @Test func readingCommandsOnAMissingStoreNameItAndCreateNothing() throws {
+        let store = try CLI.tempStore()
+        for args in Self.readingCommands where args[0] != "import" {
+            let r = try CLI.run(args, store: store)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderr.contains("no store at \(store)"), "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("moneyflow import") && r.stderr.contains("demo.sqlite"))
+            #expect(!FileManager.default.fileExists(atPath: store), "\(args) created the store")
+        }
+        // A dry run plans against an empty ledger and still creates nothing.
+        let dry = try CLI.run(["import", "--dry-run", "Samples/csv/chase_checking.csv"], store: store)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    /// A store whose file is 0444 in a 0555 folder. Permission bits do not stop root, so as
+    /// root the commands run as `nobody` (setpriv); without setpriv that variant cannot be
+    /// made and is skipped with a message.
+    /// `closed`: the store was last closed cleanly (no -wal/-shm files: SQLite cannot build its
+    /// WAL index in the read-only folder and the store is read `immutable`); otherwise the
+    /// -wal/-shm files a finished command leaves are there and are read as they are.
+    @Test(arguments: [false, true])
+    func aReadOnlyStoreInAReadOnlyFolderCanBeRead(closed: Bool) throws {
+        let store = try CLI.tempStore()
+        let imp = try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store)
+        #expect(imp.status == 0, "\(imp.stderr)")
+        let expected = try CLI.run(["transactions", "--format", "json"], store: store).stdout
+        let dir = (store as NSString).deletingLastPathComponent
+        let fm = FileManager.default
+        if closed {
+            // The last connection to close checkpoints the WAL and removes both files.
+            do { _ = try LedgerStore(path: store).accounts() }
+            #expect(try fm.contentsOfDirectory(atPath: dir) == ["store.sqlite"])
+        }
+        let listing = try fm.contentsOfDirectory(atPath: dir).sorted()
+        try fm.setAttributes([.posixPermissions: 0o444], ofItemAtPath: store)
+        try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
+        defer { try? fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        var runAs: [String] = []
+        if getuid() == 0 {
+            guard fm.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                print("skipped: running as root and /usr/bin/setpriv is missing, so a read-only store cannot be made")
+                return
+            }
+            runAs = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        }
+        for args in Self.readingCommands {
+            let r = try Self.run(runAs, args + ["--store", store])
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(!r.stderr.contains("readonly"), "\(args): \(r.stderr)")
+            if args[0] == "transactions" { #expect(r.stdout == expected) }
+        }
+        // Writing is refused with the store's own words, and nothing changed.
+        let w = try Self.run(runAs, ["import", "Samples/csv/bofa_checking.csv", "--store", store])
+        #expect(w.status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
+        #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == listing)
+    }
+
+    static func run(_ prefix: [String], _ args: [String]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = prefix.isEmpty ? CLI.binary : URL(fileURLWithPath: prefix[0])
+        p.arguments = prefix.isEmpty ? args : Array(prefix.dropFirst()) + [CLI.binary.path] + args
+        p.currentDirectoryURL = CLI.repoRoot
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+}
