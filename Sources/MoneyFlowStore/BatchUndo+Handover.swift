@@ -22,7 +22,7 @@ struct KeptEdit {
     var description: String?
     var counterparty: String?
     var note: String?
-    var records: [(accountID: Int64, kind: String, fingerprint: String)]
+    var records: [(accountKey: String, kind: String, fingerprint: String)]
 }
 
 extension BatchUndo {
@@ -74,8 +74,9 @@ extension BatchUndo {
                 WHERE id = ? AND (user_description IS NOT NULL OR user_counterparty IS NOT NULL OR user_note IS NOT NULL)
                 """, arguments: [t]) else { continue }
             let records = try Row.fetchAll(db, sql: """
-                SELECT r.account_id, r.source_kind, r.fingerprint FROM link l JOIN record r ON r.id = l.record_id WHERE l.transaction_id = ?
-                """, arguments: [t]).map { (accountID: $0[0] as Int64, kind: $0[1] as String, fingerprint: $0[2] as String) }
+                SELECT k.key, r.source_kind, r.fingerprint FROM link l JOIN record r ON r.id = l.record_id
+                JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?
+                """, arguments: [t]).map { (accountKey: $0[0] as String, kind: $0[1] as String, fingerprint: $0[2] as String) }
             out[t] = KeptEdit(description: row[0], counterparty: row[1], note: row[2], records: records)
         }
         return out
@@ -85,9 +86,9 @@ extension BatchUndo {
     func keep(_ edit: KeptEdit, at date: Date) throws {
         for r in edit.records {
             try db.execute(sql: """
-                INSERT OR REPLACE INTO kept_edit(account_id, source_kind, fingerprint, user_description, user_counterparty, user_note, kept_at)
+                INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, user_description, user_counterparty, user_note, kept_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [r.accountID, r.kind, r.fingerprint, edit.description, edit.counterparty, edit.note, PlanApplier.timestamp(date)])
+                """, arguments: [r.accountKey, r.kind, r.fingerprint, edit.description, edit.counterparty, edit.note, PlanApplier.timestamp(date)])
         }
     }
 }
@@ -98,8 +99,9 @@ extension PlanApplier {
     func restoreKeptEdits(batchID: Int64) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kept_edit)") == true else { return }
         let rows = try Row.fetchAll(db, sql: """
-            SELECT k.account_id, k.source_kind, k.fingerprint, k.user_description, k.user_counterparty, k.user_note, l.transaction_id
-            FROM kept_edit k JOIN record r ON r.account_id = k.account_id AND r.source_kind = k.source_kind AND r.fingerprint = k.fingerprint
+            SELECT k.account_key, k.source_kind, k.fingerprint, k.user_description, k.user_counterparty, k.user_note, l.transaction_id
+            FROM kept_edit k JOIN account_key ak ON ak.key = k.account_key
+            JOIN record r ON r.account_id = ak.account_id AND r.source_kind = k.source_kind AND r.fingerprint = k.fingerprint
             JOIN link l ON l.record_id = r.id
             WHERE r.batch_id = ?
             """, arguments: [batchID])
@@ -109,8 +111,8 @@ extension PlanApplier {
                 UPDATE txn SET user_description = coalesce(user_description, ?), user_counterparty = coalesce(user_counterparty, ?),
                                user_note = coalesce(user_note, ?) WHERE id = ?
                 """, arguments: [row["user_description"] as String?, row["user_counterparty"] as String?, row["user_note"] as String?, t])
-            try db.execute(sql: "DELETE FROM kept_edit WHERE account_id = ? AND source_kind = ? AND fingerprint = ?",
-                           arguments: [row["account_id"] as Int64, row["source_kind"] as String, row["fingerprint"] as String])
+            try db.execute(sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
+                           arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])
         }
     }
 }

@@ -72,15 +72,17 @@ enum SchemaUpgrades {
                 CREATE INDEX record_confirmation_by_batch ON record_confirmation(batch_id);
                 """)
         }
-        // User edits of a transaction that an undo removed, keyed (like user_decision) by the
-        // identity of its records, so importing those rows again brings the edit back.
+        // User edits of a transaction that an undo removed, keyed by the identity of its
+        // records, so importing those rows again brings the edit back. The account is named by
+        // its import key, not its id: the undo may remove the account too, and the import
+        // that brings the rows back creates it again under a new id.
         m.registerMigration("v5-kept-edits") { db in
             try db.execute(sql: """
                 CREATE TABLE kept_edit (
-                  account_id INTEGER NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
+                  account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
                   user_description TEXT, user_counterparty TEXT, user_note TEXT,
                   kept_at TEXT NOT NULL,
-                  PRIMARY KEY (account_id, source_kind, fingerprint)) WITHOUT ROWID;
+                  PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
                 """)
         }
     }
