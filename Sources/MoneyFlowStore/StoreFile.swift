@@ -96,3 +96,31 @@ enum StoreFile {
         }
     }
 }
+
+extension LedgerStore {
+    /// Reads through the store's connection, with SQLite's errors in the store's words.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try inStoreWords { try pool.read(body) }
+    }
+
+    /// Writes in one transaction, with SQLite's errors in the store's words.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try inStoreWords { try pool.write(body) }
+    }
+
+    /// One short line per SQLite failure: GRDB's own description quotes the whole statement
+    /// (an import's INSERT holds 64 rows: kilobytes of SQL in one error line), so only the
+    /// result code and SQLite's message are kept, and the common causes are said plainly.
+    func inStoreWords<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DatabaseError {
+            switch e.resultCode.primaryResultCode {
+            case .SQLITE_FULL: throw StoreError("disk full while writing store \(path); nothing was written, free some space and try again")
+            case .SQLITE_READONLY: throw StoreError("store \(path) is read-only here (file or folder not writable); nothing was written")
+            case .SQLITE_BUSY, .SQLITE_LOCKED: throw StoreError("store \(path) stayed locked by another process; try again when it has finished")
+            case .SQLITE_IOERR: throw StoreError("cannot write store \(path): input/output error (\(e.message ?? "disk I/O error"))")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB: throw StoreError("store \(path) is damaged (\(e.message ?? "malformed")); restore it from a backup")
+            default: throw StoreError("store \(path): \(e.message ?? "SQLite error \(e.resultCode.rawValue)")")
+            }
+        }
+    }
+}
