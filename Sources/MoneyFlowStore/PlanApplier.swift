@@ -25,6 +25,11 @@ struct PlanApplier {
     }
 
     mutating func apply() throws -> Int64 {
+        if let earlier = try identicalEarlierBatch() {
+            try db.execute(sql: "UPDATE batch SET seen_count = seen_count + 1, last_seen_at = ? WHERE id = ?",
+                           arguments: [Self.timestamp(importedAt), earlier])
+            return earlier
+        }
         let counts = plan.counts
         try db.execute(sql: """
             INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count,
@@ -146,6 +151,23 @@ struct PlanApplier {
             }
         }
         return batchID
+    }
+
+    /// The active batch that imported these same bytes, when this import changes nothing at
+    /// all (every row already present, nothing relinked, removed or synced, no account or
+    /// balance to record). Such a re-import is counted on that batch (`seen_count`,
+    /// `last_seen_at`) instead of adding a batch row: the audit stays, no-op rows do not pile
+    /// up, and undoing that batch undoes the file however often it was imported.
+    private func identicalEarlierBatch() throws -> Int64? {
+        guard plan.relinks.isEmpty, plan.removals.isEmpty, plan.statement.sync == nil,
+              plan.entries.allSatisfy({ if case .alreadyPresent = $0.decision { return true } else { return false } }),
+              plan.accounts.allSatisfy({ $0.accountID != nil && $0.facts.currentBalance == nil && $0.facts.availableBalance == nil })
+        else { return nil }
+        for a in plan.accounts {
+            guard try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [a.key]) == a.accountID else { return nil }
+        }
+        return try Int64.fetchOne(db, sql: "SELECT id FROM batch WHERE file_sha256 = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
+                                  arguments: [plan.fileSHA256])
     }
 
     /// Remembers that this batch also holds stored record `recordID` (at this entry's place in

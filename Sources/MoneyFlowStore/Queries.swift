@@ -73,8 +73,11 @@ enum Queries {
             c.new = r["new_count"]; c.alreadyPresent = r["present_count"]; c.linked = r["linked_count"]
             c.updated = r["updated_count"]; c.needsReview = r["review_count"]; c.removed = r["removed_count"]
             c.warnings = r["warning_count"]
-            return LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
-                               importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
+            var b = LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
+                                importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
+            b.seenAgain = r["seen_count"]
+            b.lastSeenAt = r["last_seen_at"]
+            return b
         }
     }
 

@@ -85,6 +85,14 @@ enum SchemaUpgrades {
                   PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
                 """)
         }
+        // A re-import of the same bytes that changed nothing is counted on the batch that
+        // imported them (see PlanApplier.identicalEarlierBatch) instead of as a new row.
+        m.registerMigration("v6-batch-seen") { db in
+            try db.execute(sql: """
+                ALTER TABLE batch ADD COLUMN seen_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE batch ADD COLUMN last_seen_at TEXT;
+                """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

@@ -107,11 +107,12 @@ struct BatchesCommand: ParsableCommand {
         switch format {
         case .json: printOut(Contracts.batches(batches).render(pretty: true))
         case .table:
-            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone"],
-                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left])
+            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone", "seen again"],
+                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left, .left])
             for b in batches {
                 t.add([String(b.id), b.fileName, b.importer, b.importedAt, String(b.counts.new), String(b.counts.alreadyPresent),
-                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? ""])
+                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? "",
+                       b.seenAgain == 0 ? "" : "\(b.seenAgain)× (last \(b.lastSeenAt ?? "?"))"])
             }
             printOut(t.render())
         }

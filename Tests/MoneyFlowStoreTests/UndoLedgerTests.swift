@@ -168,4 +168,31 @@ extension SplitMix {
         #expect(try reopened.accounts().allSatisfy { $0.id != undoneAccount })
         #expect(try reopened.batches().map(\.id) == [1, 2, 3, 4])
     }
+
+    /// Importing the same bytes again when nothing changes is counted on the batch that holds
+    /// them; anything new in the file makes it a batch of its own.
+    @Test func aNoOpReimportOfTheSameBytesIsCountedOnItsBatch() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let st = GeneratedStatements.statement(account: 0, days: 0..<6)
+        let first = try apply(service, st, name: "jan.csv", sha: "same")
+        let again = try apply(service, st, name: "jan.csv", sha: "same")
+        let third = try apply(service, st, name: "jan-copy.csv", sha: "same")
+        #expect(again.batchID == first.batchID && third.batchID == first.batchID)
+        #expect(again.plan.counts.alreadyPresent == 6)
+        var batches = try store.batches()
+        #expect(batches.count == 1)
+        #expect(batches[0].seenAgain == 2 && batches[0].lastSeenAt != nil)
+        // Other bytes with the same rows: a batch of its own (it confirms the rows).
+        let other = try apply(service, st, name: "jan.zip", sha: "other")
+        #expect(other.batchID != first.batchID)
+        // New rows under the same bytes' hash would not be a no-op: never folded.
+        let grown = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<7), name: "jan.csv", sha: "same")
+        #expect(grown.batchID != first.batchID && grown.plan.counts.new == 1)
+        batches = try store.batches()
+        #expect(batches.map(\.seenAgain) == [2, 0, 0])
+        // Undoing the batch undoes the file however often it was seen; the rest stays.
+        try store.undo(batchID: try #require(first.batchID))
+        #expect(try store.transactions().count == 7)
+    }
 }
