@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
         do { m = try BatchManifest.load(manifest, defaults: FileImportOptions(dryRun: dryRun)) }
         catch let e as BatchManifest.Error { throw CLIError(e.message) }
         let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"
-        let store = try LedgerStore(path: storePath)
+        let store = try LedgerStore(path: storePath, waitNotice: StoreOptions.waitNotice)
         for (name, ledger) in m.ledgerNames.sorted(by: { $0.key < $1.key }) where try store.accounts().contains(where: { $0.name == name }) {
             try store.renameAccount(name, to: nil, ledgerName: ledger)
         }
