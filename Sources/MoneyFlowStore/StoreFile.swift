@@ -57,7 +57,10 @@ enum StoreFile {
         }
         if tables.isEmpty { return }
         let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
-        guard applied.contains("v1"), tables.contains("record"), tables.contains("txn") else {
+        // Another process creating this new store has made the migrations table and not yet
+        // committed the first migration: ours, and it will be complete when we migrate.
+        if applied.isEmpty && tables == ["grdb_migrations"] { return }
+        guard applied.contains("v1") else {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
             throw StoreError("\(path) is another application's SQLite database (tables: \(shown)), not a MoneyFlow store; it was left untouched. Point --store at a MoneyFlow store or at a new file")
         }

@@ -73,6 +73,25 @@ import MoneyFlowPipeline
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == Data("Date,Amount\n".utf8))
     }
 
+    /// Another GRDB application (its own migrations) is not ours; a store another process is
+    /// creating right now (migrations table made, first migration not committed) is.
+    @Test func migrationsTablesAreToldApart() throws {
+        let dir = try tempDir()
+        let other = dir + "/other.db"
+        var m = DatabaseMigrator()
+        m.registerMigration("createNotes") { db in try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY)") }
+        try m.migrate(try DatabaseQueue(path: other))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: other))
+        let error = #expect(throws: StoreError.self) { try LedgerStore(path: other) }
+        #expect(error?.message.contains("another application's SQLite database (tables: grdb_migrations, note)") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == bytes)
+        let starting = dir + "/starting.sqlite"
+        try DatabaseQueue(path: starting).write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
+        #expect(try LedgerStore(path: starting).transactions().isEmpty)
+    }
+
     @Test func readingAMissingStoreIsAnErrorAndCreatesNothing() throws {
         let dir = try tempDir()
         let path = dir + "/typo.sqlite"
