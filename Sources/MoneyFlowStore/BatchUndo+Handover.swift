@@ -30,38 +30,48 @@ extension BatchUndo {
     /// earliest such batch, with that batch's place in its file (so the ledger equals the one
     /// built from the remaining batches alone). Returns how many records were kept.
     func handOverConfirmedRecords() throws -> Int {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT c.record_id, c.batch_id, c.line, c.page, c.row, c.raw, c.file_seq
-            FROM record r JOIN record_confirmation c ON c.record_id = r.id JOIN batch b ON b.id = c.batch_id
+        // Set-based (an undo may hand over a whole statement's rows): the heir of each record
+        // is its earliest still-active confirming batch other than this one.
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS undo_heir (record_id INTEGER PRIMARY KEY, batch_id INTEGER NOT NULL);
+            DELETE FROM undo_heir;
+            """)
+        try db.execute(sql: """
+            INSERT INTO undo_heir(record_id, batch_id)
+            SELECT c.record_id, min(c.batch_id) FROM record r
+            JOIN record_confirmation c ON c.record_id = r.id JOIN batch b ON b.id = c.batch_id
             WHERE r.batch_id = ? AND c.batch_id <> ? AND b.undone_at IS NULL
-            ORDER BY c.record_id, c.batch_id
+            GROUP BY c.record_id
             """, arguments: [batchID, batchID])
-        var kept = Set<Int64>()
-        for row in rows {
-            let rid: Int64 = row["record_id"], heir: Int64 = row["batch_id"]
-            guard kept.insert(rid).inserted else { continue }
-            try db.execute(sql: "UPDATE record SET batch_id = ?, line = ?, page = ?, row = ?, raw = ?, file_seq = ? WHERE id = ?",
-                           arguments: [heir, row["line"] as Int?, row["page"] as Int?, row["row"] as Int?, row["raw"] as String,
-                                       row["file_seq"] as Int64, rid])
-            try db.execute(sql: "DELETE FROM record_confirmation WHERE record_id = ? AND batch_id = ?", arguments: [rid, heir])
+        let kept = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM undo_heir") ?? 0
+        if kept > 0 {
+            try db.execute(sql: """
+                UPDATE record SET (batch_id, line, page, row, raw, file_seq) = (
+                  SELECT c.batch_id, c.line, c.page, c.row, c.raw, c.file_seq
+                  FROM undo_heir h JOIN record_confirmation c ON c.record_id = h.record_id AND c.batch_id = h.batch_id
+                  WHERE h.record_id = record.id)
+                WHERE id IN (SELECT record_id FROM undo_heir);
+                DELETE FROM record_confirmation WHERE (record_id, batch_id) IN (SELECT record_id, batch_id FROM undo_heir);
+                """)
         }
+        try db.execute(sql: "DELETE FROM undo_heir")
         // What this batch confirmed of other batches' records no longer counts.
         try db.execute(sql: "DELETE FROM record_confirmation WHERE batch_id = ?", arguments: [batchID])
-        return kept.count
+        return kept
     }
 
     /// A transaction created by this batch that survives on handed-over records takes its
     /// place in the ledger's order from its earliest remaining record, as if that record's
     /// batch had created it.
     func reanchor(_ transactionID: Int64) throws {
-        guard let created = try Int64.fetchOne(db, sql: "SELECT created_batch_id FROM txn WHERE id = ?", arguments: [transactionID]),
+        guard let created = try Int64.fetchOne(db.cachedStatement(sql: "SELECT created_batch_id FROM txn WHERE id = ?"), arguments: [transactionID]),
               created == batchID,
-              let first = try Row.fetchOne(db, sql: """
+              let first = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT r.batch_id, r.file_seq FROM link l JOIN record r ON r.id = l.record_id
                 WHERE l.transaction_id = ? ORDER BY r.batch_id, r.file_seq LIMIT 1
-                """, arguments: [transactionID]) else { return }
+                """), arguments: [transactionID]) else { return }
         let b: Int64 = first["batch_id"], seq: Int64 = first["file_seq"]
-        try db.execute(sql: "UPDATE txn SET created_batch_id = ?, sort_key = ? WHERE id = ?", arguments: [b, b * 10_000_000 + seq, transactionID])
+        try db.cachedStatement(sql: "UPDATE txn SET created_batch_id = ?, sort_key = ? WHERE id = ?").execute(arguments: [b, b * 10_000_000 + seq, transactionID])
     }
 
     /// User edits of the given transactions, with the identities of their records (read
@@ -69,10 +79,10 @@ extension BatchUndo {
     func editsAtRisk(_ transactions: Set<Int64>) throws -> [Int64: KeptEdit] {
         var out: [Int64: KeptEdit] = [:]
         for t in transactions.sorted() {
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT user_description, user_counterparty, user_note FROM txn
                 WHERE id = ? AND (user_description IS NOT NULL OR user_counterparty IS NOT NULL OR user_note IS NOT NULL)
-                """, arguments: [t]) else { continue }
+                """), arguments: [t]) else { continue }
             let records = try Row.fetchAll(db, sql: """
                 SELECT k.key, r.source_kind, r.fingerprint FROM link l JOIN record r ON r.id = l.record_id
                 JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?

@@ -78,14 +78,14 @@ struct BatchUndo {
         try db.execute(sql: "DELETE FROM link WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
         try db.execute(sql: "DELETE FROM record WHERE batch_id = ?", arguments: [batchID])
         for t in touched.sorted() {
-            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [t]) ?? 0
+            let remaining = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) ?? 0
             if remaining == 0 {
                 if let edit = editsOfRemoved[t] {
                     try keep(edit, at: date)
                     result.editedTransactionsRemoved += 1
                 }
-                try db.execute(sql: "DELETE FROM user_decision WHERE transaction_id = ?", arguments: [t])
-                try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [t])
+                try db.cachedStatement(sql: "DELETE FROM user_decision WHERE transaction_id = ?").execute(arguments: [t])
+                try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
                 result.transactionsRemoved += 1
             } else {
                 try TransactionRefresher.refresh(db, transactionID: t)
