@@ -195,4 +195,24 @@ extension SplitMix {
         try store.undo(batchID: try #require(first.batchID))
         #expect(try store.transactions().count == 7)
     }
+
+    /// The user's link between two rows survives the undo of the batch that brought them when
+    /// a later batch holds them too, and so does the transaction's edit.
+    @Test func userDecisionsOnKeptRecordsStay() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let first = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<4), name: "a.csv", sha: "a")
+        let txs = try store.transactions()
+        let r1 = try #require(txs[1].sources.first).id
+        try store.userLink(recordID: r1, transactionID: txs[0].id)
+        try store.editTransaction(txs[0].id, note: "one purchase, two rows")
+        _ = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<4), name: "a.zip", sha: "b")
+        let before = try ledgerContent(store)
+        let result = try store.undo(batchID: try #require(first.batchID))
+        #expect(result.recordsKept == 4 && result.transactionsRemoved == 0 && result.editedTransactionsRemoved == 0)
+        #expect(try ledgerContent(store) == before.map { $0.replacingOccurrences(of: "csv@a.csv:", with: "csv@a.zip:") })
+        let merged = try #require(try store.transactions().first { $0.id == txs[0].id })
+        #expect(merged.sources.map(\.id).sorted() == [txs[0].sources[0].id, r1].sorted())
+        #expect(merged.note == "one purchase, two rows")
+    }
 }
