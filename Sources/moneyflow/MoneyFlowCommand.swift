@@ -79,10 +79,15 @@ struct StoreOptions: ParsableArguments {
         if allowMissing && !FileManager.default.fileExists(atPath: path) {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-dry-run-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            Self.scratchFolder = dir.path
+            atexit { if let d = StoreOptions.scratchFolder { try? FileManager.default.removeItem(atPath: d) } }
             return try LedgerStore(path: dir.appendingPathComponent("empty.sqlite").path)
         }
         return try LedgerStore(path: path, access: .readOnly)
     }
+
+    /// The empty store's folder of a dry run without a store, removed when the process ends.
+    nonisolated(unsafe) static var scratchFolder: String?
 
     static let waitNotice: @Sendable (String) -> Void = { message in
         FileHandle.standardError.write(Data((message + "\n").utf8))
