@@ -75,7 +75,8 @@ enum Queries {
             c.warnings = r["warning_count"]
             var b = LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
                                 importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
-            b.seenAgain = r["seen_count"]
+            // Absent in a store older than v6-batch-seen that a read-only command did not upgrade.
+            b.seenAgain = (r["seen_count"] as Int?) ?? 0
             b.lastSeenAt = r["last_seen_at"]
             return b
         }

@@ -133,6 +133,11 @@ import MoneyFlowPipeline
                 INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (9, 7, 1, '[]', 'auto');
                 """)
         }
+        // Read-only commands read it as it is (and do not upgrade it).
+        let reader = try LedgerStore(path: path, access: .readOnly)
+        #expect(try reader.batches().map(\.seenAgain) == [0])
+        #expect(try reader.transactions().map(\.id) == [7])
+        #expect(try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.count == 2)
         let store = try LedgerStore(path: path)
         let txs = try store.transactions()
         #expect(txs.map(\.id) == [7])

@@ -215,4 +215,30 @@ extension SplitMix {
         #expect(merged.sources.map(\.id).sorted() == [txs[0].sources[0].id, r1].sorted())
         #expect(merged.note == "one purchase, two rows")
     }
+
+    /// A provider update of a stored record confirms it too: undoing the batch that first
+    /// brought the record keeps it, as the update shows it.
+    @Test func aProviderUpdateKeepsTheRecordItUpdated() throws {
+        let (store, _) = try freshStore()
+        let service = ImportService(store: store)
+        let facts = AccountFacts(key: "plaid:acc-1", suggestedName: "Plaid Checking", institution: "Test Bank", currencies: ["USD"])
+        func page(_ amount: Int64, _ text: String, modified: Bool) -> ImportedStatement {
+            let r = IncomingRecord(accountKey: "plaid:acc-1", sourceKind: .plaid, date: GeneratedStatements.start,
+                                   amount: Money(minorUnits: amount, currency: "USD"), description: text, externalID: "tx-1",
+                                   locator: Locator(page: 1, row: 1), raw: "{\"amount\":\(amount)}")
+            return ImportedStatement(importerID: "plaid", accounts: [facts], records: [r], modifiedExternalIDs: modified ? ["tx-1"] : [])
+        }
+        let first = try apply(service, page(-1_000, "COFFEE", modified: false), name: "p1.json", sha: "p1")
+        let update = try apply(service, page(-1_250, "COFFEE + TIP", modified: true), name: "p2.json", sha: "p2")
+        #expect(update.plan.counts.updated == 1)
+        let result = try store.undo(batchID: try #require(first.batchID))
+        #expect(result.recordsKept == 1 && result.transactionsRemoved == 0)
+        let (alone, _) = try freshStore()
+        _ = try apply(ImportService(store: alone), page(-1_250, "COFFEE + TIP", modified: true), name: "p2.json", sha: "p2")
+        #expect(try ledgerContent(store) == ledgerContent(alone))
+        #expect(try store.transactions().map(\.amount.minorUnits) == [-1_250])
+        // Undoing the update too leaves nothing.
+        try store.undo(batchID: try #require(update.batchID))
+        #expect(try store.transactions(includeAll: true).isEmpty)
+    }
 }
