@@ -86,13 +86,16 @@ extension SplitMix {
     }
 
     /// After every undo, the ledger equals the one built from the remaining active batches
-    /// alone (in their order), over random sequences of overlapping imports and undos.
+    /// alone (in their order), over random sequences of overlapping imports and undos. Now and
+    /// then the user adds a note to a transaction: the note stays on the row's transaction
+    /// whatever is undone, and comes back with the row when an undo had removed it.
     @Test(arguments: 0..<25)
     func undoLeavesTheLedgerOfTheRemainingBatches(seed: Int) throws {
         var rng = SplitMix(seed: UInt64(seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
         let (store, _) = try freshStore()
         let service = ImportService(store: store)
         var active: [(batch: Int64, statement: ImportedStatement, name: String)] = []
+        var notes: [String: String] = [:]   // row description -> the user's note
         /// Undoes a random active batch and compares with a store built from the others.
         func undoOne(_ step: Int) throws {
             let victim = active.remove(at: rng.int(0...(active.count - 1)))
@@ -100,6 +103,7 @@ extension SplitMix {
             let (rebuilt, _) = try freshStore()
             let again = ImportService(store: rebuilt)
             for a in active { _ = try apply(again, a.statement, name: a.name, sha: a.name) }
+            for t in try rebuilt.transactions() { if let n = notes[t.description] { try rebuilt.editTransaction(t.id, note: n) } }
             let expected = try ledgerContent(rebuilt)
             let got = try ledgerContent(store)
             let diff = got.filter { !expected.contains($0) } + ["--- expected:"] + expected.filter { !got.contains($0) }
@@ -118,6 +122,13 @@ extension SplitMix {
                 let name = again == nil ? "s\(step)-a\(account)-\(from)-\(from + length).csv" : "s\(step)-again.csv"
                 let r = try apply(service, st, name: name, sha: name)
                 active.append((try #require(r.batchID), st, name))
+                let shown = try store.transactions()
+                for t in shown { #expect(t.note == notes[t.description], "seed \(seed) step \(step): note of \(t.description)") }
+                if rng.int(0...1) == 0, !shown.isEmpty {
+                    let t = shown[rng.int(0...(shown.count - 1))]
+                    notes[t.description] = "note \(step)"
+                    try store.editTransaction(t.id, note: "note \(step)")
+                }
             }
         }
         // Then every remaining batch, in random order, down to an empty ledger.
