@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import MoneyFlowStore
 
@@ -68,6 +69,42 @@ import MoneyFlowStore
         #expect(w.status == 1)
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == bytes)
         if folderReadOnly { #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == listing) }
+    }
+
+    /// A read-only store whose -wal file holds committed changes the store file does not have
+    /// yet (left by a process that died) and no -shm: reading only the store file would show
+    /// an older ledger, so it is refused with a message saying why.
+    @Test func aReadOnlyStoreWithUnmergedChangesIsRefusedNotShownOld() throws {
+        guard getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            print("skipped: running as root and /usr/bin/setpriv is missing, so a read-only store cannot be made")
+            return
+        }
+        let store = try CLI.tempStore()
+        #expect(try CLI.run(["import", "Samples/csv/chase_card.csv"], store: store).status == 0)
+        let copyDir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-cli-wal-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
+        let copy = copyDir + "/store.sqlite"
+        do {
+            // A committed change still only in the WAL, copied as a crash would leave it.
+            let writer = try DatabaseQueue(path: store)
+            try writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+                try db.execute(sql: "UPDATE account SET name = 'Renamed in the WAL'")
+            }
+            try FileManager.default.copyItem(atPath: store, toPath: copy)
+            try FileManager.default.copyItem(atPath: store + "-wal", toPath: copy + "-wal")
+            try writer.close()
+        }
+        let walSize = try FileManager.default.attributesOfItem(atPath: copy + "-wal")[.size] as? Int ?? 0
+        #expect(walSize > 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: copy)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: copyDir)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copyDir) }
+        let runAs = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
+        let r = try Self.run(runAs, ["accounts", "--store", copy])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(copy)-wal holds changes not yet written into the store file"), "\(r.stderr)")
+        #expect(!r.stdout.contains("Chase Card"), "the older ledger is not shown")
     }
 
     static func run(_ prefix: [String], _ args: [String]) throws -> CLI.Result {
