@@ -71,6 +71,26 @@ import MoneyFlowStore
         if folderReadOnly { #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == listing) }
     }
 
+    /// `--store` at another application's database, or at a store from a newer MoneyFlow:
+    /// every command refuses it in one line and leaves the file byte for byte as it was.
+    @Test func foreignAndNewerDatabasesAreRefusedByEveryCommand() throws {
+        let dir = (try CLI.tempStore() as NSString).deletingLastPathComponent
+        let notes = dir + "/notes.db"
+        try DatabaseQueue(path: notes).write { db in try db.execute(sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, body TEXT)") }
+        let newer = dir + "/newer.sqlite"
+        #expect(try CLI.run(["import", "Samples/csv/chase_card.csv"], store: newer).status == 0)
+        try DatabaseQueue(path: newer).write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-future')") }
+        for (path, words) in [(notes, "another application's SQLite database"), (newer, "written by a newer MoneyFlow")] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            for args in [["transactions"], ["import", "Samples/csv/chase_checking.csv"], ["undo", "1"]] {
+                let r = try CLI.run(args, store: path)
+                #expect(r.status == 1, "\(args)")
+                #expect(r.stderr.contains(words) && r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        }
+    }
+
     /// A read-only store whose -wal file holds committed changes the store file does not have
     /// yet (left by a process that died) and no -shm: reading only the store file would show
     /// an older ledger, so it is refused with a message saying why.
