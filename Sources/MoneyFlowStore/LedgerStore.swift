@@ -7,6 +7,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// A command that needs the store's data was pointed at a path with no store.
+    public static func missingStore(_ path: String) -> StoreError {
+        StoreError("no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite")
+    }
 }
 
 /// Result of applying a plan.
@@ -39,9 +44,7 @@ public final class LedgerStore: Sendable {
         do {
             if access == .readOnly {
                 var info = stat()
-                guard stat(path, &info) == 0 else {
-                    throw StoreError("no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite")
-                }
+                guard stat(path, &info) == 0 else { throw StoreError.missingStore(path) }
                 let queue = try StoreFile.openReadOnly(path, configuration: config)
                 try queue.read { db in try StoreFile.check(db, path: path, known: known) }
                 pool = queue

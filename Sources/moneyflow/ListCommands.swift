@@ -36,7 +36,7 @@ struct AccountsCommand: ParsableCommand {
         @Option(name: .customLong("ledger-name"), help: "Account name in beancount/ledger exports.") var ledgerName: String?
         func validate() throws { if newName == nil && ledgerName == nil { throw ValidationError("give a new name or --ledger-name") } }
         func run() throws {
-            try storeOptions.open().renameAccount(name, to: newName, ledgerName: ledgerName)
+            try storeOptions.openExisting().renameAccount(name, to: newName, ledgerName: ledgerName)
             printOut("renamed \(name)\(newName.map { " -> \($0)" } ?? "")")
         }
     }
@@ -53,7 +53,7 @@ struct AccountsCommand: ParsableCommand {
         @Argument(help: "Account name.") var name: String
         @Argument(help: "Identity key, e.g. plaid:<account_id>, cmb:<number>, csv:chase/checking.") var key: String
         func run() throws {
-            try storeOptions.open().linkAccountKey(key, toAccount: name)
+            try storeOptions.openExisting().linkAccountKey(key, toAccount: name)
             printOut("\(key) -> \(name)")
         }
     }
@@ -127,7 +127,7 @@ struct UndoCommand: ParsableCommand {
     @Argument(help: "Batch id.") var batch: Int64
 
     func run() throws {
-        let c = try storeOptions.open().undo(batchID: batch)
+        let c = try storeOptions.openExisting().undo(batchID: batch)
         printOut("undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
                  + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
                  + (c.editedTransactionsRemoved > 0 ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)" : ""))

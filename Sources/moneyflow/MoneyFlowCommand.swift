@@ -72,6 +72,13 @@ struct StoreOptions: ParsableArguments {
     /// for another process's lock says so on stderr.
     func open() throws -> LedgerStore { try LedgerStore(path: path, waitNotice: Self.waitNotice) }
 
+    /// Opens the store for a command that changes what is already there (undo, link, unlink,
+    /// edit, accounts rename/link): a missing store is an error, never an empty one created.
+    func openExisting() throws -> LedgerStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingStore(path) }
+        return try open()
+    }
+
     /// Opens the store for a command that only reads: a missing store is an error naming the
     /// path (never an empty store created), and a read-only file or folder is still readable.
     /// `allowMissing` (import --dry-run) plans against an empty store in a temporary folder.

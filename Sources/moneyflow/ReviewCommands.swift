@@ -68,7 +68,7 @@ struct LinkCommand: ParsableCommand {
     @Argument(help: "Record id (see `transactions --format json` sources or `review`).") var record: Int64
     @Argument(help: "Transaction id.") var transaction: Int64
     func run() throws {
-        try storeOptions.open().userLink(recordID: record, transactionID: transaction)
+        try storeOptions.openExisting().userLink(recordID: record, transactionID: transaction)
         printOut("record \(record) linked to transaction \(transaction)")
     }
 }
@@ -80,7 +80,7 @@ struct UnlinkCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Record id.") var record: Int64
     func run() throws {
-        let u = try storeOptions.open().unlink(recordID: record)
+        let u = try storeOptions.openExisting().unlink(recordID: record)
         printOut(u.alreadyAlone ? "record \(record) is already alone in transaction \(u.transactionID) (unchanged)"
                                 : "record \(record) is now transaction \(u.transactionID)")
     }
@@ -103,7 +103,7 @@ struct EditCommand: ParsableCommand {
         if description == nil && counterparty == nil && note == nil { throw ValidationError("give --description, --counterparty or --note") }
     }
     func run() throws {
-        try storeOptions.open().editTransaction(transaction, description: description, counterparty: counterparty, note: note)
+        try storeOptions.openExisting().editTransaction(transaction, description: description, counterparty: counterparty, note: note)
         printOut("transaction \(transaction) updated")
     }
 }

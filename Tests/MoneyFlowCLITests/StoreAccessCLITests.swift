@@ -19,6 +19,12 @@ import MoneyFlowStore
             #expect(r.stderr.contains("moneyflow import") && r.stderr.contains("demo.sqlite"))
             #expect(!FileManager.default.fileExists(atPath: store), "\(args) created the store")
         }
+        // Commands that change existing data need it too.
+        for args in [["undo", "1"], ["link", "1", "2"], ["unlink", "1"], ["edit", "1", "--note", "x"], ["accounts", "rename", "A", "B"]] {
+            let r = try CLI.run(args, store: store)
+            #expect(r.status == 1 && r.stderr.contains("no store at \(store)"), "\(args): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store), "\(args) created the store")
+        }
         // A dry run plans against an empty ledger and still creates nothing.
         let dry = try CLI.run(["import", "--dry-run", "Samples/csv/chase_checking.csv"], store: store)
         #expect(dry.status == 0, "\(dry.stderr)")
