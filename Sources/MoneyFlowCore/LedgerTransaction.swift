@@ -83,6 +83,10 @@ public struct LedgerBatch: Sendable, Hashable, Codable {
     public var importedAt: String
     public var counts: ImportCounts
     public var undoneAt: String?
+    /// How often the same bytes were imported again without changing anything (counted here
+    /// instead of as batches of their own), and when last.
+    public var seenAgain: Int = 0
+    public var lastSeenAt: String? = nil
     public init(id: Int64, fileName: String, fileSHA256: String, importer: String, importedAt: String, counts: ImportCounts, undoneAt: String?) {
         self.id = id; self.fileName = fileName; self.fileSHA256 = fileSHA256; self.importer = importer
         self.importedAt = importedAt; self.counts = counts; self.undoneAt = undoneAt

@@ -66,7 +66,7 @@ public enum Contracts {
         .array(batches.map { b in
             .object([("id", .int(b.id)), ("file", .string(b.fileName)), ("sha256", .string(b.fileSHA256)),
                      ("importer", .string(b.importer)), ("imported_at", .string(b.importedAt))] + counts(b.counts)
-                    + [("undone_at", .string(b.undoneAt))])
+                    + [("undone_at", .string(b.undoneAt)), ("seen_again", .int(Int64(b.seenAgain))), ("last_seen_at", .string(b.lastSeenAt))])
         })
     }
 

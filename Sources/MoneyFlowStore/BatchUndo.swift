@@ -7,18 +7,18 @@ struct BatchUndo {
     let db: Database
     let batchID: Int64
 
-    func run(at date: Date) throws -> ImportCounts {
+    func run(at date: Date) throws -> UndoResult {
         guard let batch = try Row.fetchOne(db, sql: "SELECT undone_at FROM batch WHERE id = ?", arguments: [batchID]) else {
             throw StoreError("no batch \(batchID)")
         }
         if let undone: String = batch["undone_at"] { throw StoreError("batch \(batchID) was already undone at \(undone)") }
-        var counts = ImportCounts()
+        var result = UndoResult()
+        // Accounts this batch's records are in: removed below if nothing is left in them.
+        var accountsCreated = try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM record WHERE batch_id = ?", arguments: [batchID])
         var touched = Set<Int64>(try Int64.fetchAll(db, sql: """
             SELECT DISTINCT l.transaction_id FROM link l JOIN record r ON r.id = l.record_id WHERE r.batch_id = ?
             """, arguments: [batchID]))
         let changes = try Row.fetchAll(db, sql: "SELECT kind, target, old_value FROM batch_change WHERE batch_id = ? ORDER BY seq DESC", arguments: [batchID])
-        var accountsCreated: [Int64] = []
-        var keysCreated: [String] = []
         var currenciesAdded: [(Int64, String)] = []
         for ch in changes {
             let kind: String = ch["kind"], target: String = ch["target"], old: String? = ch["old_value"]
@@ -55,7 +55,11 @@ struct BatchUndo {
                                    arguments: [target, old, PlanApplier.timestamp(date)])
                 } else { try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [target]) }
             case "account_created": accountsCreated.append(Int64(target)!)
-            case "account_key": keysCreated.append(target)
+            case "account_key":
+                // An import key lives as long as its account (removed with it below): the
+                // account may survive on other batches' records, and the next import of the
+                // same account must find it by its key, not create `Name (2)` beside it.
+                _ = target
             case "account_currency":
                 let parts = target.split(separator: "|", maxSplits: 1)
                 currenciesAdded.append((Int64(parts[0])!, String(parts[1])))
@@ -67,28 +71,32 @@ struct BatchUndo {
                 throw StoreError("unknown change kind \(kind) in batch \(batchID)")
             }
         }
-        counts.new = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE batch_id = ?", arguments: [batchID]) ?? 0
+        result.recordsKept = try handOverConfirmedRecords()
+        let editsOfRemoved = try editsAtRisk(touched)
+        result.recordsRemoved = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE batch_id = ?", arguments: [batchID]) ?? 0
         try db.execute(sql: "DELETE FROM review WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
         try db.execute(sql: "DELETE FROM link WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
         try db.execute(sql: "DELETE FROM record WHERE batch_id = ?", arguments: [batchID])
         for t in touched.sorted() {
-            let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [t]) ?? 0
+            let remaining = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) ?? 0
             if remaining == 0 {
-                try db.execute(sql: "DELETE FROM user_decision WHERE transaction_id = ?", arguments: [t])
-                try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [t])
-                counts.removed += 1
+                if let edit = editsOfRemoved[t] {
+                    try keep(edit, at: date)
+                    result.editedTransactionsRemoved += 1
+                }
+                try db.cachedStatement(sql: "DELETE FROM user_decision WHERE transaction_id = ?").execute(arguments: [t])
+                try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
+                result.transactionsRemoved += 1
             } else {
                 try TransactionRefresher.refresh(db, transactionID: t)
+                try reanchor(t)
             }
         }
         for (a, c) in currenciesAdded {
             let used = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record WHERE account_id = ? AND currency = ?", arguments: [a, c]) ?? 0
             if used == 0 { try db.execute(sql: "DELETE FROM account_currency WHERE account_id = ? AND currency = ?", arguments: [a, c]) }
         }
-        for k in keysCreated {
-            try db.execute(sql: "DELETE FROM account_key WHERE key = ?", arguments: [k])
-        }
-        for a in accountsCreated {
+        for a in Set(accountsCreated).sorted() {
             let used = try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM record WHERE account_id = ?) + (SELECT COUNT(*) FROM txn WHERE account_id = ?)", arguments: [a, a]) ?? 0
             if used == 0 {
                 try db.execute(sql: "DELETE FROM account_key WHERE account_id = ?", arguments: [a])
@@ -96,6 +104,6 @@ struct BatchUndo {
             }
         }
         try db.execute(sql: "UPDATE batch SET undone_at = ? WHERE id = ?", arguments: [PlanApplier.timestamp(date), batchID])
-        return counts
+        return result
     }
 }

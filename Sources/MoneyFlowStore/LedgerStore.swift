@@ -7,6 +7,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// A command that needs the store's data was pointed at a path with no store.
+    public static func missingStore(_ path: String) -> StoreError {
+        StoreError("no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite")
+    }
 }
 
 /// Result of applying a plan.
@@ -21,27 +26,37 @@ public struct AppliedImport: Sendable {
 /// importing at once safe. Every import is planned and applied inside ONE write transaction.
 public final class LedgerStore: Sendable {
     public let path: String
-    let pool: DatabasePool
+    let pool: any DatabaseWriter
+    public let access: StoreAccess
 
-    /// Opens (creating with mode 0600 if needed) and migrates the store at `path`.
-    public init(path: String) throws {
+    /// Opens the store at `path`. `.readWrite` creates it (mode 0600) if needed and upgrades
+    /// its schema; `.readOnly` requires it to exist and never writes (see ``StoreAccess``).
+    /// Either way a file that is not a MoneyFlow store, or a store from a newer MoneyFlow, is
+    /// refused before anything is written. `waitNotice` is told once when a write has waited
+    /// about a second for another process's write lock.
+    public init(path: String, access: StoreAccess = .readWrite, waitNotice: (@Sendable (String) -> Void)? = nil) throws {
         self.path = path
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: path) {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty && !fm.fileExists(atPath: dir) {
-                throw StoreError("cannot create store \(path): folder \(dir) does not exist")
-            }
-            // O_EXCL: when several processes create the store at once, exactly one creates it
-            // and nobody replaces a file another process already writes to.
-            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
-            if fd >= 0 { close(fd) } else if errno != EEXIST { throw StoreError("cannot create store \(path)") }
-        }
+        self.access = access
+        let known = Schema.migrator.migrations
         var config = Configuration()
-        config.busyMode = .timeout(120)
         config.label = "MoneyFlow"
+        config.busyMode = Self.busyMode(path: path, waitNotice: waitNotice)
         do {
-            pool = try DatabasePool(path: path, configuration: config)
+            if access == .readOnly {
+                var info = stat()
+                guard stat(path, &info) == 0 else { throw StoreError.missingStore(path) }
+                let queue = try StoreFile.openReadOnly(path, configuration: config)
+                try queue.read { db in try StoreFile.check(db, path: path, known: known) }
+                pool = queue
+                return
+            }
+            try StoreFile.create(path)
+            if ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0) > 0 {
+                var readOnly = config
+                readOnly.readonly = true
+                try DatabaseQueue(path: path, configuration: readOnly).read { db in try StoreFile.check(db, path: path, known: known) }
+            }
+            let pool = try DatabasePool(path: path, configuration: config)
             // Another process may be migrating the same new store right now: its migration
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0
@@ -53,8 +68,20 @@ public final class LedgerStore: Sendable {
                     usleep(useconds_t(50_000 * attempt))
                 }
             }
+            self.pool = pool
         } catch let error as DatabaseError {
             throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// Waits up to 120 s for another process's lock, telling `waitNotice` once after ~1 s.
+    static func busyMode(path: String, waitNotice: (@Sendable (String) -> Void)?) -> Database.BusyMode {
+        .callback { tries in
+            // SQLite calls this each time the lock is still taken; each call sleeps 10 ms.
+            if tries == 100 { waitNotice?("waiting for another moneyflow process to finish writing \(path)…") }
+            guard tries < 12_000 else { return false }
+            usleep(10_000)
+            return true
         }
     }
 
@@ -65,10 +92,10 @@ public final class LedgerStore: Sendable {
     public func importStatement(dryRun: Bool, importedAt: Date = Date(),
                                 makePlan: (any LedgerView) throws -> ImportPlan) throws -> AppliedImport? {
         if dryRun {
-            _ = try pool.read { db in try makePlan(StoreLedgerView(db: db)) }
+            _ = try read { db in try makePlan(StoreLedgerView(db: db)) }
             return nil
         }
-        return try pool.write { db -> AppliedImport in
+        return try write { db -> AppliedImport in
             let plan = try makePlan(StoreLedgerView(db: db))
             var applier = PlanApplier(db: db, plan: plan, importedAt: importedAt)
             let id = try applier.apply()
@@ -78,43 +105,43 @@ public final class LedgerStore: Sendable {
 
     /// Plans against the store without writing.
     public func plan(_ makePlan: (any LedgerView) throws -> ImportPlan) throws -> ImportPlan {
-        try pool.read { db in try makePlan(StoreLedgerView(db: db)) }
+        try read { db in try makePlan(StoreLedgerView(db: db)) }
     }
 
     // MARK: Queries
 
     public func accounts() throws -> [LedgerAccount] {
-        try pool.read { db in try Queries.accounts(db) }
+        try read { db in try Queries.accounts(db) }
     }
 
     /// Transactions ordered by account name, date and source order.
     public func transactions(account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
                              includeAll: Bool = false) throws -> [LedgerTransaction] {
-        try pool.read { db in try Queries.transactions(db, account: account, from: from, through: through, includeAll: includeAll) }
+        try read { db in try Queries.transactions(db, account: account, from: from, through: through, includeAll: includeAll) }
     }
 
     public func batches() throws -> [LedgerBatch] {
-        try pool.read { db in try Queries.batches(db) }
+        try read { db in try Queries.batches(db) }
     }
 
     /// Warnings recorded for a batch.
     public func warnings(batchID: Int64) throws -> [String] {
-        try pool.read { db in try String.fetchAll(db, sql: "SELECT message FROM batch_warning WHERE batch_id = ? ORDER BY seq", arguments: [batchID]) }
+        try read { db in try String.fetchAll(db, sql: "SELECT message FROM batch_warning WHERE batch_id = ? ORDER BY seq", arguments: [batchID]) }
     }
 
     /// Last saved sync cursor of a scope.
     public func syncCursor(scope: String) throws -> String? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [scope]) }
+        try read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [scope]) }
     }
 
     /// Cursor reached inside an update that is not complete yet.
     public func syncProgress(scope: String) throws -> String? {
-        try pool.read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [scope]) }
+        try read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [scope]) }
     }
 
     /// The sync scope (Plaid item) these account keys were last seen under, if exactly one.
     public func syncScope(forAccountKeys keys: [String]) throws -> String? {
-        try pool.read { db in
+        try read { db in
             var scopes = Set<String>()
             for k in keys { if let s = try String.fetchOne(db, sql: "SELECT scope FROM sync_scope_alias WHERE account_key = ?", arguments: [k]) { scopes.insert(s) } }
             return scopes.count == 1 ? scopes.first : nil
@@ -123,14 +150,14 @@ public final class LedgerStore: Sendable {
 
     /// True when a file with these bytes was imported and not undone.
     public func fileAlreadyImported(sha256: String) throws -> Bool {
-        try pool.read { db in try StoreLedgerView(db: db).fileAlreadyImported(sha256: sha256) }
+        try read { db in try StoreLedgerView(db: db).fileAlreadyImported(sha256: sha256) }
     }
 
     /// A deterministic digest of the whole ledger content (for tests and integrity checks).
     public func contentDigest() throws -> String {
-        try pool.read { db in
+        try read { db in
             var parts: [String] = []
-            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "sync_progress", "sync_scope_alias", "batch_change"] {
+            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit"] {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
             }
@@ -140,7 +167,7 @@ public final class LedgerStore: Sendable {
 
     /// Runs `PRAGMA integrity_check` and returns its verdict (`ok` when healthy).
     public func integrityCheck() throws -> String {
-        try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
     }
 
     /// A run of balance-carrying bank records from one imported file, in chronological order.
@@ -155,7 +182,7 @@ public final class LedgerStore: Sendable {
     /// Bank records that print a running balance, per file, account and currency, in the
     /// file's chronological order (newest-first exports are reversed).
     public func balanceRuns(account: String? = nil) throws -> [BalanceRun] {
-        try pool.read { db in
+        try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
                 FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
@@ -185,15 +212,16 @@ public final class LedgerStore: Sendable {
 
     /// Undoes a batch: removes its records, restores what it changed, and deletes transactions
     /// that only its records supported. Everything else is untouched.
-    public func undo(batchID: Int64, at date: Date = Date()) throws -> ImportCounts {
-        try pool.write { db in try BatchUndo(db: db, batchID: batchID).run(at: date) }
+    @discardableResult
+    public func undo(batchID: Int64, at date: Date = Date()) throws -> UndoResult {
+        try write { db in try BatchUndo(db: db, batchID: batchID).run(at: date) }
     }
 
     // MARK: Accounts
 
     /// Renames an account (also sets its ledger name for exports when `ledgerName` is given).
     public func renameAccount(_ name: String, to newName: String?, ledgerName: String? = nil) throws {
-        try pool.write { db in
+        try write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
                 throw StoreError("no account named '\(name)'")
             }
@@ -210,7 +238,7 @@ public final class LedgerStore: Sendable {
     /// Attaches an import identity (e.g. `plaid:<account_id>` or `csv:chase/checking`) to an
     /// existing account so that later imports with that identity land there.
     public func linkAccountKey(_ key: String, toAccount name: String) throws {
-        try pool.write { db in
+        try write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
                 throw StoreError("no account named '\(name)'")
             }
@@ -229,7 +257,7 @@ public final class LedgerStore: Sendable {
     /// Sets a user's own description, counterparty or note on a transaction (an empty string
     /// clears that edit). User edits win over every source and survive provider updates.
     public func editTransaction(_ id: Int64, description: String? = nil, counterparty: String? = nil, note: String? = nil) throws {
-        try pool.write { db in
+        try write { db in
             guard try Int64.fetchOne(db, sql: "SELECT id FROM txn WHERE id = ?", arguments: [id]) != nil else {
                 throw StoreError("no transaction \(id)")
             }
@@ -248,17 +276,22 @@ public final class LedgerStore: Sendable {
     /// Links record `recordID` to transaction `transactionID` as the user decided; remembered
     /// and never overturned by a later import.
     public func userLink(recordID: Int64, transactionID: Int64) throws {
-        try pool.write { db in try UserDecisions(db: db).link(recordID: recordID, transactionID: transactionID) }
+        try write { db in try UserDecisions(db: db).link(recordID: recordID, transactionID: transactionID) }
     }
 
     /// Detaches record `recordID` into its own transaction as the user decided.
     public func userUnlink(recordID: Int64) throws -> Int64 {
-        try pool.write { db in try UserDecisions(db: db).unlink(recordID: recordID) }
+        try unlink(recordID: recordID).transactionID
+    }
+
+    /// Like ``userUnlink(recordID:)``, saying whether the record was already alone.
+    public func unlink(recordID: Int64) throws -> UnlinkResult {
+        try write { db in try UserDecisions(db: db).unlink(recordID: recordID) }
     }
 
     /// Records waiting for a review decision, with their candidates.
     public func pendingReviews() throws -> [PendingReview] {
-        try pool.read { db in try Queries.pendingReviews(db) }
+        try read { db in try Queries.pendingReviews(db) }
     }
 }
 

@@ -25,6 +25,11 @@ struct PlanApplier {
     }
 
     mutating func apply() throws -> Int64 {
+        if let earlier = try identicalEarlierBatch() {
+            try db.execute(sql: "UPDATE batch SET seen_count = seen_count + 1, last_seen_at = ? WHERE id = ?",
+                           arguments: [Self.timestamp(importedAt), earlier])
+            return earlier
+        }
         let counts = plan.counts
         try db.execute(sql: """
             INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count,
@@ -53,7 +58,8 @@ struct PlanApplier {
             }
             let sortKey = batchID * 10_000_000 + Int64(entry.index)
             switch entry.decision {
-            case .alreadyPresent:
+            case .alreadyPresent(let recordID):
+                try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 continue
             case .update(let recordID):
                 try rows.flush()
@@ -66,6 +72,7 @@ struct PlanApplier {
                                      rec.description, rec.counterparty, rec.note, rec.balance?.minorUnits, rec.category,
                                      rec.pending, rec.pendingExternalID, rec.raw, recordID])
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) { touched.insert(t) }
+                try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 recordIDs[entry.index] = recordID
             case .new:
                 let t = try insertTransaction(entry.index, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: false)
@@ -117,6 +124,7 @@ struct PlanApplier {
             if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) { touched.insert(t) }
         }
         for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
+        try restoreKeptEdits(batchID: batchID)
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the
             // position inside the update is kept apart, so the next page can be checked.
@@ -143,6 +151,32 @@ struct PlanApplier {
             }
         }
         return batchID
+    }
+
+    /// The active batch that imported these same bytes, when this import changes nothing at
+    /// all (every row already present, nothing relinked, removed or synced, no account or
+    /// balance to record). Such a re-import is counted on that batch (`seen_count`,
+    /// `last_seen_at`) instead of adding a batch row: the audit stays, no-op rows do not pile
+    /// up, and undoing that batch undoes the file however often it was imported.
+    private func identicalEarlierBatch() throws -> Int64? {
+        guard plan.relinks.isEmpty, plan.removals.isEmpty, plan.statement.sync == nil,
+              plan.entries.allSatisfy({ if case .alreadyPresent = $0.decision { return true } else { return false } }),
+              plan.accounts.allSatisfy({ $0.accountID != nil && $0.facts.currentBalance == nil && $0.facts.availableBalance == nil })
+        else { return nil }
+        for a in plan.accounts {
+            guard try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [a.key]) == a.accountID else { return nil }
+        }
+        return try Int64.fetchOne(db, sql: "SELECT id FROM batch WHERE file_sha256 = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
+                                  arguments: [plan.fileSHA256])
+    }
+
+    /// Remembers that this batch also holds stored record `recordID` (at this entry's place in
+    /// its file), so undoing the record's own batch hands the record over instead of deleting it.
+    private func confirm(_ recordID: Int64, entryIndex: Int, batchID: Int64) throws {
+        let r = plan.statement.records[entryIndex]
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO record_confirmation(record_id, batch_id, line, page, row, raw, file_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [recordID, batchID, r.locator.line, r.locator.page, r.locator.row, r.raw, entryIndex])
     }
 
     /// Moves a stored record as the plan re-decided it (after this plan's own rows are written,
@@ -186,8 +220,22 @@ struct PlanApplier {
             try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)",
                            arguments: [id, String(decoding: try JSONEncoder().encode(review), as: UTF8.self)])
         }
+        try Self.moveEditsIfEmptied(db, from: relink.fromTransactionID, to: target)
         touched.insert(relink.fromTransactionID)
         touched.insert(target)
+    }
+
+    /// When `from` has lost its last record to `to`, its user edits go with that record (a
+    /// field the user already edited on `to` wins): an edit survives relinks of its records.
+    static func moveEditsIfEmptied(_ db: Database, from: Int64, to: Int64) throws {
+        guard from != to, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [from]) == 0 else { return }
+        try db.execute(sql: """
+            UPDATE txn SET user_description = coalesce(user_description, (SELECT user_description FROM txn WHERE id = ?)),
+                           user_counterparty = coalesce(user_counterparty, (SELECT user_counterparty FROM txn WHERE id = ?)),
+                           user_note = coalesce(user_note, (SELECT user_note FROM txn WHERE id = ?))
+            WHERE id = ?
+            """, arguments: [from, from, from, to])
+        try db.execute(sql: "UPDATE txn SET user_description = NULL, user_counterparty = NULL, user_note = NULL WHERE id = ?", arguments: [from])
     }
 
     /// A transaction of its own for stored record `recordID`, created by this batch (so undo
@@ -309,157 +357,3 @@ struct LinkSnapshot: Codable {
     var reviewCandidates: String?
 }
 
-struct TransactionRow {
-    var entryIndex: Int
-    var accountID: Int64
-    var batchID: Int64
-    var sortKey: Int64
-    var needsReview: Bool
-    var id: Int64 = 0
-}
-
-struct RecordRow {
-    var entryIndex: Int
-    var fingerprint: String
-    var accountID: Int64
-    var batchID: Int64
-    var transactionID: Int64
-    var score: Double
-    var reasonsJSON: String
-    var decidedBy: String
-    var id: Int64 = 0
-}
-
-/// Writes new `txn`, `record` and `link` rows in multi-row INSERTs of up to ``batchSize`` rows
-/// (each statement execution costs SQLite a statement journal and, for the CHECK (x IN (...))
-/// constraints, an ephemeral table: per batch instead of per row).
-///
-/// Ids are assigned here exactly as SQLite would assign them row by row (largest id + 1: the
-/// import holds the write lock and nothing else inserts into these tables meanwhile), so the
-/// caller gets each id at once and the stored rows are the same. Pending rows are written by
-/// ``flush()``, which the applier calls before any other statement and at the end; txn rows
-/// go first, then records, then links (their foreign keys point at both).
-final class RowWriter {
-    static let batchSize = 64
-    let db: Database
-    let records: [IncomingRecord]
-    private var nextTransactionID: Int64 = 0
-    private var nextRecordID: Int64 = 0
-    /// False when ids are near Int64.max (SQLite then picks random free ids): rows are written
-    /// one at a time with SQLite choosing the id.
-    private var explicitIDs: Bool?
-    private var pendingTransactions: [TransactionRow] = []
-    private var pendingRecords: [RecordRow] = []
-    private var statements: [String: RawStatement] = [:]
-
-    init(db: Database, records: [IncomingRecord]) {
-        self.db = db; self.records = records
-    }
-
-    private func prepareIDs() throws {
-        guard explicitIDs == nil else { return }
-        let maxTxn = try Int64.fetchOne(db, sql: "SELECT max(id) FROM txn") ?? 0
-        let maxRecord = try Int64.fetchOne(db, sql: "SELECT max(id) FROM record") ?? 0
-        let room = Int64.max - Int64(records.count) - 1
-        explicitIDs = maxTxn < room && maxRecord < room && maxTxn >= 0 && maxRecord >= 0
-        nextTransactionID = maxTxn + 1
-        nextRecordID = maxRecord + 1
-    }
-
-    func addTransaction(_ row: TransactionRow) throws -> Int64 {
-        try prepareIDs()
-        var row = row
-        guard explicitIDs == true else {
-            try writeTransactions([row])
-            return db.lastInsertedRowID
-        }
-        row.id = nextTransactionID
-        nextTransactionID += 1
-        pendingTransactions.append(row)
-        return row.id
-    }
-
-    func addRecord(_ row: RecordRow) throws -> Int64 {
-        try prepareIDs()
-        var row = row
-        guard explicitIDs == true else {
-            try writeRecords([row])
-            row.id = db.lastInsertedRowID
-            try writeLinks([row])
-            return row.id
-        }
-        row.id = nextRecordID
-        nextRecordID += 1
-        pendingRecords.append(row)
-        if pendingRecords.count >= Self.batchSize { try flush() }
-        return row.id
-    }
-
-    /// Writes everything pending.
-    func flush() throws {
-        if !pendingTransactions.isEmpty { try writeTransactions(pendingTransactions); pendingTransactions.removeAll(keepingCapacity: true) }
-        if !pendingRecords.isEmpty {
-            try writeRecords(pendingRecords)
-            try writeLinks(pendingRecords)
-            pendingRecords.removeAll(keepingCapacity: true)
-        }
-    }
-
-    private func statement(_ table: String, columns: [String], rows: Int) throws -> RawStatement {
-        let key = "\(table)/\(rows)"
-        if let s = statements[key] { return s }
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let sql = "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", ")
-        let s = try RawStatement(db, sql: sql)
-        statements[key] = s
-        return s
-    }
-
-    static let transactionColumns = ["id", "account_id", "date", "amount_minor", "currency", "description", "counterparty", "note",
-                                     "balance_minor", "category", "pending", "needs_review", "created_batch_id", "sort_key"]
-    static let recordColumns = ["id", "batch_id", "account_id", "source_kind", "fingerprint", "external_id", "pending_external_id", "date",
-                                "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
-                                "category", "pending", "line", "page", "row", "raw", "file_seq"]
-    static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by"]
-
-    /// Binds and runs `rows` in chunks of ``batchSize``; `bindRow(statement, firstParameter, row)`.
-    private func write<T>(_ rows: [T], table: String, columns: [String], bindRow: (RawStatement, Int32, T) -> Void) throws {
-        var i = 0
-        while i < rows.count {
-            let n = min(Self.batchSize, rows.count - i)
-            let s = try statement(table, columns: columns, rows: n)
-            for k in 0..<n { bindRow(s, Int32(k * columns.count + 1), rows[i + k]) }
-            try s.execute()
-            i += n
-        }
-    }
-
-    private func writeTransactions(_ rows: [TransactionRow]) throws {
-        try write(rows, table: "txn", columns: Self.transactionColumns) { s, p, t in
-            let r = records[t.entryIndex]
-            if t.id == 0 { s.bindNull(p) } else { s.bind(p, t.id) }
-            s.bind(p + 1, t.accountID); s.bind(p + 2, r.date.iso); s.bind(p + 3, r.amount.minorUnits); s.bind(p + 4, r.amount.currency)
-            s.bind(p + 5, r.description); s.bind(p + 6, r.counterparty); s.bind(p + 7, r.note); s.bind(p + 8, r.balance?.minorUnits)
-            s.bind(p + 9, r.category); s.bind(p + 10, r.pending); s.bind(p + 11, t.needsReview); s.bind(p + 12, t.batchID); s.bind(p + 13, t.sortKey)
-        }
-    }
-
-    private func writeRecords(_ rows: [RecordRow]) throws {
-        try write(rows, table: "record", columns: Self.recordColumns) { s, p, x in
-            let r = records[x.entryIndex]
-            if x.id == 0 { s.bindNull(p) } else { s.bind(p, x.id) }
-            s.bind(p + 1, x.batchID); s.bind(p + 2, x.accountID); s.bind(p + 3, r.sourceKind.rawValue); s.bind(p + 4, x.fingerprint)
-            s.bind(p + 5, r.externalID); s.bind(p + 6, r.pendingExternalID); s.bind(p + 7, r.date.iso); s.bind(p + 8, r.authorizedDate?.iso)
-            s.bind(p + 9, r.time); s.bind(p + 10, r.amount.minorUnits); s.bind(p + 11, r.amount.currency); s.bind(p + 12, r.description)
-            s.bind(p + 13, r.counterparty); s.bind(p + 14, r.note); s.bind(p + 15, r.balance?.minorUnits); s.bind(p + 16, r.category)
-            s.bind(p + 17, r.pending); s.bind(p + 18, r.locator.line); s.bind(p + 19, r.locator.page); s.bind(p + 20, r.locator.row)
-            s.bind(p + 21, r.raw); s.bind(p + 22, x.entryIndex)
-        }
-    }
-
-    private func writeLinks(_ rows: [RecordRow]) throws {
-        try write(rows, table: "link", columns: Self.linkColumns) { s, p, x in
-            s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON); s.bind(p + 4, x.decidedBy)
-        }
-    }
-}

@@ -73,8 +73,12 @@ enum Queries {
             c.new = r["new_count"]; c.alreadyPresent = r["present_count"]; c.linked = r["linked_count"]
             c.updated = r["updated_count"]; c.needsReview = r["review_count"]; c.removed = r["removed_count"]
             c.warnings = r["warning_count"]
-            return LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
-                               importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
+            var b = LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
+                                importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
+            // Absent in a store older than v6-batch-seen that a read-only command did not upgrade.
+            b.seenAgain = (r["seen_count"] as Int?) ?? 0
+            b.lastSeenAt = r["last_seen_at"]
+            return b
         }
     }
 
@@ -126,9 +130,18 @@ struct UserDecisions {
         try settle(old: old, new: transactionID)
     }
 
-    func unlink(recordID: Int64) throws -> Int64 {
+    /// Gives the record its own transaction. A record already alone in its transaction keeps
+    /// it (same id, with its edits): unlinking it again changes nothing but remembering the
+    /// decision, so a later import does not attach it elsewhere.
+    func unlink(recordID: Int64) throws -> UnlinkResult {
         let r = try recordRow(recordID)
         let old: Int64? = r["transaction_id"]
+        if let old, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [old]) == 1 {
+            try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
+            try remember(r, transactionID: nil)
+            try settle(old: nil, new: old)
+            return UnlinkResult(transactionID: old, alreadyAlone: true)
+        }
         let t = try PlanApplier.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: nil, needsReview: false)
         try db.execute(sql: """
             INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
@@ -137,7 +150,7 @@ struct UserDecisions {
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
         try remember(r, transactionID: nil)
         try settle(old: old, new: t)
-        return t
+        return UnlinkResult(transactionID: t, alreadyAlone: false)
     }
 
     private func remember(_ r: Row, transactionID: Int64?) throws {
@@ -156,6 +169,7 @@ struct UserDecisions {
         guard let old, old != new else { return }
         let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [old]) ?? 0
         if remaining == 0 {
+            try PlanApplier.moveEditsIfEmptied(db, from: old, to: new)
             try db.execute(sql: "UPDATE user_decision SET transaction_id = ? WHERE transaction_id = ?", arguments: [new, old])
             try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [old])
         } else {
@@ -163,4 +177,12 @@ struct UserDecisions {
             try db.execute(sql: "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)", arguments: [old, old])
         }
     }
+}
+
+/// What `unlink` did.
+public struct UnlinkResult: Sendable, Equatable {
+    /// The record's transaction now.
+    public var transactionID: Int64
+    /// True when the record was already alone in that transaction: nothing moved.
+    public var alreadyAlone: Bool
 }

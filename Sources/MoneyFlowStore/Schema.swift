@@ -97,6 +97,7 @@ enum Schema {
               account_key TEXT PRIMARY KEY, scope TEXT NOT NULL);
             """)
         }
+        SchemaUpgrades.register(&m)
         return m
     }
 }

@@ -48,7 +48,7 @@ struct ExportCommand: ParsableCommand {
         if let output, !force, FileManager.default.fileExists(atPath: output) {
             throw CLIError("\(output) already exists (use --force to overwrite)")
         }
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         try requireAccount(account, in: store)
         if output == nil && (format == .csv || format == .json) {
             // Streamed like `transactions` (constant memory on large stores).

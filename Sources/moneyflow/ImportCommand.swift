@@ -66,7 +66,7 @@ struct ImportCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         options.strict = strict
         if let w = windowDays { options.reconcile.dateWindowDays = w }

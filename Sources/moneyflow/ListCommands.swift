@@ -22,7 +22,7 @@ struct AccountsCommand: ParsableCommand {
         @Option(help: "table or json.") var format: ListFormat = .table
 
         func run() throws {
-            let accounts = try storeOptions.open().accounts()
+            let accounts = try storeOptions.openForReading().accounts()
             switch format {
             case .json: printOut(Contracts.accounts(accounts).render(pretty: true))
             case .table:
@@ -43,7 +43,7 @@ struct AccountsCommand: ParsableCommand {
         @Option(name: .customLong("ledger-name"), help: "Account name in beancount/ledger exports.") var ledgerName: String?
         func validate() throws { if newName == nil && ledgerName == nil { throw ValidationError("give a new name or --ledger-name") } }
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openExisting()
             try requireAccount(name, in: store)
             try store.renameAccount(name, to: newName, ledgerName: ledgerName)
             printOut(SafeText.escaped("renamed \(name)\(newName.map { " -> \($0)" } ?? "")"))
@@ -62,7 +62,7 @@ struct AccountsCommand: ParsableCommand {
         @Argument(help: "Account name.") var name: String
         @Argument(help: "Identity key, e.g. plaid:<account_id>, cmb:<number>, csv:chase/checking.") var key: String
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.openExisting()
             try requireAccount(name, in: store)
             try store.linkAccountKey(key, toAccount: name)
             printOut(SafeText.escaped("\(key) -> \(name)"))
@@ -89,7 +89,7 @@ struct TransactionsCommand: ParsableCommand {
     @Flag(help: "Include void transactions and superseded/removed records (with a state field).") var all = false
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         try requireAccount(account, in: store)
         let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
         if format != .table {
@@ -121,15 +121,16 @@ struct BatchesCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let batches = try storeOptions.open().batches()
+        let batches = try storeOptions.openForReading().batches()
         switch format {
         case .json: printOut(Contracts.batches(batches).render(pretty: true))
         case .table:
-            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone"],
-                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left])
+            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone", "seen again"],
+                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left, .left])
             for b in batches {
                 t.add([String(b.id), b.fileName, b.importer, b.importedAt, String(b.counts.new), String(b.counts.alreadyPresent),
-                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? ""])
+                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? "",
+                       b.seenAgain == 0 ? "" : "\(b.seenAgain)× (last \(b.lastSeenAt ?? "?"))"])
             }
             printOut(t.render())
         }
@@ -144,8 +145,10 @@ struct UndoCommand: ParsableCommand {
     @Argument(help: "Batch id.") var batch: Int64
 
     func run() throws {
-        let c = try storeOptions.open().undo(batchID: batch)
-        printOut("undid batch \(batch): \(c.new) records and \(c.removed) transactions removed")
+        let c = try storeOptions.openExisting().undo(batchID: batch)
+        printOut("undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
+                 + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
+                 + (c.editedTransactionsRemoved > 0 ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)" : ""))
     }
 }
 

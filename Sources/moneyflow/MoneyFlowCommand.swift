@@ -81,7 +81,37 @@ struct StoreOptions: ParsableArguments {
         store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? "moneyflow.sqlite"
     }
 
-    func open() throws -> LedgerStore { try LedgerStore(path: path) }
+    /// Opens the store for a command that writes (creating it if missing). A writer waiting
+    /// for another process's lock says so on stderr.
+    func open() throws -> LedgerStore { try LedgerStore(path: path, waitNotice: Self.waitNotice) }
+
+    /// Opens the store for a command that changes what is already there (undo, link, unlink,
+    /// edit, accounts rename/link): a missing store is an error, never an empty one created.
+    func openExisting() throws -> LedgerStore {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingStore(path) }
+        return try open()
+    }
+
+    /// Opens the store for a command that only reads: a missing store is an error naming the
+    /// path (never an empty store created), and a read-only file or folder is still readable.
+    /// `allowMissing` (import --dry-run) plans against an empty store in a temporary folder.
+    func openForReading(allowMissing: Bool = false) throws -> LedgerStore {
+        if allowMissing && !FileManager.default.fileExists(atPath: path) {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-dry-run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            Self.scratchFolder = dir.path
+            atexit { if let d = StoreOptions.scratchFolder { try? FileManager.default.removeItem(atPath: d) } }
+            return try LedgerStore(path: dir.appendingPathComponent("empty.sqlite").path)
+        }
+        return try LedgerStore(path: path, access: .readOnly)
+    }
+
+    /// The empty store's folder of a dry run without a store, removed when the process ends.
+    nonisolated(unsafe) static var scratchFolder: String?
+
+    static let waitNotice: @Sendable (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
 }
 
 enum ListFormat: String, ExpressibleByArgument, CaseIterable {

@@ -12,7 +12,7 @@ struct ReconcileCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         try requireAccount(account, in: store)
         let report = try ReconciliationReport.build(store: store, account: account)
         switch format {
@@ -37,7 +37,7 @@ struct ReviewCommand: ParsableCommand {
     @Option(help: "table or json.") var format: ListFormat = .table
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.openForReading()
         let reviews = try store.pendingReviews()
         let txs = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
         switch format {
@@ -77,7 +77,7 @@ struct LinkCommand: ParsableCommand {
     @Argument(help: "Record id (see `transactions --format json` sources or `review`).") var record: Int64
     @Argument(help: "Transaction id.") var transaction: Int64
     func run() throws {
-        try storeOptions.open().userLink(recordID: record, transactionID: transaction)
+        try storeOptions.openExisting().userLink(recordID: record, transactionID: transaction)
         printOut("record \(record) linked to transaction \(transaction)")
     }
 }
@@ -89,8 +89,9 @@ struct UnlinkCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Record id.") var record: Int64
     func run() throws {
-        let t = try storeOptions.open().userUnlink(recordID: record)
-        printOut("record \(record) is now transaction \(t)")
+        let u = try storeOptions.openExisting().unlink(recordID: record)
+        printOut(u.alreadyAlone ? "record \(record) is already alone in transaction \(u.transactionID) (unchanged)"
+                                : "record \(record) is now transaction \(u.transactionID)")
     }
 }
 
@@ -111,7 +112,7 @@ struct EditCommand: ParsableCommand {
         if description == nil && counterparty == nil && note == nil { throw ValidationError("give --description, --counterparty or --note") }
     }
     func run() throws {
-        try storeOptions.open().editTransaction(transaction, description: description, counterparty: counterparty, note: note)
+        try storeOptions.openExisting().editTransaction(transaction, description: description, counterparty: counterparty, note: note)
         printOut("transaction \(transaction) updated")
     }
 }

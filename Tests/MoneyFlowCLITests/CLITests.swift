@@ -98,14 +98,34 @@ struct CLI {
         let j1 = try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as! [[String: Any]]
         let newCount = j1[0]["new"] as! Int
         #expect(newCount > 0)
-        let second = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--json"], store: store)
+        // The same bytes again change nothing: counted on the first batch, no new batch row.
+        let same = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--json"], store: store)
+        let js = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as! [[String: Any]]
+        #expect(js[0]["new"] as? Int == 0 && js[0]["already_present"] as? Int == newCount)
+        #expect(js[0]["batch"] as? Int == j1[0]["batch"] as? Int)
+        let listed = try JSONSerialization.jsonObject(with: Data(try CLI.run(["batches", "--format", "json"], store: store).stdout.utf8)) as! [[String: Any]]
+        #expect(listed.count == 1 && listed[0]["seen_again"] as? Int == 1 && listed[0]["last_seen_at"] is String)
+        // The same rows in other bytes (another export of the same period): a batch of its own.
+        let copy = (try CLI.tempStore() as NSString).deletingLastPathComponent + "/wells_fargo_again.csv"
+        try (try Data(contentsOf: CLI.repoRoot.appendingPathComponent("Samples/csv/wells_fargo_checking.csv")) + Data("\n".utf8))
+            .write(to: URL(fileURLWithPath: copy))
+        let second = try CLI.run(["import", copy, "--json"], store: store)
         let j2 = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as! [[String: Any]]
         #expect(j2[0]["new"] as? Int == 0)
         #expect(j2[0]["already_present"] as? Int == newCount)
+        #expect(j2[0]["batch"] as? Int != j1[0]["batch"] as? Int)
+        let before = try CLI.run(["transactions", "--format", "json"], store: store).stdout
+        // The second, still active batch holds every row: undoing the first keeps them all
+        // (same transactions, same ids); undoing the second too empties the ledger.
         let undo = try CLI.run(["undo", String(j1[0]["batch"] as! Int)], store: store)
         #expect(undo.status == 0)
+        #expect(undo.stdout.contains("0 records and 0 transactions removed; \(newCount) records kept"))
         let txs = try CLI.run(["transactions", "--format", "json"], store: store)
-        #expect(txs.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(txs.stdout == before.replacingOccurrences(of: "\"file\": \"wells_fargo_checking.csv\"", with: "\"file\": \"wells_fargo_again.csv\""))
+        let undo2 = try CLI.run(["undo", String(j2[0]["batch"] as! Int)], store: store)
+        #expect(undo2.stdout.contains("\(newCount) records and \(newCount) transactions removed"))
+        let empty = try CLI.run(["transactions", "--format", "json"], store: store)
+        #expect(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 
     @Test func profilesListsBuiltIns() throws {
