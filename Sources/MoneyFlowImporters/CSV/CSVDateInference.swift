@@ -56,6 +56,39 @@ enum CSVDateInference {
         return nil
     }
 
+    /// The first cell proving day-first (a first number above 12) and the first proving
+    /// month-first (a second number above 12), for day/month-ordered cells.
+    static func orderEvidence(_ cells: [Cell]) -> (dayFirst: Cell?, monthFirst: Cell?) {
+        var dayFirst: Cell?, monthFirst: Cell?
+        for cell in cells {
+            guard let s = shape(cell.text), !s.yearFirst else { continue }
+            if s.numbers[0] > 12, s.numbers[1] <= 12, dayFirst == nil { dayFirst = cell }
+            if s.numbers[1] > 12, s.numbers[0] <= 12, monthFirst == nil { monthFirst = cell }
+        }
+        return (dayFirst, monthFirst)
+    }
+
+    /// A built-in profile picked by sniffing the header brings its bank's date order, but a
+    /// header is weak evidence: `Date,Description,Amount` is American Express's and also many
+    /// other banks'. So the rows get the last word. Rows that prove the other order are refused
+    /// (naming the line and the profile that did not fit), and when the header is generic and
+    /// no row decides, the profile's order is used with a warning instead of silently.
+    static func checkSniffedFormat(_ format: LocalDate.Format, cells: [Cell], profile: String, genericHeader: Bool,
+                                   file: String, column: String) throws -> ImportWarning? {
+        let order = format.layout.order
+        guard order != .ymd else { return nil }
+        let evidence = orderEvidence(cells)
+        let contrary = order == .mdy ? evidence.dayFirst : evidence.monthFirst
+        let supporting = order == .mdy ? evidence.monthFirst : evidence.dayFirst
+        if let contrary {
+            let other = order == .mdy ? "day" : "month"
+            throw ImportError(.malformed, file: file, locator: Locator(line: contrary.line), column: column,
+                              problem: "date '\(contrary.text.prefix(40))' puts the \(other) first, but the header matched the built-in profile '\(profile)' whose dates are \(format.rawValue); this is another bank's export: import it with --csv-profile FILE setting date_format (see `moneyflow profiles`)")
+        }
+        guard genericHeader, supporting == nil, let first = cells.first else { return nil }
+        return ImportWarning("no date in the file says whether the day or the month comes first (e.g. '\(first.text.prefix(40))' on line \(first.line)); read as \(format.rawValue) because the header matched the built-in profile '\(profile)'. If this is another bank's export, import it with --csv-profile FILE setting date_format")
+    }
+
     /// The one format that reads every cell, or an error naming the line that prevents it.
     static func format(for cells: [Cell], file: String, column: String) throws -> LocalDate.Format {
         func refuse(_ line: Int?, _ problem: String) -> ImportError {

@@ -56,7 +56,7 @@ public struct CSVImporter: Importer {
             }
             throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
         }
-        return try Self.read(source: &source, headerIndex: headerIndex, columns: columns, profile: profile, file: file)
+        return try Self.read(source: &source, headerIndex: headerIndex, columns: columns, profile: profile, sniffed: userProfiles == nil, file: file)
     }
 
     /// True when the first line is printable UTF-8 text holding a `,` `;` tab or `|`.

@@ -7,7 +7,11 @@ extension CSVImporter {
     /// Every row must have the header's width; dates are parsed once the whole file's date
     /// format is known (see ``CSVDateInference``); printed balances are checked as a chain
     /// (see ``BalanceChain``).
-    static func read(source: inout CSVSource, headerIndex: Int?, columns: Columns, profile p: CSVProfile, file: String) throws -> ImportedStatement {
+    ///
+    /// `sniffed`: the profile was picked by matching the header (not named by the user), so its
+    /// date order is checked against the rows (see ``CSVDateInference/checkSniffedFormat``).
+    static func read(source: inout CSVSource, headerIndex: Int?, columns: Columns, profile p: CSVProfile, sniffed: Bool,
+                     file: String) throws -> ImportedStatement {
         let firstDataRow = headerIndex.map { $0 + 1 } ?? 0
         let preamble = headerIndex.map { Array(source.head[..<$0]) } ?? []
         func colName(_ ref: ColumnRef?) -> String {
@@ -156,8 +160,15 @@ extension CSVImporter {
 
         // Dates: the profile's format, else the one every row's date agrees on.
         let format: LocalDate.Format
-        if let f = p.dateFormat { format = f }
-        else { format = try CSVDateInference.format(for: dateCells.filter { !$0.text.isEmpty }, file: file, column: colName(p.dateColumn)) }
+        if let f = p.dateFormat {
+            format = f
+            if sniffed, headerIndex != nil,
+               let w = try CSVDateInference.checkSniffedFormat(f, cells: dateCells.filter { !$0.text.isEmpty }, profile: p.qualifiedName,
+                                                               genericHeader: p.signatureAlternatives.isEmpty,
+                                                               file: file, column: colName(p.dateColumn)) {
+                warnings.append(w)
+            }
+        } else { format = try CSVDateInference.format(for: dateCells.filter { !$0.text.isEmpty }, file: file, column: colName(p.dateColumn)) }
         for i in records.indices {
             let cell = dateCells[i]
             do throws(DateParseError) {
