@@ -28,16 +28,18 @@ public struct TextTable {
         return w
     }
 
-    /// Truncates to at most `width` display cells, ending with `…` when cut.
+    /// Truncates to at most `width` display cells, ending with `…` when cut. Cuts between
+    /// characters of the raw text, so an escape (`\u{202E}`) is shown whole or not at all.
     public static func truncate(_ raw: String, to width: Int) -> String {
         let s = SafeText.escaped(raw)
         guard displayWidth(s) > width else { return s }
         var out = ""
         var w = 0
-        for ch in s {
-            let cw = displayWidth(String(ch))
+        for ch in raw {
+            let piece = SafeText.escaped(String(ch))
+            let cw = displayWidth(piece)
             if w + cw > width - 1 { break }
-            out.append(ch); w += cw
+            out += piece; w += cw
         }
         return out + "…"
     }

@@ -56,6 +56,19 @@ import Testing
         return path
     }
 
+    /// A cut cell never ends inside an escape (`\u{20…` would hide what was there).
+    @Test func truncationKeepsEscapesWhole() {
+        for width in 1...24 {
+            let cut = TextTable.truncate("EVIL \u{1B}[2J \u{202E} gnp.exe and more text", to: width)
+            #expect(TextTable.displayWidth(cut) <= width, "\(width): \(cut)")
+            let body = cut.hasSuffix("…") ? String(cut.dropLast()) : cut
+            #expect(body.components(separatedBy: "\\u{").count == body.components(separatedBy: "}").count, "\(width): \(cut)")
+            #expect(!body.hasSuffix("\\"), "\(width): \(cut)")
+        }
+        #expect(TextTable.truncate("a\u{202E}bcdefgh", to: 10) == "a\\u{202E}…")
+        #expect(TextTable.truncate("a\u{202E}bcdefgh", to: 9) == "a…")
+    }
+
     @Test func hostileTextIsEscapedOnTerminalsExactInJSONAndBlankedInExports() throws {
         let dir = try Self.tempDir()
         let store = (dir as NSString).appendingPathComponent("s.sqlite")
