@@ -30,8 +30,11 @@ enum TextlessLinkRule {
     /// incoming rows and among the stored transactions) for an exact-date pair to stand
     /// without text: three and a half matching windows, half a month.
     static let uniqueAmountWindowDays = 14
-    /// Distinct carried pairs (distinct rows and transactions) that make two texts an alias.
-    /// Two, so that one coincidence (two different shops, same amount, same day) teaches nothing.
+    /// Distinct carried pairs (other rows and other transactions) that make two texts an alias.
+    /// One is enough: a carried pair is already a same-day pair with an amount found nowhere
+    /// else for two weeks, and only pairs of exactly the same two texts learn from it. Two
+    /// cost the CMB scenario with weekly feed pages recall 0.846 instead of 0.923, at no
+    /// precision gain (1.0 either way).
     static let aliasConfirmations = 1
 }
 
@@ -79,16 +82,33 @@ extension MatchGroup {
     /// which side was imported first.
     func uniqueAmounts(index x: CandidateIndex) -> [Bool] {
         let w = TextlessLinkRule.uniqueAmountWindowDays
-        var rowDays: [Int64: [Int]] = [:]
+        // Days per amount, sorted, on each side: a count in a window is two binary searches
+        // (a daily same-price coffee must not make this quadratic).
+        var rowDays: [Int64: [Int]] = [:], candDays: [Int64: [Int]] = [:]
         for (row, i) in idx.enumerated() { rowDays[records[i].amount.minorUnits, default: []].append(rowDay[row]) }
-        return idx.indices.map { row in
-            let amount = records[idx[row]].amount.minorUnits
-            let day = rowDay[row]
-            guard rowDays[amount]!.filter({ abs($0 - day) <= w }).count == 1 else { return false }
-            guard let range = x.bucket[amount] else { return true }
-            var n = 0
-            for k in range where abs(x.candDay[x.order[k]] - day) <= w { n += 1 }
-            return n <= 1
+        for k in rowDays.keys { rowDays[k]!.sort() }
+        for (amount, range) in x.bucket {
+            var days: [Int] = []
+            for k in range { days.append(x.candDay[x.order[k]]) }
+            candDays[amount] = days.sorted()
         }
+        var out = [Bool](repeating: false, count: idx.count)
+        for row in idx.indices {
+            let amount = records[idx[row]].amount.minorUnits, day = rowDay[row]
+            let rowsNear = Self.countWithin(rowDays[amount] ?? [], day - w, day + w)
+            let transactionsNear = Self.countWithin(candDays[amount] ?? [], day - w, day + w)
+            out[row] = rowsNear == 1 && transactionsNear <= 1
+        }
+        return out
+    }
+
+    /// How many values of sorted `a` lie in `lo...hi`.
+    static func countWithin(_ a: [Int], _ lo: Int, _ hi: Int) -> Int {
+        func firstAtLeast(_ v: Int) -> Int {
+            var l = 0, h = a.count
+            while l < h { let m = (l + h) / 2; if a[m] < v { l = m + 1 } else { h = m } }
+            return l
+        }
+        return firstAtLeast(hi + 1) - firstAtLeast(lo)
     }
 }
