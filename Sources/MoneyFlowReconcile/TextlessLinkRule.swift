@@ -23,8 +23,9 @@ import MoneyFlowCore
 /// statement it checks completeness (the importers' balance chains), not identity.
 enum TextlessLinkRule {
     /// Below this similarity (0...1, rare tokens weigh more) the texts count as sharing
-    /// nothing. A shared city or a generic word ("PURCHASE") scores well under it; one shared
-    /// merchant word ("星巴克" in "星巴克企业管理（中国）有限公司") scores above.
+    /// nothing: no token in common, or only tokens so common in the import that they weigh
+    /// next to nothing. One shared merchant word ("星巴克" in "星巴克企业管理（中国）有限公司")
+    /// scores far above.
     static let textEvidenceFloor = 0.1
     /// Days on either side of the row's date in which its amount must be unique (among the
     /// incoming rows and among the stored transactions) for an exact-date pair to stand
