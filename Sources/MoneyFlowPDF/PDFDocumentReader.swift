@@ -171,11 +171,52 @@ public final class PDFDocumentReader {
         }
     }
 
+    /// Page `index` and what poppler reported while interpreting it (nil when nothing): a
+    /// page whose content stream is damaged still yields the glyphs before and after the
+    /// damage, so its text alone cannot tell that rows are missing.
+    public func checkedPage(at index: Int, fontSizes: Bool = true) -> (page: TextPage, problem: PDFPageProblem?) {
+        PopplerMessages.install()
+        _ = PopplerMessages.take()
+        let page = page(at: index, fontSizes: fontSizes)
+        let errors = PopplerMessages.take()
+        guard let first = errors.first else { return (page, nil) }
+        return (page, PDFPageProblem(page: index + 1, errorCount: errors.count, firstError: first))
+    }
+
     /// All pages, in document order.
     public func pages(fontSizes: Bool = true) -> [TextPage] {
         var out: [TextPage] = []
         out.reserveCapacity(pageCount)
         for i in 0..<pageCount { out.append(page(at: i, fontSizes: fontSizes)) }
         return out
+    }
+}
+
+/// poppler-glib reports what it met while interpreting a page (a damaged content stream:
+/// unknown operators, illegal characters, operands of the wrong type) only through g_log,
+/// domain "Poppler", as "<category> at position N: <message>". They are collected per thread
+/// (each reading thread has its own document), so a reader knows which page they came from;
+/// they are never printed. Warnings ("Syntax warning") are harmless and dropped.
+enum PopplerMessages {
+    static let key = "MoneyFlowPDF.popplerErrors"
+    private static let installed: Void = {
+        _ = g_log_set_handler("Poppler", GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue),
+                              { _, _, message, _ in
+                                  guard let message else { return }
+                                  let text = String(cString: message)
+                                  guard !text.hasPrefix("Syntax warning") else { return }
+                                  let d = Thread.current.threadDictionary
+                                  var list = d[PopplerMessages.key] as? [String] ?? []
+                                  if list.count < 100 { list.append(text) }
+                                  d[PopplerMessages.key] = list
+                              }, nil)
+    }()
+    static func install() { _ = installed }
+    /// Errors collected on this thread since the last call.
+    static func take() -> [String] {
+        let d = Thread.current.threadDictionary
+        let list = d[key] as? [String] ?? []
+        d.removeObject(forKey: key)
+        return list
     }
 }

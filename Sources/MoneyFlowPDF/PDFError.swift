@@ -21,3 +21,16 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// Errors poppler met while interpreting one page (its content stream is damaged): the
+/// page's text may lack whatever the damaged part drew.
+public struct PDFPageProblem: Sendable, Hashable {
+    /// 1-based page number.
+    public var page: Int
+    public var errorCount: Int
+    /// Poppler's first message, e.g. "Syntax error at position 55504: Illegal character ')'".
+    public var firstError: String
+    public init(page: Int, errorCount: Int, firstError: String) {
+        self.page = page; self.errorCount = errorCount; self.firstError = firstError
+    }
+}

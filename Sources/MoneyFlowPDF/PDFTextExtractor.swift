@@ -25,12 +25,23 @@ public struct PDFTextExtractor: Sendable {
     ///
     /// - Throws: ``PDFError``; `.noTextLayer` when no page carries any text.
     public func extract(data: Data, password: String? = nil) throws(PDFError) -> [TextPage] {
+        try extractChecked(data: data, password: password).pages
+    }
+
+    /// Every page of the PDF in `data`, in document order, with the pages poppler could not
+    /// interpret cleanly (damaged content streams), in page order.
+    ///
+    /// - Throws: ``PDFError``; `.noTextLayer` when no page carries any text.
+    public func extractChecked(data: Data, password: String? = nil) throws(PDFError) -> (pages: [TextPage], problems: [PDFPageProblem]) {
         let first = try PDFDocumentReader(data: data, password: password)
         let n = first.pageCount
         let threads = min(maxThreads, max(1, n / PDFTextExtractor.pagesPerThread))
         var pages: [TextPage]
+        var problems: [PDFPageProblem?]
         if threads <= 1 {
-            pages = first.pages(fontSizes: fontSizes)
+            let read = (0..<n).map { first.checkedPage(at: $0, fontSizes: fontSizes) }
+            pages = read.map(\.page)
+            problems = read.map(\.problem)
         } else {
             // Each worker reads one contiguous run of pages through its own document (contiguous,
             // so each document loads only the resources of its own pages).
@@ -38,21 +49,23 @@ public struct PDFTextExtractor: Sendable {
             for _ in 1..<threads {
                 readers.append(try PDFDocumentReader(data: data, password: password))
             }
-            let slots = UnsafeMutableBufferPointer<TextPage>.allocate(capacity: n)
+            typealias Slot = (page: TextPage, problem: PDFPageProblem?)
+            let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: n)
             defer { slots.deallocate() }
             let fontSizes = self.fontSizes
             let shared = ParallelPages(readers: readers, slots: slots.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: threads) { w in
                 let reader = shared.readers[w]
                 for i in (w * n / threads)..<((w + 1) * n / threads) {
-                    (shared.slots + i).initialize(to: reader.page(at: i, fontSizes: fontSizes))
+                    (shared.slots + i).initialize(to: reader.checkedPage(at: i, fontSizes: fontSizes))
                 }
             }
-            pages = Array(slots)
+            pages = slots.map(\.page)
+            problems = slots.map(\.problem)
             _ = slots.deinitialize()
         }
         if pages.allSatisfy({ $0.items.isEmpty }) { throw .noTextLayer }
-        return pages
+        return (pages, problems.compactMap { $0 })
     }
 
     /// Number of pages, or the error that prevents opening the file.
@@ -66,8 +79,8 @@ public struct PDFTextExtractor: Sendable {
 /// the slots after `concurrentPerform` returns.
 private final class ParallelPages: @unchecked Sendable {
     let readers: [PDFDocumentReader]
-    let slots: UnsafeMutablePointer<TextPage>
-    init(readers: [PDFDocumentReader], slots: UnsafeMutablePointer<TextPage>) {
+    let slots: UnsafeMutablePointer<(page: TextPage, problem: PDFPageProblem?)>
+    init(readers: [PDFDocumentReader], slots: UnsafeMutablePointer<(page: TextPage, problem: PDFPageProblem?)>) {
         self.readers = readers; self.slots = slots
     }
 }

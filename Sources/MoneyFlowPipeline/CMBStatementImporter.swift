@@ -42,7 +42,7 @@ public struct CMBStatementImporter: Importer {
             do { zip = try ZipArchive(data: input.data, limits: zipLimits) }
             catch { throw map(error, file: file) }
             let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
-            guard let entry = pdfs.first else {
+            guard !pdfs.isEmpty else {
                 throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
             }
             if let unsafe = zip.entries.first(where: \.isUnsafePath) {
@@ -50,29 +50,48 @@ public struct CMBStatementImporter: Importer {
                 // what CMB sends: refuse it rather than guess.
                 throw ImportError(.malformed, file: file, problem: "refused: unsafe ZIP entry name '\(unsafe.name.prefix(60))' (points outside its folder)")
             }
-            do {
-                pdfBytes = try zip.data(for: entry, password: entry.isEncrypted ? try ask() : nil)
-            } catch let e as ZipError {
-                throw map(e, file: file)
+            // Every PDF entry is read (its content decides, not its name): one that is not a
+            // PDF is an error, and so are several statements (only the first one's bytes are kept).
+            var statements: [String] = []
+            for e in pdfs {
+                let bytes: Data
+                do { bytes = try zip.data(for: e, password: e.isEncrypted ? try ask() : nil) }
+                catch let error as ZipError { throw map(error, file: file) }
+                guard PDFDocumentReader.hasPDFHeader(bytes) else {
+                    throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: \(e.name) is not a PDF")
+                }
+                if statements.isEmpty { pdfBytes = bytes }
+                statements.append(e.name)
             }
-            guard PDFDocumentReader.hasPDFHeader(pdfBytes) else {
-                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: \(entry.name) is not a PDF")
+            if statements.count > 1 {
+                // CMB sends one statement per ZIP. Reading only one would drop the others
+                // without a word, and one import of several statements could not say which
+                // entry a row came from (locators name a page and row, not an entry).
+                let names = statements.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (statements.count > 5 ? ", ..." : "")
+                throw ImportError(.rejected, file: file, problem: "refused: the ZIP holds \(statements.count) PDF statements (\(names)); import one statement per file: extract them and import each PDF")
             }
         }
-        let pages: [TextPage]
+        let read: (pages: [TextPage], problems: [PDFPageProblem])
         do {
-            pages = try extract(pdfBytes, password: password)
+            read = try extract(pdfBytes, password: password)
         } catch PDFError.passwordRequired {
-            do { pages = try extract(pdfBytes, password: try ask()) }
+            do { read = try extract(pdfBytes, password: try ask()) }
             catch let e as PDFError { throw map(e, file: file) }
         } catch let e as PDFError {
             throw map(e, file: file)
         }
-        return try CMBStatementReconstructor().importedStatement(from: pages, fileName: file)
+        let statement = try CMBStatementReconstructor().importedStatement(from: read.pages, fileName: file)
+        if let damaged = read.problems.first {
+            // The glyphs around the damage still read, so the rows that remain look fine and
+            // may even chain: only poppler knows that part of the page could not be drawn.
+            let pages = read.problems.map { String($0.page) }.joined(separator: ", ")
+            throw ImportError(.malformed, file: file, problem: "refused: damaged PDF, the content stream of page \(pages) has errors (\(damaged.firstError.prefix(80))); rows on \(read.problems.count == 1 ? "that page" : "those pages") may be missing (\(statement.records.count) rows readable): get a fresh copy of the statement")
+        }
+        return statement
     }
 
-    func extract(_ data: Data, password: String?) throws -> [TextPage] {
-        do { return try PDFTextExtractor().extract(data: data, password: password) }
+    func extract(_ data: Data, password: String?) throws -> (pages: [TextPage], problems: [PDFPageProblem]) {
+        do { return try PDFTextExtractor().extractChecked(data: data, password: password) }
         catch { throw error }
     }
 

@@ -37,7 +37,7 @@ struct ComponentSolver {
             let k = pairIndices.first!
             let p = g.pairs[k]
             guard p.score > 0 else { return }
-            if unconfirmedWithRivals(p) { review(k, []) } else { accept(k) }
+            if unconfirmedWithRivals(p) || isGuess(p) { review(k, []) } else { accept(k) }
             return
         }
         let row0 = g.pairs[pairIndices.first!].row, col0 = g.pairs[pairIndices.first!].col
@@ -96,13 +96,22 @@ struct ComponentSolver {
         }
         let p = g.pairs[best]
         let alternative = max(0, second.map { g.pairs[$0].score } ?? 0)
-        func rival(_ k: Int) -> ReviewCandidate { rowSide ? candidate(k) : candidate(k, otherRow: Int(g.pairs[k].row)) }
+        // The runner-up is another transaction for this row (rowSide), or another row wanting
+        // this row's transaction: then it is no candidate of this row, only a rival for its own.
+        func reviewWith(_ rival: Int?) {
+            guard let rival else { return review(best, []) }
+            if rowSide { review(best, [candidate(rival)]) } else { review(best, [], contestedBy: rival) }
+        }
         if p.score - alternative < g.options.reviewMargin {
-            review(best, second.flatMap { g.pairs[$0].score > 0 ? [rival($0)] : nil } ?? [])
+            reviewWith(second.flatMap { g.pairs[$0].score > 0 ? $0 : nil })
             return
         }
         if unconfirmedWithRivals(p) {
-            review(best, second.map { [rival($0)] } ?? [])
+            reviewWith(second)
+            return
+        }
+        if isGuess(p) {
+            review(best, [])
             return
         }
         accept(best)
@@ -159,29 +168,33 @@ struct ComponentSolver {
                 for i2 in 0..<nr where rowSig(rowsArray[i2]) == rowSig(row) { without[i2, j] = AssignmentProblem.forbidden }
                 let alt = without.solve()
                 if alt.cost - best.cost < margin && !interchangeable(best.columns, alt.columns, rows: rowsArray, cols: cols) {
-                    var others: [ReviewCandidate] = []
                     if let c2 = alt.columns[i], pairAt[i * nc + c2] >= 0 {
-                        others.append(candidate(Int(pairAt[i * nc + c2])))
+                        review(k, [candidate(Int(pairAt[i * nc + c2]))])
+                    } else if let i2 = alt.columns.indices.first(where: { alt.columns[$0] == j && $0 != i && pairAt[$0 * nc + j] >= 0 }) {
+                        // Another record wants this transaction just as much.
+                        review(k, [], contestedBy: Int(pairAt[i2 * nc + j]))
                     } else {
-                        for (i2, c2) in alt.columns.enumerated() where c2 == j && i2 != i && pairAt[i2 * nc + j] >= 0 {
-                            // Another record wants this transaction just as much.
-                            others.append(candidate(Int(pairAt[i2 * nc + j]), otherRow: rowsArray[i2]))
-                        }
+                        review(k, [])
                     }
-                    review(k, others)
                     continue
                 }
             }
             if unconfirmedWithRivals(g.pairs[k]) {
-                var other: ReviewCandidate? = nil
                 var bestOther: Int32 = -1
                 for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {
                     if bestOther < 0 || g.pairs[Int(pairAt[i * nc + j2])].score > g.pairs[Int(bestOther)].score { bestOther = pairAt[i * nc + j2] }
                 }
-                if bestOther >= 0 { other = candidate(Int(bestOther)) } else if let i2 = (0..<nr).first(where: { $0 != i && pairAt[$0 * nc + j] >= 0 }) {
-                    other = candidate(Int(pairAt[i2 * nc + j]), otherRow: rowsArray[i2])
+                if bestOther >= 0 {
+                    review(k, [candidate(Int(bestOther))])
+                } else if let i2 = (0..<nr).first(where: { $0 != i && pairAt[$0 * nc + j] >= 0 }) {
+                    review(k, [], contestedBy: Int(pairAt[i2 * nc + j]))
+                } else {
+                    review(k, [])
                 }
-                review(k, other.map { [$0] } ?? [])
+                continue
+            }
+            if isGuess(g.pairs[k]) {
+                review(k, [])
                 continue
             }
             accept(k)
@@ -191,6 +204,8 @@ struct ComponentSolver {
     /// The text does not confirm the pair while another transaction of the same amount is in
     /// the row's window (whatever already supports it) or another row wants the column:
     /// amount and date alone cannot tell them apart.
+    private func isGuess(_ p: MatchPair) -> Bool { g.isGuess(p) }
+
     private func unconfirmedWithRivals(_ p: MatchPair) -> Bool {
         p.sim < g.options.minimumTextSimilarity && (g.rowRivals[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1)
     }
@@ -208,14 +223,29 @@ struct ComponentSolver {
         }
     }
 
-    private mutating func review(_ k: Int, _ others: [ReviewCandidate]) {
-        out.append((g.idx[Int(g.pairs[k].row)], .needsReview(candidates: [candidate(k)] + others)))
+    /// Flags pair `k`'s row for review. Its candidates are the row's OWN pairs, one entry per
+    /// transaction, each with the reasons of that pairing: `others` are further transactions
+    /// of this row. When the rival is another row wanting the same transaction (pair
+    /// `contestedBy`), that is said as a reason of this row's candidate, never as a second
+    /// entry for the same transaction carrying the other row's reasons.
+    private mutating func review(_ k: Int, _ others: [ReviewCandidate], contestedBy rival: Int? = nil) {
+        var own = candidate(k)
+        if let rival {
+            let r = g.records[g.idx[Int(g.pairs[rival].row)]]
+            own.reasons.append(MatchReason("contested", "another incoming record (\(r.date.iso) \(r.amount.decimalString) \"\(r.description)\") fits it as well, score \(Self.twoDecimals(g.pairs[rival].score))"))
+        }
+        if isGuess(g.pairs[k]) {
+            own.reasons.append(MatchReason("guess", "the texts share nothing: amount and date alone"))
+        }
+        var seen: Set<Int64> = [g.candidates[Int(g.pairs[k].col)].id]
+        var list = [own]
+        for c in others where c.transactionID.map({ seen.insert($0).inserted }) ?? true { list.append(c) }
+        out.append((g.idx[Int(g.pairs[k].row)], .needsReview(candidates: list)))
     }
 
-    private func candidate(_ k: Int, otherRow: Int? = nil) -> ReviewCandidate {
+    private func candidate(_ k: Int) -> ReviewCandidate {
         let p = g.pairs[k]
-        return ReviewCandidate(transactionID: g.candidates[Int(p.col)].id, incomingIndex: otherRow.map { g.idx[$0] },
-                               score: p.score, reasons: reasons(p))
+        return ReviewCandidate(transactionID: g.candidates[Int(p.col)].id, score: p.score, reasons: reasons(p))
     }
 
     /// Why a pair was proposed, for the plan, `review` and `--dry-run`.
@@ -230,6 +260,7 @@ struct ComponentSolver {
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
+        if p.aliasConfirmations > 0 { out.append(MatchReason("alias", "these texts are paired by \(p.aliasConfirmations) same-day, unique-amount records of this import")) }
         return out
     }
 

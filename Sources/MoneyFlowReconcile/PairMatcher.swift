@@ -62,8 +62,10 @@ extension Reconciler {
                     lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
                 }
             }
+            // Wide enough to see whether an amount is unique near each row (TextlessLinkRule).
+            let reach = max(window, TextlessLinkRule.uniqueAmountWindowDays)
             var candidates = try view.candidateTransactions(accountID: accountID, currency: currency,
-                                                            from: LocalDate(dayNumber: lo - window), through: LocalDate(dayNumber: hi + window))
+                                                            from: LocalDate(dayNumber: lo - reach), through: LocalDate(dayNumber: hi + reach))
             if !reopening.remainders.isEmpty {
                 // A transaction is offered as it would be without its reopened records.
                 candidates = candidates.compactMap { c in
@@ -135,6 +137,10 @@ struct MatchPair {
     var sim: Double
     var score: Double
     var externalIDAgrees = false
+    /// The dates agree exactly (before any pending allowance); see ``TextlessLinkRule``.
+    var exactDate = false
+    /// Other carried pairs with the same two texts (a learned alias), see ``TextlessLinkRule``.
+    var aliasConfirmations: Int32 = 0
     /// Index into ``MatchGroup/replacements`` for a posted provider record replacing a removed
     /// pending one, else -1 (keeps the pair a plain value: no reference counting).
     var replacement: Int32 = -1
@@ -171,6 +177,8 @@ struct MatchGroup {
     var rowRivals: [Int32] = []
     var colDegree: [Int32] = []
     var rowDay: [Int] = []
+    /// Per row: no other record or transaction of its amount nearby (``uniqueAmounts(index:)``).
+    var amountUnique: [Bool] = []
 
     /// Records from this index on are stored records planned again (see ``Reconciler/match``).
     let firstReopened: Int
@@ -272,6 +280,7 @@ struct MatchGroup {
             }
         }
         guard !pairs.isEmpty else { return }
+        amountUnique = uniqueAmounts(index: index)
         // Text: tokens of every record that has a pair, weighted by how rare they are.
         rowTokens = [[Int32]](repeating: [], count: n)
         colTokens = [[Int32]?](repeating: nil, count: m)
@@ -304,6 +313,7 @@ struct MatchGroup {
             kept += 1
         }
         pairs.removeLast(pairs.count - kept)
+        learnAliases()
     }
 
     /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a
@@ -345,8 +355,10 @@ struct MatchGroup {
                 // an earlier import linked must weigh as it would within one import.
                 out.rivals[row - rows.lowerBound] += 1
                 guard x.kinds[c] & rowKind == 0 else { continue }
+                let exactDate = lag == 0
                 if pendingSide { lag = lag > 0 ? max(0, lag - 2) : lag }
                 var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
+                pair.exactDate = exactDate
                 if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
                 if x.kinds[c] & ~Self.kindBit(.plaid) != 0 { out.hasBankCandidate[row - rows.lowerBound] = true }
                 out.pairs.append(pair)

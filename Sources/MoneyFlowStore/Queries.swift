@@ -92,7 +92,11 @@ enum Queries {
             ORDER BY r.id
             """)
         return try rows.map { r in
-            let candidates = try JSONDecoder().decode([ReviewCandidate].self, from: Data((r["candidates"] as String).utf8))
+            var candidates = try JSONDecoder().decode([ReviewCandidate].self, from: Data((r["candidates"] as String).utf8))
+            // Stores written before the engine named each candidate once may repeat a
+            // transaction with another record's reasons; the first entry is this record's own.
+            var seen = Set<Int64>()
+            candidates = candidates.filter { c in c.transactionID.map { seen.insert($0).inserted } ?? true }
             return PendingReview(recordID: r["rid"], transactionID: r["transaction_id"], record: source(r), account: r["account_name"], candidates: candidates)
         }
     }

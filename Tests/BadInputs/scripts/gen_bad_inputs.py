@@ -249,10 +249,8 @@ def gen_pdf():
     case("pdf/bitflip_content_stream_p1_start.pdf", ["not a cmb statement"], flip(pdf, 54400),
          note="page 1 content stream damaged near its start: header lost")
     case("pdf/bitflip_content_stream_p1_middle.pdf", ["damaged"], flip(pdf, 55500),
-         known_issue="damaged page-1 content stream: imports 10 of 35 rows with warnings, exit 0", accepted=True,
          note="page 1 content stream damaged in the middle: most rows of page 1 unreadable")
     case("pdf/bitflip_content_stream_p2.pdf", ["damaged"], flip(pdf, 57500),
-         known_issue="damaged page-2 content stream: imports 29 of 35 rows with one warning, exit 0", accepted=True,
          note="page 2 content stream damaged: its last rows are unreadable")
     case("pdf/no_text_layer.pdf", ["no text layer"], make_pdf(b"0.2 0.4 0.8 rg 72 72 300 500 re f\n0 0 0 RG 4 w 72 600 m 500 600 l S", fonts=False),
          note="vector drawing only, no text")

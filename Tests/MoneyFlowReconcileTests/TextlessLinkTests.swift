@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// A pair whose texts share nothing is a guess (``TextlessLinkRule``): review, unless other
+/// evidence carries it. One statement row, one feed record of the same amount.
+struct TextlessFixture {
+    static let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
+    static let day = LocalDate(year: 2025, month: 3, day: 10)!
+    static func usd(_ m: Int64) -> Money { Money(minorUnits: m, currency: "USD") }
+
+    /// The feed holds a Whole Foods purchase and an unrelated, text-confirmed one.
+    static func feed(wholeFoodsOn d: LocalDate, extra: [IncomingRecord] = []) -> ImportedStatement {
+        ImportedStatement(importerID: "plaid", accounts: [facts], records: [
+            AbstainFixture.plaid("wf", d, -4210, "WHOLEFDS SEA 10234", row: 1),
+            AbstainFixture.plaid("uber", day.adding(days: -3), -2217, "Uber", row: 2),
+        ] + extra)
+    }
+    /// The statement holds a Safeway purchase of the same amount, and the Uber ride.
+    static var statement: ImportedStatement {
+        ImportedStatement(importerID: "csv", accounts: [facts], records: [
+            AbstainFixture.bank(day.adding(days: -3), -2217, "UBER *TRIP HELP.UBER.COM CA", balance: 97783, line: 2),
+            AbstainFixture.bank(day, -4210, "SAFEWAY #1234 SEATTLE WA", balance: 93573, line: 3),
+        ])
+    }
+
+    static func run(_ feed: ImportedStatement) throws -> (FileImportResult, LedgerStore) {
+        let store = try freshReconcileStore()
+        let service = ImportService(store: store)
+        try importFile(service, feed, name: "plaid.json")
+        let r = try service.apply(statement, fileName: "stmt.csv", sha256: "sha-stmt", options: FileImportOptions())
+        return (r, store)
+    }
+}
+
+@Suite struct TextlessLinkTests {
+    typealias F = TextlessFixture
+
+    /// SAFEWAY vs WHOLEFDS, same amount, one day apart, the only candidate: not linked.
+    @Test func descriptionsSharingNothingGoToReview() throws {
+        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day.adding(days: -1)))
+        #expect(r.plan.counts.linked == 1, "the Uber ride is text-confirmed: \(r.plan.entries.map { describe($0.decision) })")
+        #expect(r.plan.counts.needsReview == 1)
+        let review = try #require(try store.pendingReviews().first)
+        #expect(review.record.description.hasPrefix("SAFEWAY"))
+        let wf = try #require(try store.transactions().first { $0.sources.contains { $0.externalID == "wf" } })
+        #expect(wf.sources.count == 1, "Whole Foods stays on its own")
+        #expect(review.candidates.map(\.transactionID) == [wf.id])
+        #expect(review.candidates[0].reasons.contains { $0.factor == "guess" })
+    }
+
+    /// Same date and an amount found nowhere else within two weeks on either side: amount and
+    /// date carry the pair without text.
+    @Test func exactDateAndUniqueAmountCarryIt() throws {
+        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day))
+        #expect(r.plan.counts.linked == 2, "\(r.plan.entries.map { describe($0.decision) })")
+        #expect(r.plan.counts.needsReview == 0)
+        #expect(try store.pendingReviews().isEmpty)
+        let t = try #require(try store.transactions().first { $0.amount.minorUnits == -4210 })
+        #expect(Set(t.sources.map(\.kind)) == [.csv, .plaid])
+    }
+
+    /// The same exact-date pair, but the feed has another purchase of that amount ten days
+    /// later (outside the matching window, inside the uniqueness window): not unique, review.
+    @Test func exactDateWithTheAmountRecurringNearbyIsReviewed() throws {
+        let later = AbstainFixture.plaid("wf2", F.day.adding(days: 10), -4210, "WHOLEFDS SEA 10234", row: 3)
+        let (r, _) = try F.run(F.feed(wholeFoodsOn: F.day, extra: [later]))
+        #expect(r.plan.counts.needsReview == 1, "\(r.plan.entries.map { describe($0.decision) })")
+        #expect(r.plan.counts.linked == 1)
+    }
+}
+
+/// A bank that prints the legal entity where the feed names the brand: texts that share
+/// nothing, but same-day, unique-amount pairs show they name the same merchant.
+@Suite struct LearnedAliasTests {
+    static let facts = AccountFacts(key: "cmb", suggestedName: "CMB 8705", currencies: ["CNY"])
+    static let day = LocalDate(year: 2026, month: 6, day: 20)!
+    static func cny(_ m: Int64) -> Money { Money(minorUnits: m, currency: "CNY") }
+    static func bank(_ offset: Int, _ amount: Int64, row: Int) -> IncomingRecord {
+        IncomingRecord(accountKey: "cmb", sourceKind: .cmbPDF, date: day.adding(days: offset), amount: cny(amount), description: "快捷支付",
+                       counterparty: "拉扎斯网络科技（上海）有限公司", locator: Locator(page: 1, row: row))
+    }
+    static func feed(_ id: String, _ offset: Int, _ amount: Int64, row: Int) -> IncomingRecord {
+        IncomingRecord(accountKey: "cmb", sourceKind: .plaid, date: day.adding(days: offset), amount: cny(amount), description: "饿了么",
+                       counterparty: "饿了么", externalID: id, locator: Locator(page: 1, row: row))
+    }
+
+    /// Two same-day pairs with amounts found nowhere else carry themselves and teach the alias;
+    /// the third pair, two days apart, is then linked on that evidence (and says so).
+    @Test(arguments: [false, true])
+    func sameDayUniquePairsCarryTheAliasForTheOthers(statementFirst: Bool) throws {
+        let stmt = ImportedStatement(importerID: "cmb-pdf", accounts: [Self.facts], records: [
+            Self.bank(-10, -3012, row: 1), Self.bank(-5, -4590, row: 2), Self.bank(0, -2733, row: 3)])
+        let plaid = ImportedStatement(importerID: "plaid", accounts: [Self.facts], records: [
+            Self.feed("e1", -10, -3012, row: 1), Self.feed("e2", -5, -4590, row: 2), Self.feed("e3", -2, -2733, row: 3)])
+        let store = try freshReconcileStore()
+        let service = ImportService(store: store)
+        let (first, second) = statementFirst ? (stmt, plaid) : (plaid, stmt)
+        try importFile(service, first, name: "first")
+        let r = try service.apply(second, fileName: "second", sha256: "sha-second", options: FileImportOptions())
+        #expect(r.plan.counts.linked == 3, "\(r.plan.entries.map { describe($0.decision) })")
+        #expect(try store.pendingReviews().isEmpty)
+        let late = try #require(r.plan.entries.first { r.plan.statement.records[$0.index].amount.minorUnits == -2733 })
+        guard case .link(_, _, let reasons) = late.decision else { Issue.record("\(late.decision)"); return }
+        #expect(reasons.contains { $0.factor == "alias" })
+    }
+
+    /// Without a same-day pair there is nothing to learn from: the textless pair is reviewed.
+    @Test func withoutConfirmationsTheTextlessPairIsReviewed() throws {
+        let store = try freshReconcileStore()
+        let service = ImportService(store: store)
+        try importFile(service, ImportedStatement(importerID: "plaid", accounts: [Self.facts], records: [Self.feed("e3", -2, -2733, row: 1)]), name: "feed")
+        let stmt = ImportedStatement(importerID: "cmb-pdf", accounts: [Self.facts], records: [Self.bank(0, -2733, row: 1)])
+        let r = try service.apply(stmt, fileName: "stmt", sha256: "sha-stmt", options: FileImportOptions())
+        #expect(r.plan.counts.needsReview == 1 && r.plan.counts.linked == 0, "\(r.plan.entries.map { describe($0.decision) })")
+    }
+}
+
+/// `review` lists each candidate of a record once, with that record's own reasons.
+@Suite struct ReviewCandidateTests {
+    /// Statement first, then two Plaid coffees (day -1 and day +1) competing for its one row:
+    /// the flagged record's candidate list names the bank transaction once, with the date gap
+    /// of THIS record, and says that another record wants it too.
+    @Test func competingRowsGiveOneCandidateEntryWithOwnReasons() throws {
+        let store = try freshReconcileStore()
+        let service = ImportService(store: store)
+        _ = try service.apply(AbstainFixture.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
+        _ = try service.apply(AbstainFixture.plaidFeed, fileName: "plaid.json", sha256: "sha-p", options: FileImportOptions())
+        let review = try #require(try store.pendingReviews().first)
+        let ids = review.candidates.compactMap(\.transactionID)
+        #expect(ids.count == review.candidates.count)
+        #expect(Set(ids).count == ids.count, "one entry per candidate: \(review.candidates)")
+        let txns = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
+        for c in review.candidates {
+            let id = try #require(c.transactionID)
+            let t = try #require(txns[id])
+            let gap = abs(t.date.dayNumber - review.record.date.dayNumber)
+            #expect(c.reasons.contains(MatchReason("date", "\(gap) day(s) apart")), "\(c.reasons) for a \(gap)-day gap")
+        }
+        #expect(review.candidates[0].reasons.contains { $0.factor == "contested" })
+    }
+}
