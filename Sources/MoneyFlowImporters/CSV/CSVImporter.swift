@@ -39,6 +39,10 @@ public struct CSVImporter: Importer {
         }
         let candidates = options.csvProfiles ?? builtInProfiles
         if (try? Self.chooseProfile(rows: rows, candidates: candidates)) != nil { return 0.9 }
+        // Printable text whose first line does not end within the sample: a header with an
+        // oversized cell (no other format writes such text); read() names the line and limit.
+        if input.data.count > 64 * 1024, !text.contains(where: \.isNewline),
+           text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { return 0.25 }
         return rows.contains { $0.fields.count > 1 } ? 0.3 : 0.1
     }
 
