@@ -20,8 +20,9 @@ public struct TOMLError: Error, Sendable, CustomStringConvertible {
 /// everything that walks the result recurses, and a hostile file of a few thousand `[` must get
 /// a message, not a stack overflow. toml++ itself refuses values nested deeper than 256
 /// (`TOML_MAX_NESTED_VALUES`) while parsing, but not deep dotted keys or table headers, and 256
-/// is far above what our files need; so the limit is also checked here while converting, which
-/// recurses at most `maxDepth` levels.
+/// is far above what our files need, and toml++ recurses (and crashes) on a few ten thousand
+/// dotted-key parts; so ``TOMLDepthGuard`` scans the text first, and the limit is checked again
+/// exactly while converting, which recurses at most `maxDepth` levels.
 public enum TOMLReader {
     /// Default nesting limit; MoneyFlow's files need four levels at most.
     public static let defaultMaxDepth = 64
@@ -30,6 +31,11 @@ public enum TOMLReader {
         // TOMLKit hands the text to C as a NUL-terminated string: a NUL would silently cut it.
         if let nul = text.utf8.firstIndex(of: 0) {
             throw TOMLError(line: text.utf8[..<nul].count { $0 == UInt8(ascii: "\n") } + 1, message: "NUL character in the file")
+        }
+        // Slack of 2: this pre-scan only has to stop what would crash toml++; the exact limit is
+        // applied to the parsed tables below, with the same message.
+        if let line = TOMLDepthGuard.firstTooDeep(text, limit: maxDepth + 2) {
+            throw TOMLError(line: line, message: "nesting deeper than \(maxDepth) levels")
         }
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {

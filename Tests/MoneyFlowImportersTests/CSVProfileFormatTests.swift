@@ -87,3 +87,35 @@ import MoneyFlowCore
         }
     }
 }
+
+/// The pre-scan that keeps toml++ from recursing too deep counts only real nesting.
+@Suite struct TOMLDepthGuardTests {
+    @Test func dotsAndBracketsInStringsCommentsAndValuesAreNotNesting() throws {
+        let dots = String(repeating: ".", count: 200), opens = String(repeating: "[{", count: 200)
+        let text = """
+        a = "\(dots)\(opens)"   # \(dots)\(opens)
+        b = '\(dots)'
+        c = \"\"\"
+        \(dots) "\(opens)
+        \"\"\"
+        d = [\(Array(repeating: "1.5", count: 200).joined(separator: ", "))]
+        "e.\(dots)" = 1
+        [t."\(dots)"]
+        f = { g = 1.5, h = "\(opens)" }
+        """
+        let t = try TOMLReader.parse(text)
+        #expect(t["a"] == .string(dots + opens))
+        #expect(t["d"]?.arrayValue?.count == 200)
+        #expect(t["t"]?[dots]?["f"]?["h"] == .string(opens))
+    }
+
+    @Test func deepDottedKeyIsRefusedWithItsLine() {
+        let text = "a = 1\n\n" + Array(repeating: "k", count: 100).joined(separator: ".") + " = 1\n"
+        #expect { try TOMLReader.parse(text) } throws: { e in
+            let e = e as? TOMLError
+            return e?.line == 3 && e?.message == "nesting deeper than 64 levels"
+        }
+        // 64 levels exactly is fine: the limit is inclusive.
+        #expect(throws: Never.self) { try TOMLReader.parse(Array(repeating: "k", count: 64).joined(separator: ".") + " = 1\n") }
+    }
+}

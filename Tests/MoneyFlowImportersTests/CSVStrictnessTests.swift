@@ -157,7 +157,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
     }
 
     /// A few thousand levels of nesting: an error, not a stack overflow.
-    @Test(arguments: ["toml-array", "toml-inline", "toml-dotted", "json"])
+    /// 50,000 dotted-key parts or header parts crash toml++ itself (it recurses over the tables it
+    /// built): TOMLDepthGuard refuses them before toml++ sees them.
+    @Test(arguments: ["toml-array", "toml-inline", "toml-dotted", "toml-dotted-50000", "toml-header-50000", "toml-inline-dotted", "json"])
     func deepNestingIsRefused(kind: String) throws {
         let n = 5000
         let text: String
@@ -165,6 +167,11 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         case "toml-array": text = "name = " + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "\n"
         case "toml-inline": text = "name = " + String(repeating: "{a = ", count: n) + "1" + String(repeating: "}", count: n) + "\n"
         case "toml-dotted": text = (0..<n).map { "k\($0)" }.joined(separator: ".") + " = 1\n"
+        case "toml-dotted-50000": text = Array(repeating: "k", count: 50_000).joined(separator: ".") + " = 1\n"
+        case "toml-header-50000": text = "[" + Array(repeating: "k", count: 50_000).joined(separator: ".") + "]\nx = 1\n"
+        case "toml-inline-dotted":
+            let key = Array(repeating: "k", count: 60).joined(separator: ".")
+            text = "name = [\n" + String(repeating: "{\(key) = [\n", count: 200) + "1" + String(repeating: "]}", count: 200) + "]\n"
         default: text = "{\"name\": " + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "}"
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mf-deep-\(UUID().uuidString).\(kind == "json" ? "json" : "toml")")
