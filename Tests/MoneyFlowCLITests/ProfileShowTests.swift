@@ -32,3 +32,18 @@ import Testing
         #expect(r.status != 0 && r.stderr.contains("chase/checking") && r.stderr.contains("chase/card"), "\(r.stderr)")
     }
 }
+
+/// Manifests are read through TOMLKit: a syntax error names the manifest and its line.
+@Suite struct ManifestTOMLErrorTests {
+    @Test func syntaxErrorNamesManifestAndLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mf-manifest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let manifest = dir.appendingPathComponent("batch.toml")
+        try Data("store = \"x.sqlite\"\n\n[defaults]\nstrict = tru\n".utf8).write(to: manifest)
+        let r = try CLI.run(["run", manifest.path, "--dry-run"], store: nil)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("\(manifest.path): TOML line 4:"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+}

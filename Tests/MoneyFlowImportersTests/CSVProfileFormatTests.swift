@@ -78,6 +78,17 @@ import MoneyFlowCore
         #expect(cmb.accountNumberPattern == #"账\s*号\s*[:：]\s*\[?[^\]0-9*]*([0-9][0-9*]{5,}[0-9])"#)
     }
 
+    /// Package.swift embeds the files it lists; BuiltInCSVProfiles reads the ones it lists. A file
+    /// added to the folder but missing from either list would be silently ignored.
+    @Test func everyProfileFileIsBuiltIn() throws {
+        let dir = repoRoot.appendingPathComponent("Sources/MoneyFlowImporters/CSV/Profiles")
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(onDisk == BuiltInCSVProfiles.files.map(\.name).sorted())
+        for f in BuiltInCSVProfiles.files {
+            #expect(Data(f.bytes) == (try Data(contentsOf: dir.appendingPathComponent(f.name))), "\(f.name) is stale")
+        }
+    }
+
     /// `profiles --show` output read back is the same profile, for every built-in.
     @Test func everyBuiltInRoundTripsThroughTOML() throws {
         for (profile, file) in BuiltInCSVProfiles.sources {
