@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The built-in CSV profiles, in `moneyflow profiles` order (see `BuiltInCSVProfiles`).
+let builtInProfileFiles = [
+    "chase-checking", "chase-card", "bofa-checking", "bofa-card", "wells-fargo-checking",
+    "capital-one-card", "capital-one-360", "amex-card", "cmb-pc",
+]
+let builtInProfiles: [Resource] = builtInProfileFiles.map { .embedInCode("CSV/Profiles/\($0).json") }
+
 let package = Package(
     name: "MoneyFlow",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -11,6 +18,7 @@ let package = Package(
         .library(name: "MoneyFlowStore", targets: ["MoneyFlowStore"]),
         .library(name: "MoneyFlowZip", targets: ["MoneyFlowZip"]),
         .library(name: "MoneyFlowPDF", targets: ["MoneyFlowPDF"]),
+        .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
     ],
@@ -18,12 +26,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift (Foundation only): money, dates, records, plans.
         .target(name: "MoneyFlowCore"),
         // Pure Swift importers: CSV, Plaid JSON, CMB reconstruction from positioned text.
-        .target(name: "MoneyFlowImporters", dependencies: ["MoneyFlowCore"]),
+        // Built-in CSV profiles are JSON profile files compiled into the module (no bundle to ship).
+        .target(name: "MoneyFlowImporters", dependencies: ["MoneyFlowCore"], resources: builtInProfiles),
         // Pure Swift matching engine.
         .target(name: "MoneyFlowReconcile", dependencies: ["MoneyFlowCore"]),
         // C libraries behind small wrappers.
@@ -41,18 +51,23 @@ let package = Package(
             // The C API of the SQLite that GRDB links, for the bulk write path.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
+        // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
+        .target(name: "MoneyFlowConfig", dependencies: [
+            "MoneyFlowCore", "MoneyFlowImporters",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
         // Wires file -> importer -> reconciler -> store; registers the default importers.
         .target(name: "MoneyFlowPipeline", dependencies: [
             "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-            "MoneyFlowZip", "MoneyFlowPDF",
+            "MoneyFlowZip", "MoneyFlowPDF", "MoneyFlowConfig",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "moneyflow", dependencies: [
-            "MoneyFlowPipeline",
+            "MoneyFlowPipeline", "MoneyFlowConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
-        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters"]),
+        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline"]),
         .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline"]),

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowConfig
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowStore
@@ -43,7 +44,7 @@ public struct BatchManifest: Sendable {
     static let optionKeys = ["account", "format", "csv_profile", "password_env", "password_file", "window_days", "strict"]
 
     /// Refuses keys not in `known`, naming the nearest valid one.
-    static func checkKeys(_ t: TOMLTable, known: [String], in place: String, manifest: String) throws {
+    static func checkKeys(_ t: JSONObject, known: [String], in place: String, manifest: String) throws {
         for k in t.keys.sorted() where !known.contains(k) {
             if k == "password" { throw Error(message: "\(manifest): passwords never go into a manifest; use password_env or password_file") }
             throw Error(message: "\(manifest): unknown key '\(k)' in \(place)\(NearestName.hint(k, in: known)); valid keys: \(known.joined(separator: ", "))")
@@ -51,7 +52,7 @@ public struct BatchManifest: Sendable {
     }
 
     /// Builds the import options of one table (`[defaults]` or a `[[files]]` entry) over `base`.
-    static func options(_ t: TOMLTable, base: FileImportOptions, dir: String, manifest: String) throws -> FileImportOptions {
+    static func options(_ t: JSONObject, base: FileImportOptions, dir: String, manifest: String) throws -> FileImportOptions {
         var o = base
         func str(_ k: String) throws -> String? {
             guard let v = t[k] else { return nil }
@@ -65,7 +66,7 @@ public struct BatchManifest: Sendable {
             if !builtIn.isEmpty { o.csvProfiles = builtIn }
             else {
                 let file = p.hasPrefix("/") ? p : (dir as NSString).appendingPathComponent(p)
-                do { o.csvProfiles = [try CSVProfile.load(contentsOf: URL(fileURLWithPath: file))] }
+                do { o.csvProfiles = [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: file))] }
                 catch { throw Error(message: "\(manifest): csv_profile '\(p)': \(error)") }
             }
         }
@@ -87,7 +88,7 @@ public struct BatchManifest: Sendable {
             }
         }
         if let v = t["window_days"] {
-            guard case .integer(let w) = v, (0...60).contains(w) else { throw Error(message: "\(manifest): 'window_days' must be a whole number of days from 0 to 60") }
+            guard case .number(let n) = v, let w = Int(n), (0...60).contains(w) else { throw Error(message: "\(manifest): 'window_days' must be a whole number of days from 0 to 60") }
             o.reconcile.dateWindowDays = Int(w)
         }
         if let v = t["strict"] {
@@ -101,8 +102,8 @@ public struct BatchManifest: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw Error(message: "cannot read manifest \(path)")
         }
-        let table: TOMLTable
-        do { table = try TOMLParser.parse(text) } catch { throw Error(message: "\(path): \(error)") }
+        let table: JSONObject
+        do { table = try TOMLReader.parse(text) } catch { throw Error(message: "\(path): \(error)") }
         let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         try checkKeys(table, known: topKeys, in: "the manifest", manifest: path)
         func typeError(_ k: String, _ what: String) -> Error { Error(message: "\(path): '\(k)' must be \(what)") }
@@ -113,7 +114,7 @@ public struct BatchManifest: Sendable {
             base.strict = b || defaults.strict
         }
         if let v = table["defaults"] {
-            guard case .table(let d) = v else { throw typeError("defaults", "a table ([defaults])") }
+            guard case .object(let d) = v else { throw typeError("defaults", "a table ([defaults])") }
             try checkKeys(d, known: optionKeys, in: "[defaults]", manifest: path)
             base = try options(d, base: base, dir: dir, manifest: path)
         }
@@ -130,7 +131,7 @@ public struct BatchManifest: Sendable {
         if let v = table["files"] {
             guard case .array(let files) = v else { throw typeError("files", "an array of tables ([[files]])") }
             for (i, item) in files.enumerated() {
-                guard case .table(let f) = item else { throw typeError("files", "an array of tables ([[files]])") }
+                guard case .object(let f) = item else { throw typeError("files", "an array of tables ([[files]])") }
                 try checkKeys(f, known: ["path"] + optionKeys, in: "[[files]] entry \(i + 1)", manifest: path)
                 guard case .string(let p)? = f["path"] else { throw Error(message: "\(path): [[files]] entry \(i + 1) needs a path (a string)") }
                 rules.append(FileRule(pattern: p, baseDirectory: dir, options: try options(f, base: base, dir: dir, manifest: path), exclude: excludes))
@@ -138,7 +139,7 @@ public struct BatchManifest: Sendable {
         }
         var ledger: [String: String] = [:]
         if let v = table["accounts"] {
-            guard case .table(let a) = v else { throw typeError("accounts", "a table ([accounts]) of account = ledger name") }
+            guard case .object(let a) = v else { throw typeError("accounts", "a table ([accounts]) of account = ledger name") }
             for k in a.keys {
                 guard case .string(let s)? = a[k] else { throw Error(message: "\(path): [accounts] '\(k)' must be a ledger account name (a string)") }
                 ledger[k] = s

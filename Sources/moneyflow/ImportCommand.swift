@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MoneyFlowConfig
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
@@ -98,9 +99,8 @@ struct ImportCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: p) else {
             throw CLIError("unknown CSV profile '\(p)' (built-in: \(BuiltInCSVProfiles.names.joined(separator: ", ")); or give a .json/.toml file)")
         }
-        do { return [try CSVProfile.load(contentsOf: URL(fileURLWithPath: p))] }
+        do { return [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: p))] }
         catch let e as ProfileError { throw CLIError(e.description) }
-        catch let e as TOMLError { throw CLIError("\(p): \(e.description)") }
         catch { throw CLIError("\(p): cannot read CSV profile") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MoneyFlowConfig
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
@@ -154,18 +155,34 @@ struct UndoCommand: ParsableCommand {
 
 struct ProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "profiles", abstract: "List the built-in CSV profiles.",
+        commandName: "profiles", abstract: "List the built-in CSV profiles, or print one as a profile file.",
         discussion: """
         Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your
-        own profile as JSON or TOML (see README "CSV profiles").
+        own profile as JSON or TOML (see README "CSV profiles"). --show prints one built-in
+        profile as the TOML file a user would write, to save and edit.
         Examples:
           moneyflow profiles
           moneyflow profiles --format json
+          moneyflow profiles --show chase/card > mybank.toml
           moneyflow import export.csv --csv-profile chase/card
         """)
     @Option(help: "table or json.") var format: ListFormat = .table
+    @Option(name: .long, help: "Print this built-in profile (NAME or NAME/VARIANT) as a TOML profile file.")
+    var show: String?
 
     func run() throws {
+        if let name = show {
+            let found = BuiltInCSVProfiles.sourcesNamed(name)
+            guard !found.isEmpty else {
+                let all = BuiltInCSVProfiles.all.map(\.qualifiedName)
+                throw CLIError("no built-in CSV profile '\(name)'\(NearestName.hint(name, in: all)); built-in: \(all.joined(separator: ", "))")
+            }
+            guard found.count == 1 else {
+                throw CLIError("'\(name)' has \(found.count) variants; show one of: \(found.map(\.profile.qualifiedName).joined(separator: ", "))")
+            }
+            printOut(ProfileFiles.toml(found[0].file).trimmingCharacters(in: .newlines))
+            return
+        }
         switch format {
         case .json: printOut(Contracts.profiles(BuiltInCSVProfiles.all).render(pretty: true))
         case .table:

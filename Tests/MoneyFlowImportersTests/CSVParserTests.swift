@@ -39,23 +39,4 @@ import Testing
         let bytes = Data([0xEF, 0xBB, 0xBF]) + Data("a,b\n1,2\n".utf8) + Data([0x43, 0xE9, 0x2C, 0x31, 0x0A])
         #expect { try TextDecoder.decode(bytes) } throws: { e in (e as? TextDecodingError)?.line == 3 }
     }
-
-    @Test func readsTOMLProfiles() throws {
-        let table = try TOMLParser.parse("""
-        # profile
-        name = "mine"
-        date_column = ["Date", "Datum"]
-        amount_column = 3
-        invert_sign = true
-        [extra]
-        x = 'lit'
-        """)
-        #expect(table["name"] == .string("mine"))
-        #expect(table["date_column"] == .array([.string("Date"), .string("Datum")]))
-        #expect(table["amount_column"] == .integer(3))
-        #expect(table["invert_sign"] == .bool(true))
-        guard case .table(let extra)? = table["extra"] else { Issue.record("no table"); return }
-        #expect(extra["x"] == .string("lit"))
-        #expect(throws: TOMLError.self) { try TOMLParser.parse("a = 1\na = 2") }
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MoneyFlowConfig
 import MoneyFlowCore
 @testable import MoneyFlowImporters
 
@@ -64,7 +65,7 @@ func expectMatches(_ statement: ImportedStatement, expectedFile: String) throws 
                                    ("generic_semicolon_ddmmyyyy", "generic_semicolon_ddmmyyyy.profile.toml"),
                                    ("generic_tab_utf16", "generic_tab_utf16.profile.json"),
                                    ("generic_gbk", "generic_gbk.profile.json")] {
-            let profile = try CSVProfile.load(contentsOf: csvSamples.appendingPathComponent(profileFile))
+            let profile = try ProfileFiles.load(contentsOf: csvSamples.appendingPathComponent(profileFile))
             let s = try readCSVSample(csv + ".csv", profiles: [profile])
             try expectMatches(s, expectedFile: csv + ".expected.json")
         }

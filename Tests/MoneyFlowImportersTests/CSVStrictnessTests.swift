@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MoneyFlowConfig
 import MoneyFlowCore
 @testable import MoneyFlowImporters
 
@@ -9,7 +10,7 @@ let csvFixtures = repoRoot.appendingPathComponent("Tests/CSVFixtures")
 
 func readFixture(_ name: String, profile: String? = nil, profiles: [CSVProfile]? = nil) throws -> ImportedStatement {
     let data = try Data(contentsOf: csvFixtures.appendingPathComponent(name))
-    let chosen = try profiles ?? profile.map { [try CSVProfile.load(contentsOf: csvFixtures.appendingPathComponent($0))] }
+    let chosen = try profiles ?? profile.map { [try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent($0))] }
     return try CSVImporter().read(ImportInput(fileName: name, data: data), options: ImportOptions(csvProfiles: chosen))
 }
 
@@ -93,7 +94,7 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         catch let e as ImportError {
             #expect(e.problem.contains("date_format = \"DD/MM/YYYY\" or \"MM/DD/YYYY\""), "\(e)")
         }
-        var p = try CSVProfile.load(contentsOf: csvFixtures.appendingPathComponent("uk.profile.toml"))
+        var p = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk.profile.toml"))
         p.dateFormat = LocalDate.Format(name: "dd/mm/yyyy")
         let s = try readFixture("uk_ambiguous.csv", profiles: [p])
         #expect(s.records.first?.date.iso == "2024-03-04")
@@ -112,7 +113,7 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mf-date-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try CSVProfile.load(contentsOf: url); Issue.record("accepted an unknown date_format") }
+        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted an unknown date_format") }
         catch let e as ProfileError { #expect(e.message.contains("DD/MM/YY, MM/DD/YY") || e.message.contains("DD/MM/YYYY")) }
     }
 }
@@ -143,7 +144,7 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
 
 @Suite struct CSVProfileFileTests {
     @Test func misspeltKeyIsAnErrorWithASuggestion() throws {
-        do { _ = try CSVProfile.load(contentsOf: csvFixtures.appendingPathComponent("uk_misspelt.profile.toml")); Issue.record("accepted invert_sing") }
+        do { _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_misspelt.profile.toml")); Issue.record("accepted invert_sing") }
         catch let e as ProfileError {
             #expect(e.message.contains("unknown key 'invert_sing'"))
             #expect(e.message.contains("did you mean 'invert_sign'?"))
@@ -151,12 +152,14 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
     }
 
     @Test func wronglyTypedValueIsAnError() throws {
-        do { _ = try CSVProfile.load(contentsOf: csvFixtures.appendingPathComponent("uk_wrong_type.profile.json")); Issue.record("accepted a string bool") }
+        do { _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_wrong_type.profile.json")); Issue.record("accepted a string bool") }
         catch let e as ProfileError { #expect(e.message.contains("invert_sign") && e.message.contains("true or false"), "\(e)") }
     }
 
     /// A few thousand levels of nesting: an error, not a stack overflow.
-    @Test(arguments: ["toml-array", "toml-inline", "toml-dotted", "json"])
+    /// 50,000 dotted-key parts or header parts crash toml++ itself (it recurses over the tables it
+    /// built): TOMLDepthGuard refuses them before toml++ sees them.
+    @Test(arguments: ["toml-array", "toml-inline", "toml-dotted", "toml-dotted-50000", "toml-header-50000", "toml-inline-dotted", "json"])
     func deepNestingIsRefused(kind: String) throws {
         let n = 5000
         let text: String
@@ -164,15 +167,19 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         case "toml-array": text = "name = " + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "\n"
         case "toml-inline": text = "name = " + String(repeating: "{a = ", count: n) + "1" + String(repeating: "}", count: n) + "\n"
         case "toml-dotted": text = (0..<n).map { "k\($0)" }.joined(separator: ".") + " = 1\n"
+        case "toml-dotted-50000": text = Array(repeating: "k", count: 50_000).joined(separator: ".") + " = 1\n"
+        case "toml-header-50000": text = "[" + Array(repeating: "k", count: 50_000).joined(separator: ".") + "]\nx = 1\n"
+        case "toml-inline-dotted":
+            let key = Array(repeating: "k", count: 60).joined(separator: ".")
+            text = "name = [\n" + String(repeating: "{\(key) = [\n", count: 200) + "1" + String(repeating: "]}", count: 200) + "]\n"
         default: text = "{\"name\": " + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "}"
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mf-deep-\(UUID().uuidString).\(kind == "json" ? "json" : "toml")")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try CSVProfile.load(contentsOf: url); Issue.record("accepted \(kind)") }
-        catch let e as TOMLError { #expect(e.message.contains("nesting deeper than")) }
-        catch let e as ProfileError { #expect(e.message.contains("nesting deeper than")) }
-        #expect(throws: TOMLError.self) { try TOMLParser.parse(kind == "json" ? "a = " + String(repeating: "[", count: n) : text) }
+        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted \(kind)") }
+        catch let e as ProfileError { #expect(e.message.contains("nesting deeper than"), "\(e)") }
+        #expect(throws: TOMLError.self) { try TOMLReader.parse(kind == "json" ? "a = " + String(repeating: "[", count: n) : text) }
     }
 }
 
@@ -201,12 +208,12 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
 
     @Test func namesAreShortAndCardsAreLiabilities() throws {
         #expect(try readFixture("uk_dd_mm.csv", profile: "uk.profile.toml").accounts.first?.suggestedName == "Monzo CSV")
-        let tab = try readCSVSample("generic_tab_utf16.csv", profiles: [CSVProfile.load(contentsOf: csvSamples.appendingPathComponent("generic_tab_utf16.profile.json"))])
+        let tab = try readCSVSample("generic_tab_utf16.csv", profiles: [ProfileFiles.load(contentsOf: csvSamples.appendingPathComponent("generic_tab_utf16.profile.json"))])
         #expect(tab.accounts.first?.suggestedName == "CSV Account")
         let card = try readCSVSample("chase_card.csv")
         #expect(card.accounts.first?.suggestedName == "Chase Card" && card.accounts.first?.type == "credit")
         #expect(try readCSVSample("chase_checking.csv").accounts.first?.type == "checking")
-        var named = try CSVProfile.load(contentsOf: csvFixtures.appendingPathComponent("uk.profile.toml"))
+        var named = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk.profile.toml"))
         named.defaultAccountName = "Joint Current"; named.accountType = "credit"
         let s = try readFixture("uk_dd_mm.csv", profiles: [named])
         #expect(s.accounts.first?.suggestedName == "Joint Current" && s.accounts.first?.type == "credit")

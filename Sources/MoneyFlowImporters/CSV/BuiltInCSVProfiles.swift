@@ -1,101 +1,41 @@
+import Foundation
 import MoneyFlowCore
 
-extension CSVProfile {
-    /// Extra header names that must all be present for this profile to claim a header row
-    /// (first spelling of each; see ``signatureAlternatives``).
-    public var signature: [String] { signatureAlternatives.map { $0[0] } }
-
-    /// Extra header columns that must all be present, each in any of its spellings (Chase's
-    /// older card export says `Trans Date` where today's says `Transaction Date`).
-    public var signatureAlternatives: [[String]] {
-        switch (name, variant) {
-        case ("chase", "card"?): return [["Post Date"], ["Transaction Date", "Trans Date"], ["Type"]]
-        default: return signatureNames.map { [$0] }
-        }
-    }
-
-    private var signatureNames: [String] {
-        switch (name, variant) {
-        case ("chase", "checking"?): return ["Details", "Posting Date"]
-        case ("bofa", "checking"?): return ["Running Bal."]
-        case ("bofa", "card"?): return ["Reference Number", "Payee"]
-        case ("capital-one", "card"?): return ["Card No."]
-        case ("capital-one", "360"?): return ["Transaction Type", "Transaction Amount"]
-        default: return []
-        }
-    }
-}
-
 /// Profiles for the exports people actually download today.
+///
+/// Each is a profile file in `CSV/Profiles/` written exactly as a user would write one (JSON),
+/// compiled into the module with SwiftPM's `embedInCode` (no resource bundle to ship next to the
+/// binary, and nothing but Foundation at run time), and read by the same loader as a user's file
+/// (``CSVProfile/decodeJSON(_:file:)``), so a built-in profile can do nothing a user's cannot.
+/// `moneyflow profiles --show NAME` prints one as a starting point for a user's own.
 public enum BuiltInCSVProfiles {
-    private static func names(_ n: String...) -> ColumnRef { .names(n) }
+    /// The shipped files, in `moneyflow profiles` order (the same list as in Package.swift).
+    static let files: [(name: String, bytes: [UInt8])] = [
+        ("chase-checking.json", PackageResources.chase_checking_json),
+        ("chase-card.json", PackageResources.chase_card_json),
+        ("bofa-checking.json", PackageResources.bofa_checking_json),
+        ("bofa-card.json", PackageResources.bofa_card_json),
+        ("wells-fargo-checking.json", PackageResources.wells_fargo_checking_json),
+        ("capital-one-card.json", PackageResources.capital_one_card_json),
+        ("capital-one-360.json", PackageResources.capital_one_360_json),
+        ("amex-card.json", PackageResources.amex_card_json),
+        ("cmb-pc.json", PackageResources.cmb_pc_json),
+    ]
+
+    /// Every built-in profile with the file it comes from, parsed once.
+    public static let sources: [(profile: CSVProfile, file: JSONObject)] = files.map { f in
+        do {
+            let value = try JSONParser(maxDepth: CSVProfile.maxNesting).parse(Data(f.bytes))
+            return (try CSVProfile.decode(value, file: f.name), value.objectValue!)
+        } catch {
+            // The files are part of the build and tested (BuiltInProfileFileTests): a bad one is a
+            // programming error caught before release, not a user input.
+            fatalError("built-in CSV profile \(f.name): \(error)")
+        }
+    }
 
     /// Every built-in profile variant, grouped by name in `moneyflow profiles` order.
-    public static let all: [CSVProfile] = {
-        var list: [CSVProfile] = []
-
-        var chaseChecking = CSVProfile(name: "chase", dateColumn: names("Posting Date"), descriptionColumn: names("Description"))
-        chaseChecking.variant = "checking"; chaseChecking.institution = "Chase"
-        chaseChecking.dateFormat = .monthDayYear; chaseChecking.amountColumn = names("Amount")
-        chaseChecking.balanceColumn = names("Balance")
-        list.append(chaseChecking)
-
-        var chaseCard = CSVProfile(name: "chase", dateColumn: names("Post Date"), descriptionColumn: names("Description"))
-        chaseCard.variant = "card"; chaseCard.institution = "Chase"
-        chaseCard.fallbackDateColumn = names("Transaction Date", "Trans Date")
-        chaseCard.dateFormat = .monthDayYear; chaseCard.amountColumn = names("Amount")
-        chaseCard.categoryColumn = names("Category"); chaseCard.noteColumn = names("Memo")
-        list.append(chaseCard)
-
-        var bofaChecking = CSVProfile(name: "bofa", dateColumn: names("Date"), descriptionColumn: names("Description"))
-        bofaChecking.variant = "checking"; bofaChecking.institution = "Bank of America"
-        bofaChecking.dateFormat = .monthDayYear; bofaChecking.amountColumn = names("Amount")
-        bofaChecking.balanceColumn = names("Running Bal."); bofaChecking.skipRowsWithoutAmount = true
-        list.append(bofaChecking)
-
-        var bofaCard = CSVProfile(name: "bofa", dateColumn: names("Posted Date"), descriptionColumn: names("Payee"))
-        bofaCard.variant = "card"; bofaCard.institution = "Bank of America"
-        bofaCard.dateFormat = .monthDayYear; bofaCard.amountColumn = names("Amount")
-        bofaCard.referenceColumn = names("Reference Number")
-        list.append(bofaCard)
-
-        var wells = CSVProfile(name: "wells-fargo", dateColumn: .index(0), descriptionColumn: .index(4))
-        wells.variant = "checking"; wells.institution = "Wells Fargo"; wells.hasHeader = false
-        wells.dateFormat = .monthDayYear; wells.amountColumn = .index(1)
-        list.append(wells)
-
-        var c1Card = CSVProfile(name: "capital-one", dateColumn: names("Posted Date"), descriptionColumn: names("Description"))
-        c1Card.variant = "card"; c1Card.institution = "Capital One"
-        c1Card.fallbackDateColumn = names("Transaction Date")
-        c1Card.debitColumn = names("Debit"); c1Card.creditColumn = names("Credit")
-        c1Card.categoryColumn = names("Category"); c1Card.accountNumberColumn = names("Card No.")
-        list.append(c1Card)
-
-        var c1360 = CSVProfile(name: "capital-one", dateColumn: names("Transaction Date"), descriptionColumn: names("Transaction Description"))
-        c1360.variant = "360"; c1360.institution = "Capital One"
-        c1360.dateFormat = .monthDayYearShort; c1360.amountColumn = names("Transaction Amount")
-        c1360.directionColumn = names("Transaction Type"); c1360.debitValues = ["Debit", "Withdrawal"]
-        c1360.balanceColumn = names("Balance"); c1360.accountNumberColumn = names("Account Number")
-        list.append(c1360)
-
-        var amex = CSVProfile(name: "amex", dateColumn: names("Date"), descriptionColumn: names("Description"))
-        amex.variant = "card"; amex.institution = "American Express"
-        amex.dateFormat = .monthDayYear; amex.amountColumn = names("Amount"); amex.invertSign = true
-        amex.referenceColumn = names("Reference"); amex.categoryColumn = names("Category")
-        amex.accountNumberColumn = names("Account #")
-        list.append(amex)
-
-        var cmb = CSVProfile(name: "cmb", dateColumn: names("交易日期"), descriptionColumn: names("交易类型"))
-        cmb.variant = "pc"; cmb.institution = "China Merchants Bank"; cmb.sourceKind = .cmbCSV
-        cmb.dateFormat = .compact; cmb.timeColumn = names("交易时间")
-        cmb.creditColumn = names("收入"); cmb.debitColumn = names("支出")
-        cmb.balanceColumn = names("余额"); cmb.noteColumn = names("交易备注")
-        cmb.currency = "CNY"
-        cmb.accountNumberPattern = #"账\s*号\s*[:：]\s*\[?[^\]0-9*]*([0-9][0-9*]{5,}[0-9])"#
-        cmb.accountKeyPrefix = "cmb"
-        list.append(cmb)
-        return list
-    }()
+    public static var all: [CSVProfile] { sources.map(\.profile) }
 
     /// Profile names, in order.
     public static var names: [String] {
@@ -106,14 +46,19 @@ public enum BuiltInCSVProfiles {
 
     /// The variants of a built-in profile (`chase` -> checking and card), or of `chase/card`.
     public static func named(_ name: String) -> [CSVProfile] {
+        sourcesNamed(name).map(\.profile)
+    }
+
+    /// Like ``named(_:)``, with the profile file each variant comes from.
+    public static func sourcesNamed(_ name: String) -> [(profile: CSVProfile, file: JSONObject)] {
         let lower = name.lowercased()
         let aliases = ["wellsfargo": "wells-fargo", "wells": "wells-fargo", "capitalone": "capital-one",
                        "bank-of-america": "bofa", "boa": "bofa", "american-express": "amex", "cmb-pc": "cmb"]
         let canonical = aliases[lower] ?? lower
         if let slash = canonical.firstIndex(of: "/") {
             let n = String(canonical[..<slash]), v = String(canonical[canonical.index(after: slash)...])
-            return all.filter { $0.name == n && $0.variant == v }
+            return sources.filter { $0.profile.name == n && $0.profile.variant == v }
         }
-        return all.filter { $0.name == canonical }
+        return sources.filter { $0.profile.name == canonical }
     }
 }

@@ -85,6 +85,11 @@ public struct CSVProfile: Sendable, Hashable, Codable {
     public var defaultAccountName: String?
     /// `checking`, `savings`, `credit` ...: `credit`/`card` make a liability account.
     public var accountType: String?
+    /// Extra header columns (`signature_columns`) that must all be present, each in any of its
+    /// spellings, for this profile to claim a header row: they tell apart exports that share
+    /// their required columns (Chase's older card export says `Trans Date` where today's says
+    /// `Transaction Date`, so that entry is a list of both).
+    public var signatureAlternatives: [[String]] = []
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case name, variant, institution, delimiter, encoding, currency
@@ -99,6 +104,7 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         case currencyColumn = "currency_column", decimalSeparator = "decimal_separator"
         case skipRowsWithoutAmount = "skip_rows_without_amount", accountKeyPrefix = "account_key_prefix"
         case defaultAccountName = "default_account_name", accountType = "account_type"
+        case signatureAlternatives = "signature_columns"
     }
 
     public init(name: String, dateColumn: ColumnRef, descriptionColumn: ColumnRef) {
@@ -144,6 +150,12 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         accountKeyPrefix = try c.decodeIfPresent(String.self, forKey: .accountKeyPrefix)
         defaultAccountName = try c.decodeIfPresent(String.self, forKey: .defaultAccountName)
         accountType = try c.decodeIfPresent(String.self, forKey: .accountType)
+        for ref in try c.decodeIfPresent([ColumnRef].self, forKey: .signatureAlternatives) ?? [] {
+            guard case .names(let spellings) = ref, !spellings.isEmpty else {
+                throw DecodingError.dataCorruptedError(forKey: .signatureAlternatives, in: c, debugDescription: "signature_columns lists header names (a name, or a list of spellings), not column indexes")
+            }
+            signatureAlternatives.append(spellings)
+        }
         guard amountColumn != nil || (debitColumn != nil && creditColumn != nil) else {
             throw DecodingError.dataCorruptedError(forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
         }
@@ -162,62 +174,7 @@ public struct CSVProfile: Sendable, Hashable, Codable {
     /// Every key a profile file may use.
     public static var validKeys: [String] { CodingKeys.allCases.map(\.rawValue) }
 
-    /// Deepest nesting accepted in a profile file (a profile is flat; a few levels of arrays).
-    public static let maxNesting = 64
-
-    /// Loads a user profile from a `.json` or `.toml` file.
-    ///
-    /// An unknown key is an error (a misspelt `invert_sign` silently ignored would flip every
-    /// sign in the file), with the nearest valid key suggested; so is a value of the wrong type.
-    public static func load(contentsOf url: URL) throws -> CSVProfile {
-        let data = try Data(contentsOf: url)
-        let keys: [String]
-        let json: Data
-        if url.pathExtension.lowercased() == "toml" {
-            guard let text = String(data: data, encoding: .utf8) else { throw TOMLError(line: 1, message: "not UTF-8") }
-            let table = try TOMLParser.parse(text, maxDepth: maxNesting)
-            keys = table.keys
-            json = try JSONSerialization.data(withJSONObject: table.jsonObject)
-        } else {
-            let value: JSONValue
-            do { value = try JSONParser(maxDepth: maxNesting).parse(data) }
-            catch { throw ProfileError(file: url.path, message: error.description) }
-            guard let object = value.objectValue else { throw ProfileError(file: url.path, message: "expected a JSON object, found \(value.kindName)") }
-            keys = object.keys
-            json = data
-        }
-        for key in keys where !validKeys.contains(key) {
-            let hint = NearestName.hint(key, in: validKeys)
-            throw ProfileError(file: url.path, message: "unknown key '\(key)'\(hint); valid keys: \(validKeys.joined(separator: ", "))")
-        }
-        do {
-            return try JSONDecoder().decode(CSVProfile.self, from: json)
-        } catch let DecodingError.dataCorrupted(ctx) {
-            throw ProfileError(file: url.path, message: ctx.debugDescription)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw ProfileError(file: url.path, message: "missing key '\(key.stringValue)'")
-        } catch let DecodingError.typeMismatch(type, ctx) {
-            throw ProfileError(file: url.path, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)))")
-        } catch let DecodingError.valueNotFound(type, ctx) {
-            throw ProfileError(file: url.path, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)), found null)")
-        }
-    }
-
-    static func typeName(_ t: Any.Type) -> String {
-        switch t {
-        case is Bool.Type: return "true or false"
-        case is String.Type: return "a string"
-        case is Int.Type: return "an integer"
-        case is ColumnRef.Type: return "a column name, a list of names or a 0-based index"
-        case is [String].Type: return "a list of strings"
-        default: return "\(t)"
-        }
-    }
-}
-
-/// A user profile file that cannot be used.
-public struct ProfileError: Error, Sendable, CustomStringConvertible {
-    public var file: String
-    public var message: String
-    public var description: String { "\(file): invalid CSV profile: \(message)" }
+    /// Extra header names that must all be present for this profile to claim a header row
+    /// (first spelling of each; see ``signatureAlternatives``).
+    public var signature: [String] { signatureAlternatives.map { $0[0] } }
 }
