@@ -15,7 +15,7 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutabl
     let samples = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples/csv")
-    for name in ["generic_gbk.profile.json", "generic_semicolon_ddmmyyyy.profile.toml", "generic_tab_utf16.profile.json"] {
+    for name in ["generic_gbk.profile.json", "generic_semicolon_ddmmyyyy.profile.json", "generic_tab_utf16.profile.json"] {
         if let p = try? CSVProfile.load(contentsOf: samples.appendingPathComponent(name)) { profileSets.append([p]) }
     }
     return 0
