@@ -134,4 +134,32 @@ func ofxError(_ data: Data) -> ImportError? {
         #expect(s.records[1].raw.contains("\"ORIGCURRENCY/CURSYM\":\"EUR\""))
         #expect(s.accounts.first?.currencies == ["EUR", "USD"])
     }
+
+    /// Hostile input: nesting beyond any real file is refused, not walked into a stack overflow.
+    @Test func deepNestingIsALimitNotACrash() {
+        let deep = "OFXHEADER:100\n\n<OFX>" + String(repeating: "<X>", count: 100_000) + String(repeating: "</X>", count: 100_000) + "</OFX>"
+        let e = ofxError(Data(deep.utf8))
+        #expect(e?.kind == .limitExceeded && e?.locator?.line == 3)
+    }
+
+    /// Only a file that starts as OFX is claimed: text that merely mentions it is not.
+    @Test func sniffNeedsOFXAtTheStart() {
+        func sniff(_ s: String) -> Double { OFXImporter().sniff(ImportInput(fileName: "f.ofx", data: Data(s.utf8)), options: ImportOptions()) }
+        #expect(sniff("\u{FEFF}\r\nOFXHEADER:100\r\n") > 0.9 && sniff("<OFX><SIGNONMSGSRSV1>") > 0.8)
+        #expect(sniff("<?xml version=\"1.0\"?>\n<?OFX OFXHEADER=\"200\"?>") > 0.9)
+        #expect(sniff("Date,Description,Amount\n01/02/2025,\"<OFX> import fee\",-1.00\n") == 0)
+        #expect(sniff("<?xml version=\"1.0\"?><rss></rss>") == 0)
+    }
+
+    /// A transfer's other account number is kept as its last 4 only; a failed statement request
+    /// next to a good one is a warning.
+    @Test func transferAccountsMaskedAndFailedRequestsWarned() throws {
+        let xfer = "<STMTTRN><TRNTYPE>XFER<DTPOSTED>20250105<TRNAMT>-5<FITID>T1<NAME>TO SAVINGS<BANKACCTTO><BANKID>111000025<ACCTID>99887766554433<ACCTTYPE>SAVINGS</BANKACCTTO></STMTTRN>"
+        let s = try readOFX(ofxFile(xfer))
+        #expect(s.records.first?.raw.contains("99887766554433") == false && s.records.first?.raw.contains("4433") == true)
+        var text = String(decoding: ofxFile(xfer), as: UTF8.self)
+        text = text.replacingOccurrences(of: "</BANKMSGSRSV1>", with: "<STMTTRNRS><TRNUID>2<STATUS><CODE>2003<SEVERITY>ERROR<MESSAGE>Account not found</STATUS></STMTTRNRS></BANKMSGSRSV1>")
+        let w = try readOFX(Data(text.utf8)).warnings
+        #expect(w.count == 1 && w[0].message.contains("2003") && w[0].message.contains("Account not found"), "\(w)")
+    }
 }

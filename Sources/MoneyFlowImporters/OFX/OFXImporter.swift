@@ -16,17 +16,26 @@ public struct OFXImporter: Importer {
 
     public init() {}
 
+    /// The file must start (after a BOM and blank space) with the OFX 1.x header, an XML
+    /// declaration followed by `<?OFX`/`<OFX>`, or `<OFX>` itself: a CSV whose text merely
+    /// mentions OFX is not claimed.
     public func sniff(_ input: ImportInput, options: ImportOptions) -> Double {
         let head = String(decoding: input.data.prefix(1024), as: UTF8.self).uppercased()
-        if head.contains("OFXHEADER:") || head.contains("<?OFX") { return 0.97 }
-        if head.contains("<OFX>") { return 0.9 }
+        let start = head.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+        if start.hasPrefix("OFXHEADER") || start.hasPrefix("<?OFX") { return 0.97 }
+        if start.hasPrefix("<?XML") && (head.contains("<?OFX") || head.contains("<OFX>")) { return 0.97 }
+        if start.hasPrefix("<OFX>") { return 0.9 }
         return 0
     }
 
     public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {
         let file = input.fileName
         let decoded = try OFXText.decode(input.data, fileName: file)
-        let root = OFXTree.parse(decoded.text)
+        let root: OFXElement
+        do throws(OFXTree.TooDeep) { root = try OFXTree.parse(decoded.text) } catch {
+            throw ImportError(.limitExceeded, file: file, locator: Locator(line: error.line),
+                              problem: "elements nested more than \(OFXTree.maxDepth) deep; this is not a bank's OFX file")
+        }
         guard let ofx = root.descendants("OFX").first ?? (root.children.isEmpty ? nil : root) else {
             throw ImportError(.unrecognized, file: file, problem: "not an OFX file (no <OFX> element)")
         }
@@ -41,6 +50,12 @@ public struct OFXImporter: Importer {
         var reader = OFXStatementReader(file: file, org: org, fid: fid, version: version)
         for s in statements.sorted(by: { $0.line < $1.line }) { try reader.read(s) }
         warnings += reader.warnings
+        // A statement request the bank answered with an error, next to ones it answered.
+        for rs in ofx.descendants("STMTTRNRS") + ofx.descendants("CCSTMTTRNRS") where rs.child("STMTRS") == nil && rs.child("CCSTMTRS") == nil {
+            if let code = rs.leaf("STATUS/CODE"), code != "0" {
+                warnings.append(ImportWarning("the bank sent no statement for one account (OFX status \(code)\(rs.leaf("STATUS/MESSAGE").map { ": " + $0 } ?? ""))", at: Locator(line: rs.line)))
+            }
+        }
         warnings += OFXBalanceCheck.check(reader.balances, records: reader.records)
         let dates = reader.records.map(\.date)
         return ImportedStatement(importerID: id, accounts: reader.accountFacts(), records: reader.records, warnings: warnings,

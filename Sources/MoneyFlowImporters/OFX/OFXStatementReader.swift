@@ -108,6 +108,8 @@ struct OFXStatementReader {
         for c in t.children where !c.name.hasPrefix("INTU.") {
             if let v = c.value { raw[c.name] = v } else { for g in c.children where g.value != nil { raw["\(c.name)/\(g.name)"] = g.value! } }
         }
+        // A transfer's other account (BANKACCTTO/ACCTID ...) is kept as its last 4 only.
+        for (k, v) in raw where k.hasSuffix("ACCTID") { raw[k] = "…" + String(v.suffix(4)) }
         // CURRENCY: the amounts are in that currency. ORIGCURRENCY: converted to CURDEF (kept raw).
         if let cur = t.child("CURRENCY") {
             let sym = try required(cur, "CURSYM", in: "<CURRENCY>").uppercased()
@@ -124,6 +126,7 @@ struct OFXStatementReader {
         let description = name ?? memo ?? check.map { "CHECK \($0)" } ?? (t.leaf("TRNTYPE") ?? "OFX transaction")
         var note = memo != description ? memo : nil
         if let check, !description.contains(check) { note = [note, "check \(check)"].compactMap { $0 }.joined(separator: "; ") }
+        // No `time`: banks print placeholder times (120000) more often than real ones; DTPOSTED stays raw.
         return IncomingRecord(accountKey: accountKey, sourceKind: .ofx, date: posted.date, amount: amount, description: description,
                               note: note, pending: false, externalID: "\(tag):\(fitid)", authorizedDate: user?.date,
                               category: nil, time: nil, locator: Locator(line: t.line), raw: JSONText.object(raw))

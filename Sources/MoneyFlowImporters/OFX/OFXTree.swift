@@ -109,8 +109,14 @@ enum OFXTree {
         String(tag.prefix { !$0.isWhitespace && $0 != "/" }).uppercased()
     }
 
+    /// Deepest nesting accepted. Real OFX banking files nest about 8 deep; the limit keeps a
+    /// hostile file from building a tree too deep to walk or free.
+    static let maxDepth = 64
+
+    struct TooDeep: Error { var line: Int }
+
     /// Builds the element tree; the result is a synthetic root holding the top-level elements.
-    static func parse(_ text: String) -> OFXElement {
+    static func parse(_ text: String) throws(TooDeep) -> OFXElement {
         let tokens = tokenize(text).filter {
             if case .text(let t, _) = $0 { return !t.trimmed(.whitespacesAndNewlines).isEmpty }
             return true
@@ -133,6 +139,7 @@ enum OFXTree {
                     attach(OFXElement(name: n, value: "", line: line))   // <MEMO></MEMO>
                     i += 2
                 } else if !leaves.contains(n) && (aggregates.contains(n) || closed.contains(n)) {
+                    guard stack.count <= maxDepth else { throw TooDeep(line: line) }
                     stack.append(OFXElement(name: n, value: nil, line: line))
                     i += 1
                 } else {
