@@ -8,6 +8,8 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
     case plaid = "plaid"
     /// Any other bank CSV export read through a column profile.
     case csv = "csv"
+    /// An OFX/QFX download (OFX 1.x SGML or 2.x XML; bank and credit-card statements).
+    case ofx = "ofx"
 
     /// True for the bank's own records (statements and bank CSVs), whose date, amount,
     /// description and balance win in the merged view.

@@ -3,6 +3,6 @@ import MoneyFlowImporters
 /// The importers a default MoneyFlow knows. A new format is one conforming type added here.
 public enum DefaultImporters {
     public static var registry: ImporterRegistry {
-        ImporterRegistry([CSVImporter(), CMBStatementImporter(), PlaidImporter()])
+        ImporterRegistry([CSVImporter(), CMBStatementImporter(), PlaidImporter(), OFXImporter()])
     }
 }

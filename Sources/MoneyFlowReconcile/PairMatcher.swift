@@ -190,7 +190,7 @@ struct MatchGroup {
     }
 
     static func kindBit(_ k: SourceKind) -> UInt8 {
-        switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8 }
+        switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8; case .ofx: 16 }
     }
 
     mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>) throws {

@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
         abstract: "Import statement files into the store (one database transaction per file).",
         discussion: """
         The importer is chosen from each file's content (CMB PDF or its password-protected ZIP,
-        bank CSV, Plaid JSON) unless --format says otherwise. Re-importing a file adds nothing.
+        bank CSV, Plaid JSON, OFX/QFX) unless --format says otherwise. Re-importing a file adds nothing.
 
         Examples:
           moneyflow import Samples/csv/chase_checking.csv
@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Put every record into this account (created if missing).")
     var account: String?
 
-    @Option(help: "Importer: auto, csv, cmb-pdf, plaid.")
+    @Option(help: "Importer: auto, csv, cmb-pdf, plaid, ofx.")
     var format: String = "auto"
 
     @Option(name: .customLong("csv-profile"), help: ArgumentHelp("Built-in CSV profile name (see `moneyflow profiles`) or a profile file (.json/.toml).", valueName: "name|file"))

@@ -8,7 +8,7 @@ import MoneyFlowStore
 struct MoneyFlowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moneyflow",
-        abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON) into one de-duplicated ledger.",
+        abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON, OFX/QFX) into one de-duplicated ledger.",
         discussion: """
         Examples:
           moneyflow import statement.zip --password-env CMB_PW
