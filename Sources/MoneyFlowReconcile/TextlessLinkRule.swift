@@ -12,9 +12,10 @@ import MoneyFlowCore
 /// - the dates are exactly equal AND the amount is unique on both sides within
 ///   ``uniqueAmountWindowDays`` (no other record or transaction of that amount anywhere near:
 ///   nothing it could be confused with), or
-/// - the two texts are a learned alias: at least ``aliasConfirmations`` other pairs of the
-///   same import with exactly these two texts (as token sets) are carried by the evidence
-///   above. A bank prints a legal entity (`拉扎斯网络科技（上海）有限公司`) or a descriptor
+/// - the two texts are a learned alias: at least ``aliasConfirmations`` other pairs with
+///   exactly these two texts (as token sets) are carried by the evidence above, in the same
+///   import or as transactions the ledger already confirmed (``AliasLedgerView``: links that
+///   say `carried`, or a user's link). A bank prints a legal entity (`拉扎斯网络科技（上海）有限公司`) or a descriptor
 ///   (`AMZN MKTP US`) where the feed names the brand (`饿了么`, `Amazon`): independent
 ///   exact-date, unique-amount pairs show that these texts name the same merchant.
 ///
