@@ -19,8 +19,8 @@ import MoneyFlowStore
         ImportedStatement(importerID: "plaid", accounts: [F.facts], records: records)
     }
     /// The new textless pair: the feed two days before the statement, the only candidate.
-    static let lateFeed = feed([F.feed("e3", -2, -2733, row: 1)])
-    static let lateStatement = statement([F.bank(0, -2733, row: 1)])
+    static let lateFeed = feed([F.feed("e3", -2, -2733, row: 2)])
+    static let lateStatement = statement([F.bank(0, -2733, row: 2)])
 
     /// Imports `earlier` in order, then the late pair (feed first or statement first), and
     /// returns the plan of the second late file.
@@ -50,6 +50,18 @@ import MoneyFlowStore
         #expect(alias.detail.contains("1 confirmed transaction(s) of the ledger") && !alias.detail.contains("this import"), "\(alias)")
         let t = try #require(try store.transactions().first { $0.amount.minorUnits == -2733 })
         #expect(Set(t.sources.map(\.kind)) == [.cmbPDF, .plaid])
+    }
+
+    /// The earlier files, then the later ones, give the ledger one combined import of both
+    /// gives (there the same-day pair teaches the alias within the import).
+    @Test func earlierThenLaterEqualsOneCombinedImport() throws {
+        let earlierStatement = [F.bank(-60, -3012, row: 1)], earlierFeed = [F.feed("e1", -60, -3012, row: 1)]
+        let (_, store) = try Self.run([Self.statement(earlierStatement), Self.feed(earlierFeed)], statementFirst: false)
+        let combined = try ledger([("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
+                                   ("statement", Self.statement(earlierStatement + Self.lateStatement.records))])
+        let separate = canonical(try store.transactions()), together = canonical(combined.transactions)
+        #expect(Bool(separate == together), "\(diff(together, separate))")
+        #expect(together.count == 2)
     }
 
     /// A pair the user linked by hand teaches the alias as well; the same pair left in review
