@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
         .target(name: "MoneyFlowStore", dependencies: [
             "MoneyFlowCore",
+            // Only for the engine's view protocols (AliasLedgerView) that the store implements.
+            "MoneyFlowReconcile",
             .product(name: "GRDB", package: "GRDB.swift"),
             // The C API of the SQLite that GRDB links, for the bulk write path.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -260,7 +260,18 @@ struct ComponentSolver {
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
-        if p.aliasConfirmations > 0 { out.append(MatchReason("alias", "these texts are paired by \(p.aliasConfirmations) same-day, unique-amount records of this import")) }
+        if p.sim < TextlessLinkRule.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) {
+            // Read back by later imports: this link teaches its two texts as an alias (AliasLedgerView).
+            out.append(MatchReason("carried", p.externalIDAgrees ? "texts share nothing; provider ids agree"
+                                   : "texts share nothing; same day, amount unique within \(TextlessLinkRule.uniqueAmountWindowDays) days"))
+        }
+        if p.aliasConfirmations > 0 {
+            let here = p.aliasConfirmations - p.aliasFromLedger
+            var by: [String] = []
+            if here > 0 { by.append("\(here) carried pair(s) of this import") }
+            if p.aliasFromLedger > 0 { by.append("\(p.aliasFromLedger) confirmed transaction(s) of the ledger") }
+            out.append(MatchReason("alias", "these texts are paired by " + by.joined(separator: " and ")))
+        }
         return out
     }
 

@@ -78,7 +78,15 @@ extension Reconciler {
                 continue
             }
             var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
-            try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending)
+            // The ledger teaches aliases through transactions this plan does not re-decide:
+            // a reopened record's transaction speaks through the plan itself (as one combined
+            // file would), never twice.
+            let replanned = Set(reopening.records.map(\.transactionID))
+            let ledgerPairings: () throws -> [ConfirmedPairing] = {
+                guard let aliases = view as? any AliasLedgerView else { return [] }
+                return try aliases.confirmedPairings(accountID: accountID, currency: currency).filter { !replanned.contains($0.transactionID) }
+            }
+            try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending, ledgerPairings: ledgerPairings)
             let decided = group.decide()
             out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count)) }
             relinks += Self.relinks(reopening, base: records.count, decisions: decided)
@@ -139,8 +147,10 @@ struct MatchPair {
     var externalIDAgrees = false
     /// The dates agree exactly (before any pending allowance); see ``TextlessLinkRule``.
     var exactDate = false
-    /// Other carried pairs with the same two texts (a learned alias), see ``TextlessLinkRule``.
+    /// Other carried pairs with the same two texts (a learned alias), see ``TextlessLinkRule``;
+    /// `aliasFromLedger` of them are confirmed transactions of the ledger.
     var aliasConfirmations: Int32 = 0
+    var aliasFromLedger: Int32 = 0
     /// Index into ``MatchGroup/replacements`` for a posted provider record replacing a removed
     /// pending one, else -1 (keeps the pair a plain value: no reference counting).
     var replacement: Int32 = -1
@@ -193,7 +203,9 @@ struct MatchGroup {
         switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8; case .ofx: 16 }
     }
 
-    mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>) throws {
+    /// `ledgerPairings`: the ledger's confirmed pairings that may teach aliases (asked at most once).
+    mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>,
+                            ledgerPairings: () throws -> [ConfirmedPairing] = { [] }) throws {
         let n = idx.count, m = candidates.count
         // Candidate dates (primary, plus other supporting dates in a flat side table) and
         // supporting kinds, once.
@@ -313,7 +325,7 @@ struct MatchGroup {
             kept += 1
         }
         pairs.removeLast(pairs.count - kept)
-        learnAliases()
+        try learnAliases(ledger: ledgerPairings)
     }
 
     /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a

@@ -12,9 +12,10 @@ import MoneyFlowCore
 /// - the dates are exactly equal AND the amount is unique on both sides within
 ///   ``uniqueAmountWindowDays`` (no other record or transaction of that amount anywhere near:
 ///   nothing it could be confused with), or
-/// - the two texts are a learned alias: at least ``aliasConfirmations`` other pairs of the
-///   same import with exactly these two texts (as token sets) are carried by the evidence
-///   above. A bank prints a legal entity (`拉扎斯网络科技（上海）有限公司`) or a descriptor
+/// - the two texts are a learned alias: at least ``aliasConfirmations`` other pairs with
+///   exactly these two texts (as token sets) are carried by the evidence above, in the same
+///   import or as transactions the ledger already confirmed (``AliasLedgerView``: links that
+///   say `carried`, or a user's link). A bank prints a legal entity (`拉扎斯网络科技（上海）有限公司`) or a descriptor
 ///   (`AMZN MKTP US`) where the feed names the brand (`饿了么`, `Amazon`): independent
 ///   exact-date, unique-amount pairs show that these texts name the same merchant.
 ///
@@ -51,30 +52,62 @@ extension MatchGroup {
     /// Amount and date alone stand for the pair (see ``TextlessLinkRule``).
     func carried(_ p: MatchPair) -> Bool { p.exactDate && amountUnique[Int(p.row)] }
 
-    /// Marks the textless pairs whose two texts other carried pairs of this group confirm as
-    /// an alias (``TextlessLinkRule/aliasConfirmations``). The key is the unordered pair of
-    /// token sets, so it does not depend on which side is being imported.
-    mutating func learnAliases() {
-        func text(_ ids: [Int32]) -> String { ids.map { tokens.strings[Int($0)] }.sorted().joined(separator: " ") }
+    /// Marks the textless pairs whose two texts other carried pairs confirm as an alias
+    /// (``TextlessLinkRule/aliasConfirmations``): carried pairs of this group, and the
+    /// ledger's confirmed transactions (``AliasLedgerView``) that `ledger` returns, asked only
+    /// when some textless pair is neither carried nor confirmed within the import. The key is
+    /// the unordered pair of token sets, so it does not depend on which side is being imported.
+    mutating func learnAliases(ledger: () throws -> [ConfirmedPairing] = { [] }) rethrows {
         var keys: [Int: String] = [:]
         var confirmed: [String: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
         for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < TextlessLinkRule.textEvidenceFloor {
-            let a = text(rowTokens[Int(p.row)]), b = text(colTokens[Int(p.col)] ?? [])
-            guard !a.isEmpty, !b.isEmpty else { continue }
-            let key = a < b ? a + "\u{1}" + b : b + "\u{1}" + a
+            guard let key = Self.aliasKey(rowTokens[Int(p.row)], colTokens[Int(p.col)] ?? [], tokens) else { continue }
             keys[k] = key
             if p.externalIDAgrees || carried(p) {
                 confirmed[key, default: ([], [])].rows.insert(p.row)
                 confirmed[key, default: ([], [])].cols.insert(p.col)
             }
         }
+        // Other confirmations only: never the pair's own row or transaction.
+        var inImport: [Int: Int] = [:]
+        var unanswered = false
         for (k, key) in keys {
-            guard let c = confirmed[key] else { continue }
             let p = pairs[k]
-            // Other confirmations only: never the pair's own row or transaction.
-            let n = min(c.rows.subtracting([p.row]).count, c.cols.subtracting([p.col]).count)
-            if n >= TextlessLinkRule.aliasConfirmations { pairs[k].aliasConfirmations = Int32(n) }
+            let c = confirmed[key]
+            let n = c.map { min($0.rows.subtracting([p.row]).count, $0.cols.subtracting([p.col]).count) } ?? 0
+            inImport[k] = n
+            if n < TextlessLinkRule.aliasConfirmations && !p.externalIDAgrees && !carried(p) { unanswered = true }
         }
+        // Each confirmed transaction of the ledger counts as one more carried pair (a row and a
+        // column of its own).
+        var stored: [String: Set<Int64>] = [:]
+        if unanswered {
+            var scratch = TokenTable()
+            for c in try ledger() {
+                let bank = scratch.add(c.bankDescription, c.bankCounterparty)
+                let provider = scratch.add(c.providerDescription, c.providerCounterparty)
+                guard let key = Self.aliasKey(bank, provider, scratch) else { continue }
+                stored[key, default: []].insert(c.transactionID)
+            }
+        }
+        for (k, key) in keys {
+            let p = pairs[k]
+            let fromLedger = stored[key].map { $0.subtracting([candidates[Int(p.col)].id]).count } ?? 0
+            let n = inImport[k]! + fromLedger
+            if n >= TextlessLinkRule.aliasConfirmations {
+                pairs[k].aliasConfirmations = Int32(n)
+                pairs[k].aliasFromLedger = Int32(fromLedger)
+            }
+        }
+    }
+
+    /// The alias key of two texts given as token ids of `table`: the unordered pair of their
+    /// token sets; nil when either text has no token.
+    static func aliasKey(_ a: [Int32], _ b: [Int32], _ table: TokenTable) -> String? {
+        func text(_ ids: [Int32]) -> String { ids.map { table.strings[Int($0)] }.sorted().joined(separator: " ") }
+        let x = text(a), y = text(b)
+        guard !x.isEmpty, !y.isEmpty else { return nil }
+        return x < y ? x + "\u{1}" + y : y + "\u{1}" + x
     }
 
     /// Per row: its amount occurs on no other row and on at most one stored transaction within

@@ -95,27 +95,23 @@ func report(_ label: String, _ ev: Evaluation) {
     /// - reviews <= 5 % of linkable pairs, for the same reason: a flood of reviews would be as
     ///   useless to the user as guessing.
     /// - precision == 1 follows from wrong == 0 (kept explicit).
-    /// - except where ``bounds(_:_:)`` says otherwise: pairs whose texts share nothing are
-    ///   not guessed (README "How the engine decides").
-    static func bounds(_ flavor: Flavor, _ order: ImportOrder) -> (recall: Double, reviewDivisor: Int) {
-        // The CMB feed names brands (饿了么, 美团, 滴滴出行) where the statement prints legal
-        // entities: their pairs share no text and stand only on a same-day, unique-amount
-        // pair or an alias such pairs taught within the same import. With the feed arriving in
-        // weekly pages after the statement, each page's plan sees only the few same-day pairs
-        // within its reach: measured recall 0.923 with 28 reviews of 364 (0.959 with 15 when
-        // these pairs were linked on amount and date alone, i.e. guessed).
-        if flavor == .cmb && order == .statementFirst { return (0.90, 10) }
-        return (0.95, 20)
-    }
+    /// - the same in every order: the CMB feed names brands (饿了么, 美团, 滴滴出行) where the
+    ///   statement prints legal entities, so those pairs share no text and stand only on a
+    ///   same-day, unique-amount pair or a learned alias (README "How the engine decides").
+    ///   With the feed in weekly pages after the statement, each page sees few same-day pairs
+    ///   of its own; the aliases the ledger already confirmed carry the rest (recall 0.923 with
+    ///   28 reviews when only the page itself could teach them, 0.959 with 15 now).
     @Test(arguments: Flavor.allCases, [ImportOrder.plaidFirst, .statementFirst])
     func fullScenario(flavor: Flavor, order: ImportOrder) throws {
         try checkFullScenario(flavor: flavor, order: order)
     }
 
     /// The statement lands while the Plaid feed is half way: pendings already stored, their
-    /// posted versions still to come.
-    @Test func statementArrivingMidwayThroughTheFeed() throws {
-        try checkFullScenario(flavor: .us, order: .statementMidway)
+    /// posted versions still to come. (CMB: recall 0.937 with 26 reviews before the ledger
+    /// taught aliases to the later pages, 0.959 with 18 now.)
+    @Test(arguments: Flavor.allCases)
+    func statementArrivingMidwayThroughTheFeed(flavor: Flavor) throws {
+        try checkFullScenario(flavor: flavor, order: .statementMidway)
     }
 
     func checkFullScenario(flavor: Flavor, order: ImportOrder) throws {
@@ -130,9 +126,8 @@ func report(_ label: String, _ ev: Evaluation) {
         #expect(ev.lost.count == 0, "records missing from the ledger: \(ev.lost.prefix(5))")
         #expect(ev.unexpectedActive.count == 0, "records that should be superseded/removed: \(ev.unexpectedActive.prefix(3))")
         #expect(ev.precision == 1.0)
-        let bound = Self.bounds(flavor, order)
-        #expect(ev.recall >= bound.recall, "recall \(ev.recall)")
-        #expect(ev.reviews <= ev.truthLinks / bound.reviewDivisor, "\(ev.reviews) reviews")
+        #expect(ev.recall >= 0.95, "recall \(ev.recall)")
+        #expect(ev.reviews <= ev.truthLinks / 20, "\(ev.reviews) reviews")
         // Every ledger transaction is backed by at least one live record.
         #expect(!txs.contains { $0.sources.isEmpty })
     }
