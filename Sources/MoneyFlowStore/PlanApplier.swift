@@ -64,13 +64,7 @@ struct PlanApplier {
             case .update(let recordID):
                 try rows.flush()
                 try saveChange(batchID, kind: "record_row", target: recordID)
-                try db.execute(sql: """
-                    UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
-                      counterparty = ?, note = ?, balance_minor = ?, category = ?, pending = ?, pending_external_id = ?, raw = ?, state = 'active'
-                    WHERE id = ?
-                    """, arguments: [rec.date.iso, rec.authorizedDate?.iso, rec.time, rec.amount.minorUnits, rec.amount.currency,
-                                     rec.description, rec.counterparty, rec.note, rec.balance?.minorUnits, rec.category,
-                                     rec.pending, rec.pendingExternalID, rec.raw, recordID])
+                try RecordSnapshot(rec, state: "active").write(db, recordID: recordID)
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) { touched.insert(t) }
                 try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 recordIDs[entry.index] = recordID
