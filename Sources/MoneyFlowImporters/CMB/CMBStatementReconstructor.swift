@@ -430,49 +430,16 @@ private struct CMBWork {
         return Money(minorUnits: minor, currency: currency)
     }
 
-    /// Exact parse of `-1,234.56` (optional sign, `,` groups, at most `exponent` fraction digits
-    /// beyond which only zeros are allowed) into minor units; nil when the text is not such a number.
+    /// How the statement prints amounts: `,` groups anywhere after the first digit (the layout,
+    /// not the grouping, proves a cell is an amount) and, as this reader always accepted, whole
+    /// values up to 900,000,000,000,009 (above ``Money/maxMinorUnits``).
+    static let amountSyntax = AmountSyntax(grouping: .anywhereAfterADigit, limit: .wholeUnits(900_000_000_000_010))
+
+    /// Exact minor units of a printed amount (`-1,234.56`: optional sign, `,` groups, at most
+    /// `exponent` fraction digits beyond which only zeros); nil when the text is not one.
     static func parseMinorUnits(_ text: String, exponent: Int) -> Int64? {
-        var negative = false
-        var whole: Int64 = 0
-        var fraction: Int64 = 0
-        var fractionDigits = 0
-        var digits = 0
-        var inFraction = false
-        var first = true
-        for u in text.utf8 {
-            defer { first = false }
-            switch u {
-            case UInt8(ascii: "-") where first: negative = true
-            case UInt8(ascii: "+") where first: break
-            case UInt8(ascii: ","):
-                if inFraction || digits == 0 { return nil }
-            case UInt8(ascii: "."):
-                if inFraction || digits == 0 { return nil }
-                inFraction = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let d = Int64(u - UInt8(ascii: "0"))
-                digits += 1
-                if inFraction {
-                    fractionDigits += 1
-                    if fractionDigits > exponent { if d != 0 { return nil }; continue }
-                    fraction = fraction * 10 + d
-                } else {
-                    if whole > 90_000_000_000_000 { return nil }
-                    whole = whole * 10 + d
-                }
-            default:
-                return nil
-            }
-        }
-        guard digits > 0 else { return nil }
-        var scale: Int64 = 1
-        for _ in 0..<exponent { scale *= 10 }
-        for _ in min(fractionDigits, exponent)..<exponent { fraction *= 10 }
-        let (m, o1) = whole.multipliedReportingOverflow(by: scale)
-        let (t, o2) = m.addingReportingOverflow(fraction)
-        if o1 || o2 { return nil }
-        return negative ? -t : t
+        guard looksLikeAmount(text) else { return nil }
+        return try? Money.parseMinorUnits(text, exponent: exponent, syntax: amountSyntax)
     }
 
     /// `-1,234.56` / `1234.56` / `5`: optional minus, digits with `,` groups, optional fraction.
@@ -633,15 +600,7 @@ private struct CMBWork {
     /// `YYYY-MM-DD` (also `/` or `.` separators), exactly.
     static func parseDate(_ s: [Unicode.Scalar]) -> LocalDate? {
         guard s.count == 10 else { return nil }
-        func digit(_ i: Int) -> Int? {
-            let v = s[i].value
-            return v >= 48 && v <= 57 ? Int(v - 48) : nil
-        }
-        let sep = s[4]
-        guard sep == "-" || sep == "/" || sep == ".", s[7] == sep else { return nil }
-        guard let y0 = digit(0), let y1 = digit(1), let y2 = digit(2), let y3 = digit(3),
-              let m0 = digit(5), let m1 = digit(6), let d0 = digit(8), let d1 = digit(9) else { return nil }
-        return LocalDate(year: y0 * 1000 + y1 * 100 + y2 * 10 + y3, month: m0 * 10 + m1, day: d0 * 10 + d1)
+        return LocalDate(iso: String(String.UnicodeScalarView(s)), .exact(separators: "-/."))
     }
 
     /// `N/M` page marker.
@@ -702,7 +661,7 @@ struct CMBHeaderFields {
             let end = n + 1 < hits.count ? hits[n + 1].start : scalars.count
             var v = String.UnicodeScalarView()
             if hit.valueStart < end { v.append(contentsOf: scalars[hit.valueStart..<end]) }
-            let value = String(v).trimmingCharactersInSet()
+            let value = String(v).trimmed(.whitespacesAndNewlines)
             switch hit.key {
             case "name": name = value
             case "account":
@@ -740,13 +699,3 @@ struct CMBHeaderFields {
         }
     }
 }
-
-extension String {
-    fileprivate func trimmingCharactersInSet() -> String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
-        while let l = s.last, l.isWhitespace { s = s.dropLast() }
-        return String(s)
-    }
-}
-

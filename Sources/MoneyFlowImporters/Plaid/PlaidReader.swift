@@ -377,7 +377,7 @@ struct PlaidReader {
         default: break
         }
         if complete, let r = page.request,
-           let s = r["start_date"]?.stringValue.flatMap(PlaidUtil.parseISODate), let e = r["end_date"]?.stringValue.flatMap(PlaidUtil.parseISODate), s <= e {
+           let s = r["start_date"]?.stringValue.flatMap { LocalDate(iso: $0, .exact) }, let e = r["end_date"]?.stringValue.flatMap { LocalDate(iso: $0, .exact) }, s <= e {
             coverage = s...e
         }
         var statement = finish(records: records, removals: [], modified: [], sync: nil)
@@ -554,7 +554,7 @@ struct PlaidReader {
         }
         func date(_ key: String, required: Bool) throws -> LocalDate? {
             guard let s = try string(key, required: required) else { return nil }
-            guard let d = PlaidUtil.parseISODate(s) else { throw fail(key, "field '\(key)' must be a date YYYY-MM-DD, found \"\(s.jsonExcerpt)\"") }
+            guard let d = LocalDate(iso: s, .exact) else { throw fail(key, "field '\(key)' must be a date YYYY-MM-DD, found \"\(s.jsonExcerpt)\"") }
             return d
         }
 
@@ -596,13 +596,13 @@ struct PlaidReader {
         case let v?: throw fail("pending", "field 'pending' must be a boolean, found \(PlaidReader.describe(v))")
         }
         let pendingID = PlaidUtil.nonEmpty(try string("pending_transaction_id", required: false))
-        let merchant = PlaidUtil.nonEmpty(try string("merchant_name", required: false).map(PlaidUtil.trimmed))
+        let merchant = PlaidUtil.nonEmpty(try string("merchant_name", required: false).map({ $0.trimmed(.whitespacesAndNewlines) }))
         let name = try string("name", required: false)
         let description = name ?? merchant ?? PlaidUtil.nonEmpty(o["original_description"]?.stringValue) ?? ""
         var counterparty = merchant
         if counterparty == nil, let parties = o["counterparties"]?.arrayValue {
             for p in parties {
-                if let n = PlaidUtil.nonEmpty(p["name"]?.stringValue.map(PlaidUtil.trimmed)) { counterparty = n; break }
+                if let n = PlaidUtil.nonEmpty(p["name"]?.stringValue.map({ $0.trimmed(.whitespacesAndNewlines) })) { counterparty = n; break }
             }
         }
         var category: String?
