@@ -166,7 +166,7 @@ public struct BatchRunner: Sendable {
                     parsed.set(i, .success((s, ImportService.sha256(data))))
                     state.parsed(rows: s.records.count, file: slice[i])
                 } catch let e as ImportError {
-                    if !explicit && e.kind == .unrecognized && !e.problem.hasPrefix("not a CMB statement") { parsed.set(i, .failure(.skipped(e.problem))) }
+                    if !explicit && e.kind == .unrecognized { parsed.set(i, .failure(.skipped(e.problem))) }
                     else { parsed.set(i, .failure(.failed(e))) }
                     state.parsed(rows: 0, file: slice[i])
                 } catch {

@@ -43,7 +43,7 @@ public struct CMBStatementImporter: Importer {
             catch { throw map(error, file: file) }
             let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
             guard let entry = pdfs.first else {
-                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
+                throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
             }
             if let unsafe = zip.entries.first(where: \.isUnsafePath) {
                 // Nothing is ever extracted to disk, but an archive carrying such names is not
@@ -56,7 +56,7 @@ public struct CMBStatementImporter: Importer {
                 throw map(e, file: file)
             }
             guard PDFDocumentReader.hasPDFHeader(pdfBytes) else {
-                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: \(entry.name) is not a PDF")
+                throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: \(entry.name) is not a PDF")
             }
         }
         let pages: [TextPage]
@@ -91,7 +91,7 @@ public struct CMBStatementImporter: Importer {
         switch e {
         case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
         case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "the PDF is encrypted: password required")
-        case .noTextLayer: return ImportError(.unrecognized, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
+        case .noTextLayer: return ImportError(.notAStatement, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
         case .notAPDF: return ImportError(.unrecognized, file: file, problem: "not a PDF")
         case .damaged(let why): return ImportError(.malformed, file: file, problem: "truncated or damaged PDF (\(why))")
         }

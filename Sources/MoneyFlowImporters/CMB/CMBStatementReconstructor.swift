@@ -18,7 +18,7 @@ public struct CMBStatementReconstructor: Sendable {
     /// - Parameters:
     ///   - pages: pages in document order.
     ///   - fileName: used in errors.
-    /// - Throws: ``ImportError`` `.unrecognized` when no column header / account number is found,
+    /// - Throws: ``ImportError`` `.notAStatement` when no column header / account number is found,
     ///   `.malformed` (with page and row) for a cell that cannot be read.
     public func reconstruct(_ pages: [TextPage], fileName: String = "") throws(ImportError) -> CMBStatement {
         var work = CMBWork(fileName: fileName)
@@ -57,14 +57,14 @@ struct CMBWork {
             }
         }
         guard let firstWithColumns = scans.firstIndex(where: { $0.columns != nil && !$0.columnsInherited }) else {
-            throw ImportError(.unrecognized, file: fileName, problem: "not a CMB statement: no 招商银行交易流水 column header (记账日期 / 交易金额 / 联机余额)")
+            throw ImportError(.notAStatement, file: fileName, problem: "not a CMB statement: no 招商银行交易流水 column header (记账日期 / 交易金额 / 联机余额)")
         }
 
         // Header block: page 1 above its column header (or the first page that has a column header).
         var header = parseHeader(scans[0])
         if header == nil && firstWithColumns != 0 { header = parseHeader(scans[firstWithColumns]) }
         guard let header else {
-            throw ImportError(.unrecognized, file: fileName, locator: Locator(page: 1),
+            throw ImportError(.notAStatement, file: fileName, locator: Locator(page: 1),
                               problem: "not a CMB statement: no 账号 (account number) in the header")
         }
 
