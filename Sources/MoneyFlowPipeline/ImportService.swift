@@ -51,8 +51,9 @@ public struct ImportService: Sendable {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Reads a file into an ``ImportedStatement`` with the right importer (no store access).
-    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (ImportedStatement, Data) {
+    /// Reads a file into an ``ImportedStatement`` with the right importer (no store access),
+    /// with the SHA-256 of the bytes it read: the file is read once and its bytes are not kept.
+    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (statement: ImportedStatement, sha256: String) {
         let name = displayName ?? path
         let url = URL(fileURLWithPath: path)
         var isDir: ObjCBool = false
@@ -81,14 +82,15 @@ public struct ImportService: Sendable {
             }
             importer = i
         }
-        return (try importer.read(input, options: importOptions), data)
+        let statement = try importer.read(input, options: importOptions)
+        return (statement, Self.sha256(data))
     }
 
     /// Imports one file: reads it, plans against the store, and (unless a dry run) applies the
     /// plan atomically. Throws ``ImportError`` for bad input; the store is then unchanged.
     public func importFile(path: String, displayName: String? = nil, options: FileImportOptions) throws -> FileImportResult {
-        let (statement, data) = try read(path: path, displayName: displayName, options: options)
-        return try apply(statement, fileName: displayName ?? path, sha256: Self.sha256(data), options: options)
+        let (statement, sha256) = try read(path: path, displayName: displayName, options: options)
+        return try apply(statement, fileName: displayName ?? path, sha256: sha256, options: options)
     }
 
     /// Plans and applies an already-read statement.
