@@ -122,7 +122,7 @@ struct PlanApplier {
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the
             // position inside the update is kept apart, so the next page can be checked.
-            if sync.scope.hasPrefix("plaid:item:") {
+            if sync.isPlaidItemScope {
                 for a in plan.statement.accounts where a.provider == "plaid" {
                     try db.execute(sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
                 }

@@ -47,3 +47,12 @@ import MoneyFlowCore
         #expect(LocalDate(iso: "2024/02/09", .lenient) == nil)
     }
 }
+
+@Suite struct PlaidSyncScopeTests {
+    @Test func scopesAreWrittenAndRecognisedInOnePlace() {
+        let item = SyncUpdate(scope: SyncUpdate.plaidItemScope(itemID: "it_1"), startCursor: nil, nextCursor: "c", complete: true)
+        let accounts = SyncUpdate(scope: SyncUpdate.plaidAccountsScope(accountIDs: ["b", "a"]), startCursor: nil, nextCursor: "c", complete: true)
+        #expect(item.scope == "plaid:item:it_1" && item.isPlaidItemScope && !item.isPlaidAccountsScope)
+        #expect(accounts.scope == "plaid:accounts:a,b" && accounts.isPlaidAccountsScope && !accounts.isPlaidItemScope)
+    }
+}

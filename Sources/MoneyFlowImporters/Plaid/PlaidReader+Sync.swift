@@ -121,12 +121,12 @@ extension PlaidReader {
         if let next = lastNext {
             let scope: String
             if let itemID {
-                scope = "plaid:item:" + itemID
+                scope = SyncUpdate.plaidItemScope(itemID: itemID)
             } else {
                 var ids = Set(accountOrder)
                 ids.formUnion(referencedAccounts)
                 ids.formUnion(removalAccountIDs)
-                scope = "plaid:accounts:" + ids.sorted().joined(separator: ",")
+                scope = SyncUpdate.plaidAccountsScope(accountIDs: ids)
                 if ids.isEmpty {
                     warnings.append(ImportWarning("the update names neither an item nor an account: its cursor cannot be tied to a Plaid item", at: lastLocator))
                 }
