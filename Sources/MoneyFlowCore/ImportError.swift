@@ -5,8 +5,13 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Codable {
         /// Malformed content (bad CSV row, truncated PDF, malformed JSON).
         case malformed
-        /// No importer recognises the file, or it is not the statement it claims to be.
+        /// No importer recognises the file as a statement it reads (not a PDF, no CSV profile
+        /// fits, not a Plaid export, not a file). A folder import skips such files.
         case unrecognized
+        /// The file is of a kind an importer reads (a PDF, a ZIP of PDFs) but is not a statement
+        /// it can read (no CMB column header, no text layer). Reported even in a folder import:
+        /// the user put a statement-like file there and should hear why it was not read.
+        case notAStatement
         /// The file is encrypted and no password was given.
         case passwordRequired
         /// The password does not open the file.

@@ -59,3 +59,21 @@ public struct ImportedStatement: Sendable, Codable {
         self.removals = removals; self.sync = sync; self.coverage = coverage
     }
 }
+
+extension SyncUpdate {
+    private static let plaidItemPrefix = "plaid:item:"
+    private static let plaidAccountsPrefix = "plaid:accounts:"
+
+    /// Scope of a Plaid item's cursor (`plaid:item:<item_id>`): what Plaid keys cursors by.
+    public static func plaidItemScope(itemID: String) -> String { plaidItemPrefix + itemID }
+    /// Scope of pages saved without their item id (`plaid:accounts:<ids, sorted>`); the import
+    /// maps it to the item scope those accounts were last seen under.
+    public static func plaidAccountsScope(accountIDs: some Sequence<String>) -> String {
+        plaidAccountsPrefix + accountIDs.sorted().joined(separator: ",")
+    }
+
+    /// The scope is a Plaid item's.
+    public var isPlaidItemScope: Bool { scope.hasPrefix(Self.plaidItemPrefix) }
+    /// The scope is a set of Plaid accounts (the item id was not saved).
+    public var isPlaidAccountsScope: Bool { scope.hasPrefix(Self.plaidAccountsPrefix) }
+}

@@ -61,10 +61,47 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
-    /// Parses `YYYY-MM-DD` strictly.
-    public init?(iso text: some StringProtocol) {
-        guard let d = try? LocalDate.parse(String(text), format: .iso) else { return nil }
-        self = d
+    /// How closely text must follow `YYYY-MM-DD`; every ISO date read says which it wants.
+    public struct ISOStrictness: Sendable, Equatable {
+        /// nil: lenient; otherwise the separators allowed (the same one in both places).
+        let exactSeparators: [UInt8]?
+
+        /// `LocalDate.parse(_:format: .iso)`: surrounding whitespace, one-digit month or day and a
+        /// trailing time (`2024-01-02T13:45`) are accepted. For what a person types and for
+        /// values this program wrote itself.
+        public static let lenient = ISOStrictness(exactSeparators: nil)
+        /// Exactly ten ASCII characters `YYYY-MM-DD`, nothing around them: for formats that
+        /// specify the form (Plaid's JSON dates).
+        public static let exact = ISOStrictness(exactSeparators: [UInt8(ascii: "-")])
+        /// Exactly ten ASCII characters with `separators` (one of them, twice) between the
+        /// fields: for printed statements that use `2024/01/02` or `2024.01.02`.
+        public static func exact(separators: String) -> ISOStrictness {
+            ISOStrictness(exactSeparators: Array(separators.utf8))
+        }
+    }
+
+    /// Parses an ISO `YYYY-MM-DD` date as `strictness` says; nil when `text` is not one or the
+    /// day does not exist.
+    public init?(iso text: some StringProtocol, _ strictness: ISOStrictness) {
+        guard let separators = strictness.exactSeparators else {
+            guard let d = try? LocalDate.parse(String(text), format: .iso) else { return nil }
+            self = d
+            return
+        }
+        var u = [UInt8](); u.reserveCapacity(10)
+        for b in text.utf8 { guard u.count < 10 else { return nil }; u.append(b) }
+        guard u.count == 10, separators.contains(u[4]), u[7] == u[4] else { return nil }
+        func num(_ r: Range<Int>) -> Int? {
+            var v = 0
+            for k in r {
+                guard u[k] >= 0x30 && u[k] <= 0x39 else { return nil }
+                v = v * 10 + Int(u[k] - 0x30)
+            }
+            return v
+        }
+        guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10),
+              let date = LocalDate(year: y, month: m, day: d) else { return nil }
+        self = date
     }
 
     /// Date layouts found in bank exports (the raw value is how a profile's `date_format` names it).

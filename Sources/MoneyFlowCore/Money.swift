@@ -77,6 +77,28 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
     /// three (`1,234,567.89`), one kind of separator per number. `12,34.5` or `1,2345.00` is a
     /// typo or a misread column, never silently read as 1234.50.
     public static func parseMinorUnits(_ text: String, exponent: Int, decimalSeparator: Character = ".") throws(MoneyParseError) -> Int64 {
+        try parseMinorUnits(text, exponent: exponent, syntax: AmountSyntax(decimalSeparator: decimalSeparator))
+    }
+
+    /// The one amount parser: ``parseMinorUnits(_:exponent:decimalSeparator:)`` with the
+    /// differences a source legitimately has (grouping rules, magnitude limit) made explicit.
+    public static func parseMinorUnits(_ text: String, exponent: Int, syntax: AmountSyntax) throws(MoneyParseError) -> Int64 {
+        let decimalSeparator = syntax.decimalSeparator
+        let limit: UInt64
+        switch syntax.limit {
+        case .standard: limit = UInt64(maxMinorUnits)
+        case .wholeUnits(let w):
+            var scale: UInt64 = 1
+            for _ in 0..<exponent { scale *= 10 }
+            limit = w.multipliedReportingOverflow(by: scale).overflow ? UInt64(Int64.max) : w * scale
+        }
+        let tooLarge = MoneyParseError(text: text, reason: "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
+        if decimalSeparator == ".", let plain = plainMinorUnits(text, exponent: exponent) {
+            // Most amounts (`-1234.56`): same result as the general loop below, without it.
+            guard plain.magnitude < limit else { throw tooLarge }
+            return plain.negative ? -Int64(plain.magnitude) : Int64(plain.magnitude)
+        }
+        let strictGroups = syntax.grouping == .threeDigitGroups
         var s = Substring(text.trimmed(.whitespacesAndNewlines))
         guard !s.isEmpty else { throw MoneyParseError(text: text, reason: "empty amount") }
         var negative = false
@@ -100,20 +122,21 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
         var inFraction = false
         var groupSeparator: Character?
         var digitsInGroup = 0
-        let tooLarge = MoneyParseError(text: text, reason: "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
         func misplaced() -> MoneyParseError {
             MoneyParseError(text: text, reason: "misplaced grouping separator (groups of three digits expected, e.g. 1,234,567\(decimalSeparator)89)")
         }
         for ch in s {
             if ch == decimalSeparator {
                 if inFraction { throw MoneyParseError(text: text, reason: "two decimal separators") }
-                if groupSeparator != nil && digitsInGroup != 3 { throw misplaced() }
+                if strictGroups && groupSeparator != nil && digitsInGroup != 3 { throw misplaced() }
                 inFraction = true
                 continue
             }
             if groupSeparators.contains(ch) {
                 if inFraction { throw MoneyParseError(text: text, reason: "separator in the fraction") }
-                if groupSeparator == nil {
+                if !strictGroups {
+                    guard sawDigit else { throw misplaced() }
+                } else if groupSeparator == nil {
                     guard (1...3).contains(digitsInGroup) else { throw misplaced() }
                     groupSeparator = ch
                 } else {
@@ -137,20 +160,82 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
                 digitsInGroup += 1
                 let (m, o1) = whole.multipliedReportingOverflow(by: 10)
                 let (a, o2) = m.addingReportingOverflow(UInt64(d))
-                if o1 || o2 || a >= UInt64(maxMinorUnits) { throw tooLarge }
+                if o1 || o2 || a >= limit { throw tooLarge }
                 whole = a
             }
         }
         guard sawDigit else { throw MoneyParseError(text: text, reason: "no digits") }
-        if !inFraction && groupSeparator != nil && digitsInGroup != 3 { throw misplaced() }
+        if strictGroups && !inFraction && groupSeparator != nil && digitsInGroup != 3 { throw misplaced() }
         let usedFraction = min(fractionDigits, exponent)
         for _ in usedFraction..<exponent { fraction *= 10 }
         var scale: UInt64 = 1
         for _ in 0..<exponent { scale *= 10 }
         let (scaled, o1) = whole.multipliedReportingOverflow(by: scale)
         let (total, o2) = scaled.addingReportingOverflow(fraction)
-        if o1 || o2 || total >= UInt64(maxMinorUnits) { throw tooLarge }
+        if o1 || o2 || total >= limit { throw tooLarge }
         return negative ? -Int64(total) : Int64(total)
+    }
+
+    /// `-?d{1,15}(.d{0,exponent})?` in minor units (magnitude unchecked), nil for any other text.
+    private static func plainMinorUnits(_ text: String, exponent: Int) -> (negative: Bool, magnitude: UInt64)? {
+        var whole: UInt64 = 0, fraction: UInt64 = 0
+        var wholeDigits = 0, fractionDigits = 0
+        var negative = false, inFraction = false
+        for (k, c) in text.utf8.enumerated() {
+            switch c {
+            case UInt8(ascii: "-") where k == 0: negative = true
+            case UInt8(ascii: "."):
+                if inFraction { return nil }
+                inFraction = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let d = UInt64(c - 0x30)
+                if inFraction {
+                    fractionDigits += 1
+                    if fractionDigits > exponent { return nil }
+                    fraction = fraction * 10 + d
+                } else {
+                    wholeDigits += 1
+                    if wholeDigits > 15 { return nil }
+                    whole = whole * 10 + d
+                }
+            default: return nil
+            }
+        }
+        guard wholeDigits > 0 else { return nil }
+        for _ in fractionDigits..<exponent { fraction *= 10 }
+        var scale: UInt64 = 1
+        for _ in 0..<exponent { scale *= 10 }
+        return (negative, whole * scale + fraction)
+    }
+}
+
+/// How a source writes amounts, where sources legitimately differ. The default is what a
+/// person types or a bank exports as text (see ``Money/parseMinorUnits(_:exponent:decimalSeparator:)``).
+public struct AmountSyntax: Sendable, Equatable {
+    public enum Grouping: Sendable, Equatable {
+        /// 1–3 digits, then groups of exactly three, one kind of separator (`1,234,567.89`).
+        case threeDigitGroups
+        /// A separator anywhere after the first whole digit (`1,2345.00` reads 12345.00): only for
+        /// sources whose layout already proved the text is a printed amount.
+        case anywhereAfterADigit
+    }
+
+    /// Largest magnitude accepted (exclusive).
+    public enum Limit: Sendable, Equatable {
+        /// ``Money/maxMinorUnits``.
+        case standard
+        /// This many whole units (times 10^exponent in minor units).
+        case wholeUnits(UInt64)
+    }
+
+    public var decimalSeparator: Character
+    public var grouping: Grouping
+    public var limit: Limit
+
+    public init(decimalSeparator: Character = ".", grouping: Grouping = .threeDigitGroups, limit: Limit = .standard) {
+        self.decimalSeparator = decimalSeparator
+        self.grouping = grouping
+        self.limit = limit
     }
 }
 

@@ -162,11 +162,11 @@ public struct BatchRunner: Sendable {
             DispatchQueue.concurrentPerform(iterations: slice.count) { i in
                 let (opts, explicit) = frozen[slice[i]]!
                 do {
-                    let (s, data) = try service.read(path: slice[i], displayName: Self.display(slice[i]), options: opts)
-                    parsed.set(i, .success((s, ImportService.sha256(data))))
+                    let (s, sha256) = try service.read(path: slice[i], displayName: Self.display(slice[i]), options: opts)
+                    parsed.set(i, .success((s, sha256)))
                     state.parsed(rows: s.records.count, file: slice[i])
                 } catch let e as ImportError {
-                    if !explicit && e.kind == .unrecognized && !e.problem.hasPrefix("not a CMB statement") { parsed.set(i, .failure(.skipped(e.problem))) }
+                    if !explicit && e.kind == .unrecognized { parsed.set(i, .failure(.skipped(e.problem))) }
                     else { parsed.set(i, .failure(.failed(e))) }
                     state.parsed(rows: 0, file: slice[i])
                 } catch {

@@ -43,7 +43,7 @@ public struct CMBStatementImporter: Importer {
             catch { throw map(error, file: file) }
             let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
             guard !pdfs.isEmpty else {
-                throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
+                throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
             }
             if let unsafe = zip.entries.first(where: \.isUnsafePath) {
                 // Nothing is ever extracted to disk, but an archive carrying such names is not
@@ -58,7 +58,7 @@ public struct CMBStatementImporter: Importer {
                 do { bytes = try zip.data(for: e, password: e.isEncrypted ? try ask() : nil) }
                 catch let error as ZipError { throw map(error, file: file) }
                 guard PDFDocumentReader.hasPDFHeader(bytes) else {
-                    throw ImportError(.unrecognized, file: file, problem: "not a CMB statement: \(e.name) is not a PDF")
+                    throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: \(e.name) is not a PDF")
                 }
                 if statements.isEmpty { pdfBytes = bytes }
                 statements.append(e.name)
@@ -110,7 +110,7 @@ public struct CMBStatementImporter: Importer {
         switch e {
         case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
         case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "the PDF is encrypted: password required")
-        case .noTextLayer: return ImportError(.unrecognized, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
+        case .noTextLayer: return ImportError(.notAStatement, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
         case .notAPDF: return ImportError(.unrecognized, file: file, problem: "not a PDF")
         case .damaged(let why): return ImportError(.malformed, file: file, problem: "truncated or damaged PDF (\(why))")
         }

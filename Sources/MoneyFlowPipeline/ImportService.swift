@@ -51,8 +51,9 @@ public struct ImportService: Sendable {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Reads a file into an ``ImportedStatement`` with the right importer (no store access).
-    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (ImportedStatement, Data) {
+    /// Reads a file into an ``ImportedStatement`` with the right importer (no store access),
+    /// with the SHA-256 of the bytes it read: the file is read once and its bytes are not kept.
+    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (statement: ImportedStatement, sha256: String) {
         let name = displayName ?? path
         let url = URL(fileURLWithPath: path)
         var isDir: ObjCBool = false
@@ -77,18 +78,19 @@ public struct ImportService: Sendable {
             importer = csv
         } else {
             guard let i = registry.detect(input, options: importOptions) else {
-                throw ImportError(.unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, Plaid JSON)")
+                throw ImportError(.unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, OFX/QFX, Plaid JSON)")
             }
             importer = i
         }
-        return (try importer.read(input, options: importOptions), data)
+        let statement = try importer.read(input, options: importOptions)
+        return (statement, Self.sha256(data))
     }
 
     /// Imports one file: reads it, plans against the store, and (unless a dry run) applies the
     /// plan atomically. Throws ``ImportError`` for bad input; the store is then unchanged.
     public func importFile(path: String, displayName: String? = nil, options: FileImportOptions) throws -> FileImportResult {
-        let (statement, data) = try read(path: path, displayName: displayName, options: options)
-        return try apply(statement, fileName: displayName ?? path, sha256: Self.sha256(data), options: options)
+        let (statement, sha256) = try read(path: path, displayName: displayName, options: options)
+        return try apply(statement, fileName: displayName ?? path, sha256: sha256, options: options)
     }
 
     /// Plans and applies an already-read statement.
@@ -96,7 +98,7 @@ public struct ImportService: Sendable {
         var statement = input
         // An update saved without its item id is scoped by its accounts; map it to the item
         // those accounts belong to, so cursors chain across pages saved either way.
-        if let sync = statement.sync, sync.scope.hasPrefix("plaid:accounts:") {
+        if let sync = statement.sync, sync.isPlaidAccountsScope {
             let keys = Set(statement.accounts.map(\.key) + statement.records.map(\.accountKey) + statement.removals.compactMap(\.accountKey))
             if let scope = try store.syncScope(forAccountKeys: keys.sorted()) { statement.sync?.scope = scope }
         }

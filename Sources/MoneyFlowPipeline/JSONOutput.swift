@@ -66,20 +66,5 @@ public indirect enum JSONOutput: Sendable, Equatable {
         }
     }
 
-    private func quote(_ s: String) -> String {
-        var r = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": r += "\\\""
-            case "\\": r += "\\\\"
-            case "\n": r += "\\n"
-            case "\r": r += "\\r"
-            case "\t": r += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 { r += String(format: "\\u%04x", u.value) }
-                else { r.unicodeScalars.append(u) }
-            }
-        }
-        return r + "\""
-    }
+    private func quote(_ s: String) -> String { JSONString.quoted(s, lineSeparators: .escaped) }
 }

@@ -46,7 +46,7 @@ extension LedgerStore {
                 }
                 let currency: String = r["currency"]
                 try body(LedgerTransaction(
-                    id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String)!,
+                    id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
                     amount: Money(minorUnits: r["amount_minor"], currency: currency),
                     description: (r["user_description"] as String?) ?? r["description"],
                     counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],

@@ -64,13 +64,7 @@ struct PlanApplier {
             case .update(let recordID):
                 try rows.flush()
                 try saveChange(batchID, kind: "record_row", target: recordID)
-                try db.execute(sql: """
-                    UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
-                      counterparty = ?, note = ?, balance_minor = ?, category = ?, pending = ?, pending_external_id = ?, raw = ?, state = 'active'
-                    WHERE id = ?
-                    """, arguments: [rec.date.iso, rec.authorizedDate?.iso, rec.time, rec.amount.minorUnits, rec.amount.currency,
-                                     rec.description, rec.counterparty, rec.note, rec.balance?.minorUnits, rec.category,
-                                     rec.pending, rec.pendingExternalID, rec.raw, recordID])
+                try RecordSnapshot(rec, state: "active").write(db, recordID: recordID)
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) { touched.insert(t) }
                 try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 recordIDs[entry.index] = recordID
@@ -128,7 +122,7 @@ struct PlanApplier {
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the
             // position inside the update is kept apart, so the next page can be checked.
-            if sync.scope.hasPrefix("plaid:item:") {
+            if sync.isPlaidItemScope {
                 for a in plan.statement.accounts where a.provider == "plaid" {
                     try db.execute(sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
                 }

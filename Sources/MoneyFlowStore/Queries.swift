@@ -22,7 +22,7 @@ enum Queries {
     static func source(_ r: Row) -> LedgerSource {
         LedgerSource(id: r["rid"], kind: SourceKind(rawValue: r["source_kind"]) ?? .csv, externalID: r["external_id"],
                      file: r["file_name"], line: r["line"], page: r["page"], row: r["row"], state: r["state"],
-                     date: LocalDate(iso: r["rdate"] as String)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
+                     date: LocalDate(iso: r["rdate"] as String, .lenient)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
                      description: r["rdescription"], counterparty: r["rcounterparty"], pending: r["rpending"])
     }
 
@@ -56,7 +56,7 @@ enum Queries {
             let id: Int64 = r["id"]
             let currency: String = r["currency"]
             return LedgerTransaction(
-                id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String)!,
+                id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
                 amount: Money(minorUnits: r["amount_minor"], currency: currency),
                 description: (r["user_description"] as String?) ?? r["description"],
                 counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],

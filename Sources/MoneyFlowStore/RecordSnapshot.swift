@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MoneyFlowCore
 
 /// The mutable columns of a record, saved before a provider update so `undo` can restore them.
 struct RecordSnapshot: Codable {
@@ -30,12 +31,27 @@ struct RecordSnapshot: Codable {
     }
 
     static func restore(_ db: Database, recordID: Int64, json: String) throws {
-        let s = try JSONDecoder().decode(RecordSnapshot.self, from: Data(json.utf8))
+        try JSONDecoder().decode(RecordSnapshot.self, from: Data(json.utf8)).write(db, recordID: recordID)
+    }
+
+    /// The one UPDATE of a record's mutable columns (a provider update, and its undo).
+    func write(_ db: Database, recordID: Int64) throws {
         try db.execute(sql: """
             UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
               counterparty = ?, note = ?, balance_minor = ?, category = ?, pending = ?, pending_external_id = ?, raw = ?, state = ?
             WHERE id = ?
-            """, arguments: [s.date, s.authorizedDate, s.time, s.amountMinor, s.currency, s.description, s.counterparty, s.note,
-                             s.balanceMinor, s.category, s.pending, s.pendingExternalID, s.raw, s.state, recordID])
+            """, arguments: [date, authorizedDate, time, amountMinor, currency, description, counterparty, note,
+                             balanceMinor, category, pending, pendingExternalID, raw, state, recordID])
+    }
+}
+
+extension RecordSnapshot {
+    /// The columns of `record` as an import writes them, in `state`.
+    init(_ record: IncomingRecord, state: String) {
+        self.init(date: record.date.iso, authorizedDate: record.authorizedDate?.iso, time: record.time,
+                  amountMinor: record.amount.minorUnits, currency: record.amount.currency, description: record.description,
+                  counterparty: record.counterparty, note: record.note, balanceMinor: record.balance?.minorUnits,
+                  category: record.category, pending: record.pending, pendingExternalID: record.pendingExternalID,
+                  raw: record.raw, state: state)
     }
 }

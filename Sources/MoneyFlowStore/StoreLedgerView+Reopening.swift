@@ -33,7 +33,7 @@ extension StoreLedgerView: ReopeningLedgerView {
         while try s.step() {
             let id = s.int64(0), t = s.int64(1)
             if except.contains(id) { continue }
-            guard let kind = SourceKind(rawValue: s.string(2)), let date = LocalDate(iso: s.string(3)) else {
+            guard let kind = SourceKind(rawValue: s.string(2)), let date = LocalDate(iso: s.string(3), .lenient) else {
                 throw StoreError("record \(id) has an unreadable kind or date")
             }
             let record = IncomingRecord(
@@ -41,7 +41,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 description: s.string(7), counterparty: s.optionalString(8), note: s.optionalString(9),
                 balance: s.optionalInt64(10).map { Money(minorUnits: $0, currency: currency) }, pending: s.int64(12) != 0,
                 externalID: s.optionalString(13), pendingExternalID: s.optionalString(14),
-                authorizedDate: s.optionalString(4).flatMap { LocalDate(iso: $0) }, category: s.optionalString(11),
+                authorizedDate: s.optionalString(4).flatMap { LocalDate(iso: $0, .lenient) }, category: s.optionalString(11),
                 time: s.optionalString(5), locator: Locator(line: s.optionalInt64(15).map(Int.init), page: s.optionalInt64(16).map(Int.init),
                                                             row: s.optionalInt64(17).map(Int.init)),
                 raw: s.string(18))
@@ -77,10 +77,10 @@ extension StoreLedgerView: ReopeningLedgerView {
                                                      currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
             sources.append(source)
             if let k = SourceKind(rawValue: source.kind) { kinds.insert(k) }
-            if let d = LocalDate(iso: source.date) { dates.append(d) }
+            if let d = LocalDate(iso: source.date, .lenient) { dates.append(d) }
             if let e = s.optionalString(8) { externalIDs.append(e) }
         }
-        guard let m = TransactionRefresher.merge(sources), let date = LocalDate(iso: m.primary.date) else { return nil }
+        guard let m = TransactionRefresher.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(id: transactionID, accountID: accountID, date: date,
                                     amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
                                     description: m.primary.description, counterparty: m.counterparty, pending: m.pending,

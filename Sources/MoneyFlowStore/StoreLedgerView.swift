@@ -17,7 +17,7 @@ struct StoreLedgerView: BulkLedgerView {
         ExistingRecord(id: row["id"], accountID: row["account_id"], transactionID: row["transaction_id"],
                        sourceKind: SourceKind(rawValue: row["source_kind"]) ?? .csv, externalID: row["external_id"],
                        pending: row["pending"], state: ExistingRecord.State(rawValue: row["state"]) ?? .active,
-                       date: LocalDate(iso: row["date"] as String) ?? LocalDate(dayNumber: 0),
+                       date: LocalDate(iso: row["date"] as String, .lenient) ?? LocalDate(dayNumber: 0),
                        amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]))
     }
 
@@ -38,7 +38,7 @@ struct StoreLedgerView: BulkLedgerView {
         ExistingRecord(id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
                        sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
                        pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
-                       date: LocalDate(iso: s.string(7)) ?? LocalDate(dayNumber: 0),
+                       date: LocalDate(iso: s.string(7), .lenient) ?? LocalDate(dayNumber: 0),
                        amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
     }
 
@@ -129,7 +129,7 @@ struct StoreLedgerView: BulkLedgerView {
         var dates: [String: LocalDate] = [:]   // the same few hundred dates, over and over
         func date(_ text: String) -> LocalDate? {
             if let d = dates[text] { return d }
-            let d = LocalDate(iso: text)
+            let d = LocalDate(iso: text, .lenient)
             dates[text] = d
             return d
         }

@@ -138,6 +138,6 @@ func requireAccount(_ name: String?, in store: LedgerStore) throws {
 
 func parseDate(_ s: String?, _ flag: String) throws -> LocalDate? {
     guard let s else { return nil }
-    guard let d = LocalDate(iso: s) else { throw ValidationError("\(flag) must be a date YYYY-MM-DD") }
+    guard let d = LocalDate(iso: s, .lenient) else { throw ValidationError("\(flag) must be a date YYYY-MM-DD") }
     return d
 }

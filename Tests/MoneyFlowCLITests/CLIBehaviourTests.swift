@@ -307,7 +307,7 @@ import Testing
         let someAccount = try #require(try ledger.accounts().last?.name)
         for (args, all, account) in [([String](), false, String?.none), (["--all"], true, nil), (["--account", someAccount], false, someAccount),
                                      (["--from", "2030-01-01"], false, nil)] {
-            let from = args.contains("--from") ? LocalDate(iso: "2030-01-01") : nil
+            let from = args.contains("--from") ? LocalDate(iso: "2030-01-01", .lenient) : nil
             let txs = try ledger.transactions(account: account, from: from, includeAll: all)
             let json = try CLI.run(["transactions", "--format", "json"] + args, store: store)
             #expect(json.status == 0 && json.stdout == Contracts.transactions(txs, includeState: all).render(pretty: true) + "\n", "\(args)")
@@ -348,7 +348,7 @@ import Testing
                                     currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil,
                                     availableBalance: nil, ledgerName: nil, keys: ["csv:chase/checking"])
         func tx(_ id: Int64, _ day: Int, balance: Money?) -> LedgerTransaction {
-            let date = LocalDate(iso: "2026-02-0\(day)")!
+            let date = LocalDate(iso: "2026-02-0\(day)", .lenient)!
             let source = LedgerSource(id: id, kind: .csv, externalID: nil, file: "big.csv", line: Int(id) + 1, page: nil, row: nil,
                                       state: "active", date: date, amount: huge, description: "BIG", counterparty: nil, pending: false)
             return LedgerTransaction(id: id, accountID: 1, account: "Chase Checking", date: date, amount: huge, description: "BIG",

@@ -166,7 +166,7 @@ struct CMBSamplesTests {
         #expect {
             _ = try CMBStatementReconstructor().reconstruct(pages, fileName: "not_cmb.pdf")
         } throws: { error in
-            (error as? ImportError)?.kind == .unrecognized
+            (error as? ImportError)?.kind == .notAStatement
         }
     }
 

@@ -262,12 +262,12 @@ import Testing
         ]
         func tx(_ id: Int64, _ account: Int64, _ date: String, _ minor: Int64, _ cur: String, _ desc: String,
                 counterparty: String? = nil, note: String? = nil, balance: Int64? = nil, pending: Bool = false) -> LedgerTransaction {
-            LedgerTransaction(id: id, accountID: account, account: accounts[Int(account) - 1].name, date: LocalDate(iso: date)!,
+            LedgerTransaction(id: id, accountID: account, account: accounts[Int(account) - 1].name, date: LocalDate(iso: date, .lenient)!,
                               amount: Money(minorUnits: minor, currency: cur), description: desc, counterparty: counterparty, note: note,
                               balance: balance.map { Money(minorUnits: $0, currency: cur) }, category: nil, pending: pending,
                               status: "active", needsReview: false,
                               sources: [LedgerSource(id: id, kind: .csv, externalID: nil, file: "f\(account).csv", line: Int(id) + 1, page: nil,
-                                                     row: Int(id), state: "active", date: LocalDate(iso: date)!,
+                                                     row: Int(id), state: "active", date: LocalDate(iso: date, .lenient)!,
                                                      amount: Money(minorUnits: minor, currency: cur), description: desc,
                                                      counterparty: counterparty, pending: pending)])
         }

@@ -372,7 +372,7 @@ struct CMBReconstructionTests {
             _ = try CMBStatementReconstructor().reconstruct([page], fileName: "x.pdf")
         } throws: { error in
             guard let e = error as? ImportError else { return false }
-            return e.kind == .unrecognized && e.file == "x.pdf" && e.problem.contains("not a CMB statement")
+            return e.kind == .notAStatement && e.file == "x.pdf" && e.problem.contains("not a CMB statement")
         }
         #expect(throws: ImportError.self) { _ = try CMBStatementReconstructor().reconstruct([]) }
     }

@@ -57,26 +57,5 @@ extension CMBStatement.Row {
 }
 
 enum CMBJSON {
-    static func quote(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.append("\"")
-        for u in text.unicodeScalars {
-            switch u {
-            case "\"": out.append(contentsOf: "\\\"".unicodeScalars)
-            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
-            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-                } else {
-                    out.append(u)
-                }
-            }
-        }
-        out.append("\"")
-        return String(out)
-    }
+    static func quote(_ text: String) -> String { JSONString.quoted(text, lineSeparators: .literal) }
 }

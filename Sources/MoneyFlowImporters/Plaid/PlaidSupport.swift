@@ -115,49 +115,20 @@ enum PlaidNumber {
     }
 
     /// Minor units of `text` (JSON number text) in `currency`, exactly.
+    ///
+    /// Up to 15 whole digits are accepted when the fraction fits the currency (the reader's
+    /// long-standing limit, above ``Money/maxMinorUnits``); a longer fraction (`1.230`) goes
+    /// through the standard limit.
     static func minorUnits(_ text: String, currency: String) throws(Failure) -> Int64 {
         let plain = try plainDecimal(text)
         let exponent = Money.exponent(for: currency)
-        if let fast = fastMinorUnits(plain, exponent: exponent) { return fast }
+        let fractionDigits = plain.utf8.firstIndex(of: UInt8(ascii: ".")).map { plain.utf8.distance(from: $0, to: plain.utf8.endIndex) - 1 } ?? 0
+        let syntax = AmountSyntax(limit: fractionDigits <= exponent ? .wholeUnits(1_000_000_000_000_000) : .standard)
         do {
-            return try Money.parseMinorUnits(plain, exponent: exponent)
+            return try Money.parseMinorUnits(plain, exponent: exponent, syntax: syntax)
         } catch {
             throw Failure(reason: error.reason)
         }
-    }
-
-    /// The common case (`-?d{1,15}(.d{0,exponent})?`) without Foundation; nil for anything
-    /// else, which then goes through `Money.parseMinorUnits` (same result, same errors).
-    static func fastMinorUnits(_ plain: String, exponent: Int) -> Int64? {
-        var whole: Int64 = 0, fraction: Int64 = 0
-        var wholeDigits = 0, fractionDigits = 0
-        var negative = false, inFraction = false
-        for (k, c) in plain.utf8.enumerated() {
-            switch c {
-            case UInt8(ascii: "-") where k == 0: negative = true
-            case UInt8(ascii: "."):
-                if inFraction { return nil }
-                inFraction = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let d = Int64(c - 0x30)
-                if inFraction {
-                    fractionDigits += 1
-                    if fractionDigits > exponent { return nil }
-                    fraction = fraction * 10 + d
-                } else {
-                    wholeDigits += 1
-                    if wholeDigits > 15 { return nil }
-                    whole = whole * 10 + d
-                }
-            default: return nil
-            }
-        }
-        guard wholeDigits > 0 else { return nil }
-        for _ in fractionDigits..<exponent { fraction *= 10 }
-        var scale: Int64 = 1
-        for _ in 0..<exponent { scale *= 10 }
-        let total = whole * scale + fraction
-        return negative ? -total : total
     }
 }
 
@@ -196,27 +167,7 @@ enum PlaidUtil {
     }
 
     /// `s` without leading and trailing whitespace (cheap when there is none).
-    static func trimmed(_ s: String) -> String {
-        guard let f = s.first, let l = s.last, f.isWhitespace || l.isWhitespace else { return s }
-        return s.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Strict `YYYY-MM-DD`.
-    static func parseISODate(_ s: String) -> LocalDate? {
-        let u = Array(s.utf8)
-        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return nil }
-        func num(_ r: Range<Int>) -> Int? {
-            var v = 0
-            for k in r {
-                let c = u[k]
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                v = v * 10 + Int(c - 0x30)
-            }
-            return v
-        }
-        guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10) else { return nil }
-        return LocalDate(year: y, month: m, day: d)
-    }
+    static func trimmed(_ s: String) -> String { s.trimmed(.whitespacesAndNewlines) }
 
     /// A currency code Plaid may send: ISO 4217 or an unofficial code (`BTC`, `DOGE`, `CNH`).
     static func isPlausibleCurrencyCode(_ s: String) -> Bool {

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The one JSON string writer (quotes included), used by the CLI's JSON output and by the raw
+/// audit fields importers store.
+///
+/// U+2028 and U+2029 are legal inside JSON strings (RFC 8259) but end a line in JavaScript
+/// before ES2019, so the CLI's output escapes them, while stored raw fields keep them literal:
+/// both are correct JSON, and each caller keeps the exact bytes it always wrote (raw fields
+/// are stored and compared, so changing them would make re-imports look like edits).
+public enum JSONString {
+    public enum LineSeparators: Sendable { case literal, escaped }
+
+    /// `s` as a JSON string literal: `"` `\` and C0 controls escaped (`\n` `\r` `\t` short,
+    /// others `\u00XX`), U+2028/2029 as `lineSeparators` says, everything else as is.
+    public static func quoted(_ s: String, lineSeparators: LineSeparators) -> String {
+        // Most text needs no escaping at all.
+        let escapesLS = lineSeparators == .escaped
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && !(escapesLS && $0 == 0xE2) }) { return "\"" + s + "\"" }
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 || (escapesLS && (u.value == 0x2028 || u.value == 0x2029)) {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

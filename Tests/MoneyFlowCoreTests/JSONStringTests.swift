@@ -1,0 +1,16 @@
+import Testing
+import MoneyFlowCore
+
+/// The one JSON string writer; its U+2028/2029 option is pinned here.
+@Suite struct JSONStringTests {
+    @Test func escapesQuotesBackslashesAndControls() {
+        #expect(JSONString.quoted("plain 中文", lineSeparators: .literal) == "\"plain 中文\"")
+        #expect(JSONString.quoted("a\"b\\c\n\r\t\u{01}\u{1F}", lineSeparators: .literal) == #""a\"b\\c\n\r\t\u0001\u001f""#)
+    }
+
+    @Test func lineSeparatorsAreLiteralOrEscapedAsAsked() {
+        let s = "x\u{2028}y\u{2029}z€"
+        #expect(JSONString.quoted(s, lineSeparators: .literal) == "\"\(s)\"")
+        #expect(JSONString.quoted(s, lineSeparators: .escaped) == #""x\u2028y\u2029z€""#)
+    }
+}
