@@ -22,6 +22,22 @@ struct CMBReconstructionTests {
         try CMBStatementReconstructor().reconstruct(pages, fileName: "test.pdf")
     }
 
+    /// A printed amount beyond Money's limit is refused naming the page, row and column (the
+    /// wider values layout detection reads never reach the ledger).
+    @Test func amountBeyondTheLimitIsRefused() throws {
+        let s = CMBSyntheticStatement.v2024()
+        let rows = [Row("2026-06-01", "CNY", "-5.00", "132.24", "快捷支付", counterparty: ["上海公共交通卡股份有限公司"]),
+                    Row("2026-06-02", "CNY", "20000000000.00", "20000000132.24", "网联收款", counterparty: ["李昶乐"])]
+        do {
+            _ = try reconstruct(s.statement([rows]))
+            Issue.record("an amount of 2e10 (2e12 minor units) was read")
+        } catch let e as ImportError {
+            #expect(e.kind == .limitExceeded, "\(e)")
+            #expect(e.locator?.page == 1 && e.locator?.row == 2, "\(e)")
+            #expect(e.description.contains("beyond the limit"), "\(e)")
+        }
+    }
+
     @Test func layout2024HeaderAndRows() throws {
         let s = CMBSyntheticStatement.v2024()
         let st = try reconstruct(s.statement([Self.basicRows]))

@@ -82,12 +82,19 @@ extension CMBWork {
         guard let minor = CMBWork.parseMinorUnits(text, exponent: Money.exponent(for: currency)) else {
             throw ImportError(.malformed, file: fileName, locator: loc, column: column, problem: "unreadable amount '\(text)'")
         }
+        // Layout detection reads wider values (see `amountSyntax`); a stored value keeps the one
+        // limit every source has, so no sum over the ledger can overflow.
+        guard minor.magnitude < Money.maxMinorUnits.magnitude else {
+            throw ImportError(.limitExceeded, file: fileName, locator: loc, column: column,
+                              problem: "amount '\(text)' is beyond the limit of \(Money(minorUnits: Money.maxMinorUnits - 1, currency: currency).decimalString); check the statement")
+        }
         return Money(minorUnits: minor, currency: currency)
     }
 
     /// How the statement prints amounts: `,` groups anywhere after the first digit (the layout,
-    /// not the grouping, proves a cell is an amount) and, as this reader always accepted, whole
-    /// values up to 900,000,000,000,009 (above ``Money/maxMinorUnits``).
+    /// not the grouping, proves a cell is an amount) and, for telling amount columns apart, whole
+    /// values up to 900,000,000,000,009; a row's value must also be below ``Money/maxMinorUnits``
+    /// (``parseAmount``).
     static let amountSyntax = AmountSyntax(grouping: .anywhereAfterADigit, limit: .wholeUnits(900_000_000_000_010))
 
     /// Exact minor units of a printed amount (`-1,234.56`: optional sign, `,` groups, at most

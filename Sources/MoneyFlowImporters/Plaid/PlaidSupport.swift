@@ -116,14 +116,12 @@ enum PlaidNumber {
 
     /// Minor units of `text` (JSON number text) in `currency`, exactly.
     ///
-    /// Up to 15 whole digits are accepted when the fraction fits the currency (the reader's
-    /// long-standing limit, above ``Money/maxMinorUnits``); a longer fraction (`1.230`) goes
-    /// through the standard limit.
+    /// The one limit every source has (``Money/maxMinorUnits``), so no sum over the ledger can
+    /// overflow.
     static func minorUnits(_ text: String, currency: String) throws(Failure) -> Int64 {
         let plain = try plainDecimal(text)
         let exponent = Money.exponent(for: currency)
-        let fractionDigits = plain.utf8.firstIndex(of: UInt8(ascii: ".")).map { plain.utf8.distance(from: $0, to: plain.utf8.endIndex) - 1 } ?? 0
-        let syntax = AmountSyntax(limit: fractionDigits <= exponent ? .wholeUnits(1_000_000_000_000_000) : .standard)
+        let syntax = AmountSyntax(limit: .standard)
         do {
             return try Money.parseMinorUnits(plain, exponent: exponent, syntax: syntax)
         } catch {
