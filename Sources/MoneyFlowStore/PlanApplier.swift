@@ -249,8 +249,18 @@ struct PlanApplier {
         return db.lastInsertedRowID
     }
 
+    /// Why a record waits for review, from its candidates' own reasons: the texts sharing
+    /// nothing (`guess`), another incoming record fitting as well (`contested`), or several
+    /// candidates scoring nearly alike.
     static func reviewReasons(_ candidates: [ReviewCandidate]) -> [MatchReason] {
-        [MatchReason("review", "\(candidates.count) candidates nearly tied")]
+        let codes = Set(candidates.flatMap { $0.reasons.map(\.factor) })
+        if codes.contains("guess") && candidates.count == 1 {
+            return [MatchReason("review", "the texts share nothing: amount and date alone do not decide")]
+        }
+        if codes.contains("contested") && candidates.count == 1 {
+            return [MatchReason("review", "another incoming record fits the same transaction as well")]
+        }
+        return [MatchReason("review", "\(candidates.count) candidates nearly tied")]
     }
 
     /// Review candidates naming another entry of this plan point at the transaction it created.
