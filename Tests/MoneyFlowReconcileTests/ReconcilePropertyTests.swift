@@ -3,6 +3,7 @@ import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowTestSupport
 
 /// Small seeded ledgers (20 real transactions over 10 days) with the same ingredients as the
 /// full scenario: identical twins, same amount at different merchants on adjacent days, refunds,
@@ -89,7 +90,7 @@ let heavyPropertySeeds = Array(1...10)
         let again = Contracts.transactions(try store.transactions(includeAll: true), includeState: true).render()
         #expect(Bool(again == once), "seed \(seed): re-import changed the ledger")
 
-        var rng = SeededRNG(seed: UInt64(seed) &+ 99)
+        var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 99)
         var rows = s.statementRows
         rng.shuffle(&rows)
         let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
@@ -107,7 +108,7 @@ let heavyPropertySeeds = Array(1...10)
     @Test(arguments: heavyPropertySeeds)
     func rowOrderDoesNotMatterStatementFirst(seed: Int) throws {
         let s = smallScenario(seed)
-        var rng = SeededRNG(seed: UInt64(seed) &+ 7)
+        var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 7)
         var rows = s.statementRows
         rng.shuffle(&rows)
         let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
