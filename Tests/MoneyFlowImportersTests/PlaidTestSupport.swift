@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 import MoneyFlowCore
+import MoneyFlowTestSupport
 @testable import MoneyFlowImporters
 
 /// Paths and helpers shared by the Plaid tests.
 enum PlaidFixtures {
-    /// The repository root (`/work/main` or a checkout), found from this file even when the test
-    /// sources are symlinked into a scratch package.
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root (`/work/main` or a checkout).
+    static let repoRoot = TestPaths.repoRoot
 
     static let samples = repoRoot.appendingPathComponent("Samples/plaid")
     static let spec = repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec")
