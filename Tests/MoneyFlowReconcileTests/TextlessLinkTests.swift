@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowReconcile
 import MoneyFlowStore
+import MoneyFlowTestSupport
 
 /// A pair whose texts share nothing is a guess (``TextlessLinkRule``): review, unless other
 /// evidence carries it. One statement row, one feed record of the same amount.
@@ -33,6 +35,20 @@ struct TextlessFixture {
         let r = try service.apply(statement, fileName: "stmt.csv", sha256: "sha-stmt", options: FileImportOptions())
         return (r, store)
     }
+
+    /// The engine's plan for the statement against the ledger holding `feed` (in memory: the
+    /// store is not the subject), and the ids of the feed's transactions by external id.
+    static func plan(_ feed: ImportedStatement) throws -> (ImportPlan, [String: Int64]) {
+        let view = InMemoryLedgerView()
+        let ids = view.importUnlinked(feed, sha256: "sha-plaid.json")
+        let plan = try Reconciler().plan(statement, fileName: "stmt.csv", fileSHA256: "sha-stmt", view: view)
+        return (plan, Dictionary(uniqueKeysWithValues: zip(feed.records.map { $0.externalID! }, ids)))
+    }
+}
+
+/// The decision the plan took for the statement row whose description starts with `prefix`.
+func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> RecordDecision {
+    try #require(plan.entries.first { plan.statement.records[$0.index].description.hasPrefix(prefix) }).decision
 }
 
 @Suite struct TextlessLinkTests {
@@ -40,35 +56,36 @@ struct TextlessFixture {
 
     /// SAFEWAY vs WHOLEFDS, same amount, one day apart, the only candidate: not linked.
     @Test func descriptionsSharingNothingGoToReview() throws {
-        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day.adding(days: -1)))
-        #expect(r.plan.counts.linked == 1, "the Uber ride is text-confirmed: \(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.needsReview == 1)
-        let review = try #require(try store.pendingReviews().first)
-        #expect(review.record.description.hasPrefix("SAFEWAY"))
-        let wf = try #require(try store.transactions().first { $0.sources.contains { $0.externalID == "wf" } })
-        #expect(wf.sources.count == 1, "Whole Foods stays on its own")
-        #expect(review.candidates.map(\.transactionID) == [wf.id])
-        #expect(review.candidates[0].reasons.contains { $0.factor == "guess" })
+        let (plan, ids) = try F.plan(F.feed(wholeFoodsOn: F.day.adding(days: -1)))
+        #expect(plan.counts.linked == 1, "the Uber ride is text-confirmed: \(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.needsReview == 1)
+        guard case .needsReview(let candidates) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
+            Issue.record("the SAFEWAY row is not in review"); return
+        }
+        #expect(candidates.map(\.transactionID) == [ids["wf"]], "Whole Foods stays on its own: the only candidate")
+        #expect(candidates[0].reasons.contains { $0.factor == "guess" })
+        #expect(!plan.entries.contains { if case .link(ids["wf"]!, _, _) = $0.decision { true } else { false } })
     }
 
     /// Same date and an amount found nowhere else within two weeks on either side: amount and
     /// date carry the pair without text.
     @Test func exactDateAndUniqueAmountCarryIt() throws {
-        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day))
-        #expect(r.plan.counts.linked == 2, "\(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.needsReview == 0)
-        #expect(try store.pendingReviews().isEmpty)
-        let t = try #require(try store.transactions().first { $0.amount.minorUnits == -4210 })
-        #expect(Set(t.sources.map(\.kind)) == [.csv, .plaid])
+        let (plan, ids) = try F.plan(F.feed(wholeFoodsOn: F.day))
+        #expect(plan.counts.linked == 2, "\(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.needsReview == 0)
+        guard case .link(let transactionID, _, _) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
+            Issue.record("the SAFEWAY row is not linked"); return
+        }
+        #expect(transactionID == ids["wf"], "the statement row joins the Whole Foods transaction")
     }
 
     /// The same exact-date pair, but the feed has another purchase of that amount ten days
     /// later (outside the matching window, inside the uniqueness window): not unique, review.
     @Test func exactDateWithTheAmountRecurringNearbyIsReviewed() throws {
         let later = AbstainFixture.plaid("wf2", F.day.adding(days: 10), -4210, "WHOLEFDS SEA 10234", row: 3)
-        let (r, _) = try F.run(F.feed(wholeFoodsOn: F.day, extra: [later]))
-        #expect(r.plan.counts.needsReview == 1, "\(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.linked == 1)
+        let (plan, _) = try F.plan(F.feed(wholeFoodsOn: F.day, extra: [later]))
+        #expect(plan.counts.needsReview == 1, "\(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.linked == 1)
     }
 }
 
