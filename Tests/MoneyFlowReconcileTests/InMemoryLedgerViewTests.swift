@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MoneyFlowCore
+import MoneyFlowPipeline
 import MoneyFlowReconcile
 import MoneyFlowStore
 import MoneyFlowTestSupport
@@ -21,13 +22,24 @@ import MoneyFlowTestSupport
         ("two candidates", AbstainFixture.plaidFeed),
     ]
 
-    @Test(arguments: feeds.indices)
-    func planAgainstTheViewEqualsPlanAgainstTheStore(feed: Int) throws {
-        let (label, st) = Self.feeds[feed]
-        let (stored, _) = try F.run(st)
-        let (inMemory, _) = try F.plan(st)
-        #expect(inMemory.entries == stored.plan.entries, "\(label): \(inMemory.entries.map { describe($0.decision) }) vs \(stored.plan.entries.map { describe($0.decision) })")
-        #expect(inMemory.accounts.map(\.accountID) == stored.plan.accounts.map(\.accountID), "\(label)")
+    typealias A = LearnedAliasTests
+    /// Earlier file, then the file planned (statement after feed, feed after statement).
+    static let imports: [(String, ImportedStatement, ImportedStatement)] = feeds.map { ($0.0, $0.1, F.statement) } + [
+        ("alias, feed first", A.plaid, A.statement),
+        ("alias, statement first", A.statement, A.plaid),
+        ("alias, nothing to learn", A.loneFeed, A.loneRow),
+    ]
+
+    @Test(arguments: imports.indices)
+    func planAgainstTheViewEqualsPlanAgainstTheStore(index: Int) throws {
+        let (label, earlier, planned) = Self.imports[index]
+        let store = try freshReconcileStore()
+        let service = ImportService(store: store)
+        try importFile(service, earlier, name: "first")
+        let stored = try service.apply(planned, fileName: "second", sha256: "sha-second", options: FileImportOptions()).plan
+        let (inMemory, _) = try InMemoryLedgerView.plan(planned, after: [earlier])
+        #expect(inMemory.entries == stored.entries, "\(label): \(inMemory.entries.map { describe($0.decision) }) vs \(stored.entries.map { describe($0.decision) })")
+        #expect(inMemory.accounts.map(\.accountID) == stored.accounts.map(\.accountID), "\(label)")
         #expect(!inMemory.entries.isEmpty)
     }
 }

@@ -49,6 +49,16 @@ public final class InMemoryLedgerView: AliasLedgerView {
         return ids
     }
 
+    /// The engine's plan for `statement` (file `fileName`, hash `sha-<fileName>`) against a
+    /// ledger holding `earlier` (each imported unlinked, as file `sha-earlier-<n>`).
+    public static func plan(_ statement: ImportedStatement, fileName: String = "second", after earlier: [ImportedStatement],
+                            options: ReconcileOptions = ReconcileOptions()) throws -> (ImportPlan, InMemoryLedgerView) {
+        let view = InMemoryLedgerView()
+        for (n, st) in earlier.enumerated() { view.importUnlinked(st, sha256: "sha-earlier-\(n)") }
+        let plan = try Reconciler(options: options).plan(statement, fileName: fileName, fileSHA256: "sha-\(fileName)", view: view)
+        return (plan, view)
+    }
+
     func accountIndex(key: String) -> Int? { accounts.firstIndex { $0.keys.contains(key) } }
     static func decisionKey(_ accountID: Int64, _ kind: SourceKind, _ fingerprint: String) -> String {
         "\(accountID)|\(kind.rawValue)|\(fingerprint)"
