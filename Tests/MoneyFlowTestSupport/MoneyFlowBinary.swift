@@ -28,6 +28,15 @@ public final class BinaryChild: @unchecked Sendable {
         self.pid = pid; self.outPath = outPath; self.errPath = errPath; self.inPath = inPath
     }
 
+    /// What the process has written to stderr so far (it may still be running).
+    public func stderrSoFar() -> String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+    /// True once the process has ended (it stays waitable: ``wait()`` still collects it).
+    public var hasExited: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+    }
+
     /// Waits for the process (wait4, so we get its own peak memory), collects its output and
     /// removes the output files.
     public func wait() -> BinaryRun {
