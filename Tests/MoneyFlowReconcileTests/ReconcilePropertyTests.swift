@@ -34,6 +34,21 @@ func plaidFiles(_ s: Scenario) -> [(String, ImportedStatement)] {
     s.plaidPages.enumerated().map { ("plaid-page-\($0.offset + 1).json", $0.element) }
 }
 
+/// The scenario's statement rows and Plaid pages (named as ``plaidFiles(_:)`` names them),
+/// shuffled with `rng` in a fixed order: the rows, then each page's records and, with
+/// `removals`, its removals (so a seed always gives the same files).
+func shuffled(_ s: Scenario, _ rng: inout SplitMix64, removals: Bool) -> ([IncomingRecord], [(String, ImportedStatement)]) {
+    var rows = s.statementRows
+    rng.shuffle(&rows)
+    let pages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
+        var p = page
+        rng.shuffle(&p.records)
+        if removals { rng.shuffle(&p.removals) }
+        return ("plaid-page-\(k + 1).json", p)
+    }
+    return (rows, pages)
+}
+
 func statementFile(_ s: Scenario, _ st: ImportedStatement? = nil, prefix: String = "") -> (String, ImportedStatement) {
     (prefix + s.config.flavor.statementFile, st ?? s.statement())
 }
@@ -91,14 +106,7 @@ let heavyPropertySeeds = Array(1...10)
         #expect(Bool(again == once), "seed \(seed): re-import changed the ledger")
 
         var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 99)
-        var rows = s.statementRows
-        rng.shuffle(&rows)
-        let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
-            var p = page
-            rng.shuffle(&p.records)
-            rng.shuffle(&p.removals)
-            return ("plaid-page-\(k + 1).json", p)
-        }
+        let (rows, shuffledPages) = shuffled(s, &rng, removals: true)
         let shuffled = try ledger(shuffledPages + [statementFile(s, s.statement(rows: rows))])
         let base = canonical(built.transactions, s), shuf = canonical(shuffled.transactions, s)
         #expect(Bool(shuf == base), "seed \(seed): shuffled rows changed the outcome\n\(diff(base, shuf))\n\(explain(s, "in order", built, "shuffled", shuffled, key: { canonical($0, s) }))")
@@ -109,13 +117,7 @@ let heavyPropertySeeds = Array(1...10)
     func rowOrderDoesNotMatterStatementFirst(seed: Int) throws {
         let s = smallScenario(seed)
         var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 7)
-        var rows = s.statementRows
-        rng.shuffle(&rows)
-        let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
-            var p = page
-            rng.shuffle(&p.records)
-            return ("plaid-page-\(k + 1).json", p)
-        }
+        let (rows, shuffledPages) = shuffled(s, &rng, removals: false)
         let a = try ledger([statementFile(s)] + plaidFiles(s))
         let b = try ledger([statementFile(s, s.statement(rows: rows))] + shuffledPages)
         let ca = canonical(a.transactions, s), cb = canonical(b.transactions, s)
