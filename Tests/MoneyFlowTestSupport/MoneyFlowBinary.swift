@@ -34,7 +34,13 @@ public final class BinaryChild: @unchecked Sendable {
     /// True once the process has ended (it stays waitable: ``wait()`` still collects it).
     public var hasExited: Bool {
         var info = siginfo_t()
-        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
+        // With WNOHANG and nothing to report, waitid succeeds and leaves the pid 0.
+        #if os(Linux)
+        return info._sifields._sigchld.si_pid == pid
+        #else
+        return info.si_pid == pid
+        #endif
     }
 
     /// Waits for the process (wait4, so we get its own peak memory), collects its output and
