@@ -68,12 +68,16 @@ let package = Package(
             "MoneyFlowPipeline", "MoneyFlowConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Shared by the test targets only: the binary runner, the seeded PRNG, sample paths and an
+        // in-memory ledger view (a regular target, because test targets cannot depend on each other).
+        .target(name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
+                path: "Tests/MoneyFlowTestSupport"),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
-        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig"]),
+        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
-        .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline"]),
-        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline"]),
-        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow"]),
+        .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

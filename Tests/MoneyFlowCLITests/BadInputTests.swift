@@ -3,6 +3,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowStore
+import MoneyFlowTestSupport
 import MoneyFlowZip
 import Testing
 #if canImport(Glibc)
@@ -11,83 +12,24 @@ import Glibc
 
 // MARK: - Running the real binary (shared by the robustness suites)
 
-/// What one `moneyflow` process did.
-struct MFRun {
-    /// Exit code (meaningful when `signal == 0`).
-    var status: Int32
-    /// Terminating signal, 0 when the process exited.
-    var signal: Int32
-    /// Peak resident set size (wait4 rusage), KiB.
-    var maxRSSKiB: Int
-    var stdout: String
-    var stderr: String
-    var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
-}
+typealias MFRun = BinaryRun
 
-/// A started `moneyflow` process. Output goes to files (no pipe can fill up and block it).
-final class MFChild: @unchecked Sendable {
-    let pid: pid_t
-    let outPath: String
-    let errPath: String
-    init(pid: pid_t, outPath: String, errPath: String) { self.pid = pid; self.outPath = outPath; self.errPath = errPath }
-
-    /// Waits for the process (wait4, so we get its own peak memory) and collects its output.
-    func wait() -> MFRun {
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let signal = status & 0x7F
-        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        return MFRun(status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal, maxRSSKiB: Int(usage.ru_maxrss),
-                     stdout: out, stderr: err)
-    }
-}
-
+/// The robustness suites' names for the shared runner (``MoneyFlowBinary``) and paths.
 enum MF {
-    /// Starts `moneyflow args...` in `cwd` with stdin from /dev/null, stdout/stderr to files in `logDir`.
-    /// `umask` (e.g. 0) runs it under that file-creation mask; `wrapper` prefixes the command (e.g. strace).
     static func spawn(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
-                      umask: Int? = nil, wrapper: [String] = []) throws -> MFChild {
-        let logs = logDir ?? cwd
-        let tag = UUID().uuidString.prefix(8)
-        let outPath = "\(logs)/.mf-\(tag).out", errPath = "\(logs)/.mf-\(tag).err"
-        var fa = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&fa)
-        defer { posix_spawn_file_actions_destroy(&fa) }
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&fa, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&fa, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var environment = ProcessInfo.processInfo.environment
-        environment["MONEYFLOW_STORE"] = nil
-        for (k, v) in env { environment[k] = v }
-        // `env -C DIR` sets the working folder, then execs moneyflow in the same process
-        // (posix_spawn_file_actions_addchdir_np is not visible from Swift's Glibc module).
-        var command = ["/usr/bin/env", "-C", cwd] + wrapper + [CLI.binary.path] + args
-        if let umask { command = ["/bin/sh", "-c", "umask \(String(umask, radix: 8)) && exec \"$@\"", "sh"] + command }
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, command[0], &fa, nil, argv, envp)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
-        return MFChild(pid: pid, outPath: outPath, errPath: errPath)
+                      umask: Int? = nil, wrapper: [String] = []) throws -> BinaryChild {
+        try MoneyFlowBinary.spawn(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper)
     }
 
     static func run(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
                     umask: Int? = nil, wrapper: [String] = []) throws -> MFRun {
-        try spawn(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper).wait()
+        try MoneyFlowBinary.run(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper)
     }
 
-    /// A fresh folder under the system temp folder.
-    static func tempDir(_ label: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-\(label)-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    static func tempDir(_ label: String) throws -> String { try TestPaths.tempDir(label) }
 
-    static let samples = CLI.repoRoot.appendingPathComponent("Samples").path
-    static let badInputs = CLI.repoRoot.appendingPathComponent("Tests/BadInputs").path
+    static let samples = TestPaths.samples.path
+    static let badInputs = TestPaths.badInputs.path
 
     /// SHA-256-free, order-stable digest of everything the ledger holds, plus the integrity verdict.
     static func storeState(_ path: String) throws -> (digest: String, integrity: String) {

@@ -4,6 +4,7 @@ import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
 import Testing
+import MoneyFlowTestSupport
 
 /// Issue 13, CLI part: hostile text on terminals and in exports, `--strict`, manifests,
 /// unknown names, renames in summaries, streamed listings, export arithmetic. Every check
@@ -19,11 +20,7 @@ import Testing
         }.map { String(format: "U+%04X", $0.value) }
     }
 
-    static func tempDir() throws -> String {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-cli-b-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
-        return d
-    }
+    static func tempDir() throws -> String { try TestPaths.tempDir("cli-b") }
 
     static func write(_ text: String, to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -1,45 +1,19 @@
 import Foundation
+import MoneyFlowTestSupport
 import Testing
 
-/// Runs the real `moneyflow` binary built next to the test bundle.
-struct CLI {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The CLI suites' names for the shared runner (``MoneyFlowBinary``) and paths (``TestPaths``).
+enum CLI {
+    static let repoRoot = TestPaths.repoRoot
+    static var binary: URL { MoneyFlowBinary.path }
+    typealias Result = BinaryRun
 
-    static var binary: URL {
-        var dir = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = dir.appendingPathComponent("moneyflow")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return repoRoot.appendingPathComponent(".build/debug/moneyflow")
-    }
-
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
-
+    /// Runs `moneyflow args... [--store store]` in the repository root.
     static func run(_ args: [String], store: String?, env: [String: String] = [:]) throws -> Result {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args + (store.map { ["--store", $0] } ?? [])
-        p.currentDirectoryURL = repoRoot
-        var environment = ProcessInfo.processInfo.environment
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        try MoneyFlowBinary.run(args + (store.map { ["--store", $0] } ?? []), env: env)
     }
 
-    static func tempStore() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.appendingPathComponent("store.sqlite").path
-    }
+    static func tempStore() throws -> String { try TestPaths.tempStore() }
 }
 
 @Suite struct CLITests {

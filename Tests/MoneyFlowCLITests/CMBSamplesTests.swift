@@ -3,16 +3,13 @@ import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF
+import MoneyFlowTestSupport
 
 /// End-to-end CMB PDF reading (poppler extraction + reconstruction) against the sample statements
 /// in `Samples/cmb`, every field of every row compared with `<fixture>.expected.json`.
 @Suite("CMB sample statements")
 struct CMBSamplesTests {
-    static let samples: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }   // Tests/<target>/<file>
-        return url.appendingPathComponent("Samples/cmb")
-    }()
+    static let samples = TestPaths.samples.appendingPathComponent("cmb")
 
     static let fixtures = [
         "cmb2024_basic", "cmb2024_multicurrency", "cmb2020_layout", "cmb2024_q1",

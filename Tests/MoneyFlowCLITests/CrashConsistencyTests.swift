@@ -5,6 +5,7 @@ import MoneyFlowStore
 import Testing
 #if canImport(Glibc)
 import Glibc
+import MoneyFlowTestSupport
 #endif
 
 /// A batch of statement files for crash and concurrency tests: sample CSVs of every built-in
@@ -80,16 +81,6 @@ func removeStore(_ path: String) {
 @Suite("Crash consistency: SIGKILL during imports", .serialized)
 struct CrashConsistencyTests {
     /// SplitMix64: reproducible random kill moments (the seed is printed on failure).
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let kills = 30
 
@@ -127,7 +118,7 @@ struct CrashConsistencyTests {
         let rowsPerFile = reference.batchRowsByFile.mapValues { $0[0] }
 
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        var rng = SeededRandom(state: seed)
+        var rng = SplitMix64(seed: seed)
         let store = "\(batch.dir)/crash.sqlite"
         var killedMidWrite = 0, finishedBeforeKill = 0, completions = 0, neverWrote = 0
         var committedHistory: [Int] = []

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MoneyFlowTestSupport
 import Testing
 import MoneyFlowStore
 
@@ -134,17 +135,6 @@ import MoneyFlowStore
     }
 
     static func run(_ prefix: [String], _ args: [String]) throws -> CLI.Result {
-        let p = Process()
-        p.executableURL = prefix.isEmpty ? CLI.binary : URL(fileURLWithPath: prefix[0])
-        p.arguments = prefix.isEmpty ? args : Array(prefix.dropFirst()) + [CLI.binary.path] + args
-        p.currentDirectoryURL = CLI.repoRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLI.Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        try MoneyFlowBinary.run(args, wrapper: prefix)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MoneyFlowTestSupport
 import Testing
 
 /// A `moneyflow import` that finds the store locked by another writer says on stderr that it
@@ -12,29 +13,15 @@ import Testing
         config.allowsUnsafeTransactions = true
         let blocker = try DatabaseQueue(path: store, configuration: config)
         try blocker.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        let p = Process()
-        p.executableURL = CLI.binary
-        p.arguments = ["import", "Samples/csv/chase_checking.csv", "--store", store]
-        p.currentDirectoryURL = CLI.repoRoot
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        // Read stderr until the notice arrives (or the process ends, or a minute passes).
-        var text = ""
+        let child = try MoneyFlowBinary.spawn(["import", "Samples/csv/chase_checking.csv", "--store", store])
+        // Watch stderr until the notice arrives (or the process ends, or a minute passes).
         let notice = "waiting for another moneyflow process to finish writing \(store)…"
         let deadline = Date().addingTimeInterval(60)
-        let handle = err.fileHandleForReading
-        while !text.contains(notice) && p.isRunning && Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        while !child.stderrSoFar().contains(notice) && !child.hasExited && Date() < deadline { usleep(10_000) }
         try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
-        text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let r = child.wait()
+        let text = r.stderr
         #expect(text.components(separatedBy: notice).count == 2, "said once: \(text)")
-        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(r.status == 0, "\(text)")
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
+import MoneyFlowTestSupport
 
 /// Randomised statements (font size, column positions, optional columns, wraps of 1-3 lines,
 /// page count, currencies, stream order) must be reconstructed exactly.
@@ -35,7 +36,7 @@ struct CMBRandomLayoutTests {
         return lines.map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
-    static func randomText(_ rng: inout CMBSplitMix64, maxLength: Int) -> String {
+    static func randomText(_ rng: inout SplitMix64, maxLength: Int) -> String {
         var out = ""
         let target = Int.random(in: 1...maxLength, using: &rng)
         while out.unicodeScalars.count < target {
@@ -50,7 +51,7 @@ struct CMBRandomLayoutTests {
     }
 
     static func makeCase(seed: UInt64) -> Case {
-        var rng = CMBSplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let size = Double.random(in: 7.5...10.5, using: &rng)
         let scale = size / 8.25
         let shift = Double.random(in: -8...8, using: &rng)

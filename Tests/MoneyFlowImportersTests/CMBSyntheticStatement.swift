@@ -1,4 +1,5 @@
 import MoneyFlowCore
+import MoneyFlowTestSupport
 
 /// Builds CMB statement pages as positioned glyphs (what the PDF layer produces), for testing the
 /// reconstruction without PDFs. Geometry follows the real layouts: columns left-aligned under the
@@ -216,23 +217,10 @@ struct CMBSyntheticStatement {
     }
 }
 
-/// Deterministic generator for shuffling glyph order.
-struct CMBSplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension TextPage {
     /// The same page with its items in a random (seeded) order.
     func shuffled(seed: UInt64) -> TextPage {
-        var rng = CMBSplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var copy = self
         copy.items.shuffle(using: &rng)
         return copy

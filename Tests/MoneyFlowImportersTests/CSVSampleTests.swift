@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import MoneyFlowConfig
 import MoneyFlowCore
+import MoneyFlowTestSupport
 @testable import MoneyFlowImporters
 
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repoRoot = TestPaths.repoRoot
 let csvSamples = repoRoot.appendingPathComponent("Samples/csv")
 
 struct ExpectedCSVRow: Decodable {

@@ -1,14 +1,13 @@
 import Foundation
 import Testing
 import MoneyFlowCore
+import MoneyFlowTestSupport
 @testable import MoneyFlowImporters
 
 /// Paths and helpers shared by the Plaid tests.
 enum PlaidFixtures {
-    /// The repository root (`/work/main` or a checkout), found from this file even when the test
-    /// sources are symlinked into a scratch package.
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository root (`/work/main` or a checkout).
+    static let repoRoot = TestPaths.repoRoot
 
     static let samples = repoRoot.appendingPathComponent("Samples/plaid")
     static let spec = repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec")
@@ -60,9 +59,9 @@ enum PlaidFixtures {
         return urls
     }
 
-    static func expected(_ scenario: String) throws -> [PlaidLedgerEntry] {
+    static func expected(_ scenario: String) throws -> [PlaidExpectedEntry] {
         let url = samples.appendingPathComponent(scenario).appendingPathComponent("expected.json")
-        return try JSONDecoder().decode([PlaidLedgerEntry].self, from: Data(contentsOf: url))
+        return try JSONDecoder().decode([PlaidExpectedEntry].self, from: Data(contentsOf: url))
     }
 
     /// A minimal transaction with the given fields replaced (values are JSON text).
@@ -93,18 +92,6 @@ enum PlaidFixtures {
     }
 }
 
-/// One line of a scenario's expected.json.
-struct PlaidLedgerEntry: Codable, Hashable {
-    var account_key: String
-    var date: String
-    var amount: String
-    var currency: String
-    var description: String
-    var counterparty: String?
-    var pending: Bool
-    var external_ids: [String]
-}
-
 /// A test-only model of the final ledger a Plaid feed describes: provider records keyed by
 /// transaction id; a record replaces the previous version with its id; a removal deletes it.
 /// (The real store keeps removed and superseded records as tombstones; the ACTIVE view is this.)
@@ -116,9 +103,9 @@ struct PlaidTestLedger {
         for r in statement.removals { active[r.externalID] = nil }
     }
 
-    var entries: [PlaidLedgerEntry] {
+    var entries: [PlaidExpectedEntry] {
         active.values.map {
-            PlaidLedgerEntry(account_key: $0.accountKey, date: $0.date.iso, amount: $0.amount.decimalString,
+            PlaidExpectedEntry(account_key: $0.accountKey, date: $0.date.iso, amount: $0.amount.decimalString,
                         currency: $0.amount.currency, description: $0.description, counterparty: $0.counterparty,
                         pending: $0.pending, external_ids: [$0.externalID!])
         }.sorted { ($0.account_key, $0.date, $0.external_ids[0]) < ($1.account_key, $1.date, $1.external_ids[0]) }

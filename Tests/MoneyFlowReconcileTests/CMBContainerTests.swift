@@ -4,12 +4,13 @@ import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 @testable import MoneyFlowZip
 
 /// What the CMB importer does with the container around the statement: a ZIP holding several
 /// statements, a PDF whose page could not be drawn. Real sample files, the real importer.
 @Suite struct CMBContainerTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = TestPaths.repoRoot
     static func file(_ path: String) throws -> Data { try Data(contentsOf: root.appendingPathComponent(path)) }
 
     /// A plain (stored, unencrypted) ZIP of `entries`, names flagged UTF-8 as CMB's are.

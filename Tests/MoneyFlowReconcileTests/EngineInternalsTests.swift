@@ -1,5 +1,6 @@
 import Testing
 import MoneyFlowCore
+import MoneyFlowTestSupport
 @testable import MoneyFlowReconcile
 
 /// The pieces the fast engine is built from, each checked against a slow, obviously correct
@@ -7,7 +8,7 @@ import MoneyFlowCore
 @Suite struct EngineInternalsTests {
     /// The byte-level ASCII tokeniser must produce exactly the tokens of the Unicode one.
     @Test func asciiFastPathTokenisesLikeTheReference() {
-        var rng = SeededRNG(seed: 11)
+        var rng = SplitMix64(scenarioSeed: 11)
         let alphabet = Array("abcXYZ019 #*-/.,'&POS purchase STORE ppd id web 12 34 5")
         var table = TokenTable()
         for _ in 0..<2_000 {
@@ -42,7 +43,7 @@ import MoneyFlowCore
     /// exceeds what forbidding a chosen pair really costs (the bound lets the engine skip
     /// re-solving; it must be a lower bound to be safe).
     @Test func assignmentIsOptimalAndDualBoundIsALowerBound() {
-        var rng = SeededRNG(seed: 5)
+        var rng = SplitMix64(scenarioSeed: 5)
         for _ in 0..<300 {
             let rows = 1 + rng.int(0...3), cols = 1 + rng.int(0...3)
             var problem = AssignmentProblem(rows: rows, columns: cols)

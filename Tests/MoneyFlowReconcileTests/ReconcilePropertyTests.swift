@@ -3,6 +3,7 @@ import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowTestSupport
 
 /// Small seeded ledgers (20 real transactions over 10 days) with the same ingredients as the
 /// full scenario: identical twins, same amount at different merchants on adjacent days, refunds,
@@ -31,6 +32,21 @@ func ledger(_ files: [(String, ImportedStatement)]) throws -> BuiltLedger {
 
 func plaidFiles(_ s: Scenario) -> [(String, ImportedStatement)] {
     s.plaidPages.enumerated().map { ("plaid-page-\($0.offset + 1).json", $0.element) }
+}
+
+/// The scenario's statement rows and Plaid pages (named as ``plaidFiles(_:)`` names them),
+/// shuffled with `rng` in a fixed order: the rows, then each page's records and, with
+/// `removals`, its removals (so a seed always gives the same files).
+func shuffled(_ s: Scenario, _ rng: inout SplitMix64, removals: Bool) -> ([IncomingRecord], [(String, ImportedStatement)]) {
+    var rows = s.statementRows
+    rng.shuffle(&rows)
+    let pages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
+        var p = page
+        rng.shuffle(&p.records)
+        if removals { rng.shuffle(&p.removals) }
+        return ("plaid-page-\(k + 1).json", p)
+    }
+    return (rows, pages)
 }
 
 func statementFile(_ s: Scenario, _ st: ImportedStatement? = nil, prefix: String = "") -> (String, ImportedStatement) {
@@ -89,15 +105,8 @@ let heavyPropertySeeds = Array(1...10)
         let again = Contracts.transactions(try store.transactions(includeAll: true), includeState: true).render()
         #expect(Bool(again == once), "seed \(seed): re-import changed the ledger")
 
-        var rng = SeededRNG(seed: UInt64(seed) &+ 99)
-        var rows = s.statementRows
-        rng.shuffle(&rows)
-        let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
-            var p = page
-            rng.shuffle(&p.records)
-            rng.shuffle(&p.removals)
-            return ("plaid-page-\(k + 1).json", p)
-        }
+        var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 99)
+        let (rows, shuffledPages) = shuffled(s, &rng, removals: true)
         let shuffled = try ledger(shuffledPages + [statementFile(s, s.statement(rows: rows))])
         let base = canonical(built.transactions, s), shuf = canonical(shuffled.transactions, s)
         #expect(Bool(shuf == base), "seed \(seed): shuffled rows changed the outcome\n\(diff(base, shuf))\n\(explain(s, "in order", built, "shuffled", shuffled, key: { canonical($0, s) }))")
@@ -107,14 +116,8 @@ let heavyPropertySeeds = Array(1...10)
     @Test(arguments: heavyPropertySeeds)
     func rowOrderDoesNotMatterStatementFirst(seed: Int) throws {
         let s = smallScenario(seed)
-        var rng = SeededRNG(seed: UInt64(seed) &+ 7)
-        var rows = s.statementRows
-        rng.shuffle(&rows)
-        let shuffledPages = s.plaidPages.enumerated().map { k, page -> (String, ImportedStatement) in
-            var p = page
-            rng.shuffle(&p.records)
-            return ("plaid-page-\(k + 1).json", p)
-        }
+        var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 7)
+        let (rows, shuffledPages) = shuffled(s, &rng, removals: false)
         let a = try ledger([statementFile(s)] + plaidFiles(s))
         let b = try ledger([statementFile(s, s.statement(rows: rows))] + shuffledPages)
         let ca = canonical(a.transactions, s), cb = canonical(b.transactions, s)

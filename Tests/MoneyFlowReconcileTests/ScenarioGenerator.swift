@@ -2,33 +2,13 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowTestSupport
 
 // MARK: - Deterministic randomness
 
-/// SplitMix64: tiny, fast, and the same sequence on every platform for a given seed.
-struct SeededRNG: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed ^ 0x5DEE_CE66_D1CE_4E5B }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform integer in `r` (own arithmetic, so sequences do not depend on stdlib internals).
-    mutating func int(_ r: ClosedRange<Int>) -> Int {
-        r.lowerBound + Int(next() % UInt64(r.upperBound - r.lowerBound + 1))
-    }
-    mutating func int64(_ r: ClosedRange<Int64>) -> Int64 {
-        r.lowerBound + Int64(next() % UInt64(r.upperBound - r.lowerBound + 1))
-    }
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-    mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
-    mutating func shuffle<T>(_ a: inout [T]) {
-        guard a.count > 1 else { return }
-        for i in stride(from: a.count - 1, to: 0, by: -1) { a.swapAt(i, int(0...i)) }
-    }
+extension SplitMix64 {
+    /// The scenario streams: the seed mixed with a fixed salt (keeps every pinned sequence).
+    init(scenarioSeed seed: UInt64) { self.init(seed: seed ^ 0x5DEE_CE66_D1CE_4E5B) }
 }
 
 // MARK: - Merchants
@@ -211,7 +191,7 @@ func locatorKey(_ file: String, line: Int?, page: Int?, row: Int?) -> String {
 
 enum ScenarioGenerator {
     static func make(_ c: ScenarioConfig) -> Scenario {
-        var rng = SeededRNG(seed: c.seed)
+        var rng = SplitMix64(scenarioSeed: c.seed)
         let merchants = Catalogue.merchants(c.flavor)
         let start = LocalDate(year: 2025, month: 1, day: 6)!
         let spend = merchants.indices.filter { merchants[$0].kind == .spend && merchants[$0].weight > 0 }

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowReconcile
 import MoneyFlowStore
+import MoneyFlowTestSupport
 
 /// A pair whose texts share nothing is a guess (``TextlessLinkRule``): review, unless other
 /// evidence carries it. One statement row, one feed record of the same amount.
@@ -26,13 +28,17 @@ struct TextlessFixture {
         ])
     }
 
-    static func run(_ feed: ImportedStatement) throws -> (FileImportResult, LedgerStore) {
-        let store = try freshReconcileStore()
-        let service = ImportService(store: store)
-        try importFile(service, feed, name: "plaid.json")
-        let r = try service.apply(statement, fileName: "stmt.csv", sha256: "sha-stmt", options: FileImportOptions())
-        return (r, store)
+    /// The engine's plan for the statement against the ledger holding `feed` (in memory: the
+    /// store is not the subject), and the ids of the feed's transactions by external id.
+    static func plan(_ feed: ImportedStatement) throws -> (ImportPlan, [String: Int64]) {
+        let (plan, view) = try InMemoryLedgerView.plan(statement, fileName: "stmt.csv", after: [feed])
+        return (plan, Dictionary(uniqueKeysWithValues: zip(feed.records.map { $0.externalID! }, view.transactions.map(\.id))))
     }
+}
+
+/// The decision the plan took for the statement row whose description starts with `prefix`.
+func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> RecordDecision {
+    try #require(plan.entries.first { plan.statement.records[$0.index].description.hasPrefix(prefix) }).decision
 }
 
 @Suite struct TextlessLinkTests {
@@ -40,35 +46,36 @@ struct TextlessFixture {
 
     /// SAFEWAY vs WHOLEFDS, same amount, one day apart, the only candidate: not linked.
     @Test func descriptionsSharingNothingGoToReview() throws {
-        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day.adding(days: -1)))
-        #expect(r.plan.counts.linked == 1, "the Uber ride is text-confirmed: \(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.needsReview == 1)
-        let review = try #require(try store.pendingReviews().first)
-        #expect(review.record.description.hasPrefix("SAFEWAY"))
-        let wf = try #require(try store.transactions().first { $0.sources.contains { $0.externalID == "wf" } })
-        #expect(wf.sources.count == 1, "Whole Foods stays on its own")
-        #expect(review.candidates.map(\.transactionID) == [wf.id])
-        #expect(review.candidates[0].reasons.contains { $0.factor == "guess" })
+        let (plan, ids) = try F.plan(F.feed(wholeFoodsOn: F.day.adding(days: -1)))
+        #expect(plan.counts.linked == 1, "the Uber ride is text-confirmed: \(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.needsReview == 1)
+        guard case .needsReview(let candidates) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
+            Issue.record("the SAFEWAY row is not in review"); return
+        }
+        #expect(candidates.map(\.transactionID) == [ids["wf"]], "Whole Foods stays on its own: the only candidate")
+        #expect(candidates[0].reasons.contains { $0.factor == "guess" })
+        #expect(!plan.entries.contains { if case .link(ids["wf"]!, _, _) = $0.decision { true } else { false } })
     }
 
     /// Same date and an amount found nowhere else within two weeks on either side: amount and
     /// date carry the pair without text.
     @Test func exactDateAndUniqueAmountCarryIt() throws {
-        let (r, store) = try F.run(F.feed(wholeFoodsOn: F.day))
-        #expect(r.plan.counts.linked == 2, "\(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.needsReview == 0)
-        #expect(try store.pendingReviews().isEmpty)
-        let t = try #require(try store.transactions().first { $0.amount.minorUnits == -4210 })
-        #expect(Set(t.sources.map(\.kind)) == [.csv, .plaid])
+        let (plan, ids) = try F.plan(F.feed(wholeFoodsOn: F.day))
+        #expect(plan.counts.linked == 2, "\(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.needsReview == 0)
+        guard case .link(let transactionID, _, _) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
+            Issue.record("the SAFEWAY row is not linked"); return
+        }
+        #expect(transactionID == ids["wf"], "the statement row joins the Whole Foods transaction")
     }
 
     /// The same exact-date pair, but the feed has another purchase of that amount ten days
     /// later (outside the matching window, inside the uniqueness window): not unique, review.
     @Test func exactDateWithTheAmountRecurringNearbyIsReviewed() throws {
         let later = AbstainFixture.plaid("wf2", F.day.adding(days: 10), -4210, "WHOLEFDS SEA 10234", row: 3)
-        let (r, _) = try F.run(F.feed(wholeFoodsOn: F.day, extra: [later]))
-        #expect(r.plan.counts.needsReview == 1, "\(r.plan.entries.map { describe($0.decision) })")
-        #expect(r.plan.counts.linked == 1)
+        let (plan, _) = try F.plan(F.feed(wholeFoodsOn: F.day, extra: [later]))
+        #expect(plan.counts.needsReview == 1, "\(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.linked == 1)
     }
 }
 
@@ -89,32 +96,37 @@ struct TextlessFixture {
 
     /// Two same-day pairs with amounts found nowhere else carry themselves and teach the alias;
     /// the third pair, two days apart, is then linked on that evidence (and says so).
+    static var statement: ImportedStatement {
+        ImportedStatement(importerID: "cmb-pdf", accounts: [facts], records: [
+            bank(-10, -3012, row: 1), bank(-5, -4590, row: 2), bank(0, -2733, row: 3)])
+    }
+    static var plaid: ImportedStatement {
+        ImportedStatement(importerID: "plaid", accounts: [facts], records: [
+            feed("e1", -10, -3012, row: 1), feed("e2", -5, -4590, row: 2), feed("e3", -2, -2733, row: 3)])
+    }
+    /// One feed record and its bank row, two days apart, with nothing to learn from.
+    static var loneFeed: ImportedStatement {
+        ImportedStatement(importerID: "plaid", accounts: [facts], records: [feed("e3", -2, -2733, row: 1)])
+    }
+    static var loneRow: ImportedStatement {
+        ImportedStatement(importerID: "cmb-pdf", accounts: [facts], records: [bank(0, -2733, row: 1)])
+    }
+
     @Test(arguments: [false, true])
     func sameDayUniquePairsCarryTheAliasForTheOthers(statementFirst: Bool) throws {
-        let stmt = ImportedStatement(importerID: "cmb-pdf", accounts: [Self.facts], records: [
-            Self.bank(-10, -3012, row: 1), Self.bank(-5, -4590, row: 2), Self.bank(0, -2733, row: 3)])
-        let plaid = ImportedStatement(importerID: "plaid", accounts: [Self.facts], records: [
-            Self.feed("e1", -10, -3012, row: 1), Self.feed("e2", -5, -4590, row: 2), Self.feed("e3", -2, -2733, row: 3)])
-        let store = try freshReconcileStore()
-        let service = ImportService(store: store)
-        let (first, second) = statementFirst ? (stmt, plaid) : (plaid, stmt)
-        try importFile(service, first, name: "first")
-        let r = try service.apply(second, fileName: "second", sha256: "sha-second", options: FileImportOptions())
-        #expect(r.plan.counts.linked == 3, "\(r.plan.entries.map { describe($0.decision) })")
-        #expect(try store.pendingReviews().isEmpty)
-        let late = try #require(r.plan.entries.first { r.plan.statement.records[$0.index].amount.minorUnits == -2733 })
+        let (first, second) = statementFirst ? (Self.statement, Self.plaid) : (Self.plaid, Self.statement)
+        let (plan, _) = try InMemoryLedgerView.plan(second, after: [first])
+        #expect(plan.counts.linked == 3, "\(plan.entries.map { describe($0.decision) })")
+        #expect(plan.counts.needsReview == 0, "nothing goes to review")
+        let late = try #require(plan.entries.first { plan.statement.records[$0.index].amount.minorUnits == -2733 })
         guard case .link(_, _, let reasons) = late.decision else { Issue.record("\(late.decision)"); return }
         #expect(reasons.contains { $0.factor == "alias" })
     }
 
     /// Without a same-day pair there is nothing to learn from: the textless pair is reviewed.
     @Test func withoutConfirmationsTheTextlessPairIsReviewed() throws {
-        let store = try freshReconcileStore()
-        let service = ImportService(store: store)
-        try importFile(service, ImportedStatement(importerID: "plaid", accounts: [Self.facts], records: [Self.feed("e3", -2, -2733, row: 1)]), name: "feed")
-        let stmt = ImportedStatement(importerID: "cmb-pdf", accounts: [Self.facts], records: [Self.bank(0, -2733, row: 1)])
-        let r = try service.apply(stmt, fileName: "stmt", sha256: "sha-stmt", options: FileImportOptions())
-        #expect(r.plan.counts.needsReview == 1 && r.plan.counts.linked == 0, "\(r.plan.entries.map { describe($0.decision) })")
+        let (plan, _) = try InMemoryLedgerView.plan(Self.loneRow, fileName: "stmt", after: [Self.loneFeed])
+        #expect(plan.counts.needsReview == 1 && plan.counts.linked == 0, "\(plan.entries.map { describe($0.decision) })")
     }
 }
 

@@ -4,25 +4,7 @@ import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
 @testable import MoneyFlowStore
-
-/// One line of a Plaid scenario's expected.json.
-struct PlaidExpected: Codable, Hashable, CustomStringConvertible {
-    var account_key: String
-    var date: String
-    var amount: String
-    var currency: String
-    var description: String
-    var counterparty: String?
-    var pending: Bool
-    var external_ids: [String]
-    var description_: String { "\(date) \(amount) \(description) \(external_ids)" }
-    var descriptionText: String { description_ }
-    public var debugDescription: String { description_ }
-}
-
-extension PlaidExpected {
-    var text: String { "\(account_key) \(date) \(amount) \(currency) \(description) cp=\(counterparty ?? "nil") pending=\(pending) \(external_ids)" }
-}
+import MoneyFlowTestSupport
 
 let plaidDir = repoRoot.appendingPathComponent("Samples/plaid")
 
@@ -37,7 +19,7 @@ func plaidPages(_ scenario: String) throws -> [String] {
 func plaidLedger(_ store: LedgerStore) throws -> [String] {
     let keys = Dictionary(uniqueKeysWithValues: try store.accounts().map { a in (a.name, a.keys.first { $0.hasPrefix("plaid:") } ?? a.keys.first ?? a.name) })
     return try store.transactions().map { t in
-        PlaidExpected(account_key: keys[t.account]!, date: t.date.iso, amount: t.amount.decimalString, currency: t.amount.currency,
+        PlaidExpectedEntry(account_key: keys[t.account]!, date: t.date.iso, amount: t.amount.decimalString, currency: t.amount.currency,
                       description: t.description, counterparty: t.counterparty, pending: t.pending,
                       external_ids: t.sources.compactMap(\.externalID).sorted())
     }
@@ -46,7 +28,7 @@ func plaidLedger(_ store: LedgerStore) throws -> [String] {
 }
 
 func expectedLedger(_ scenario: String) throws -> [String] {
-    try JSONDecoder().decode([PlaidExpected].self, from: Data(contentsOf: plaidDir.appendingPathComponent(scenario).appendingPathComponent("expected.json")))
+    try JSONDecoder().decode([PlaidExpectedEntry].self, from: Data(contentsOf: plaidDir.appendingPathComponent(scenario).appendingPathComponent("expected.json")))
         .map { var e = $0; e.external_ids.sort(); return e.text }
 }
 

@@ -3,16 +3,13 @@ import GRDB
 import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 @testable import MoneyFlowStore
 
 /// The store's file: created private, recognised before anything is written, readable when
 /// read-only, never created by a reading command.
 @Suite struct StoreFileTests {
-    func tempDir() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-file-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }
+    func tempDir() throws -> String { try TestPaths.tempDir("file") }
 
     func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1) & 0o777

@@ -3,17 +3,16 @@ import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 @testable import MoneyFlowStore
 
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repoRoot = TestPaths.repoRoot
 
 func sample(_ path: String) -> String { repoRoot.appendingPathComponent("Samples/" + path).path }
 
 /// A store in a fresh temporary folder.
 func freshStore() throws -> (LedgerStore, String) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let path = dir.appendingPathComponent("store.sqlite").path
+    let path = try TestPaths.tempStore("test")
     return (try LedgerStore(path: path), path)
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 @testable import MoneyFlowStore
 
 /// Generated bank statements over two accounts: each account has a pool of distinct rows
@@ -41,10 +42,6 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
     }
     let accounts = try store.accounts().map { "account \($0.name)|\($0.keys.joined(separator: ","))|\($0.currencies.joined(separator: ","))" }
     return txs + accounts
-}
-
-extension SplitMix {
-    mutating func int(_ r: ClosedRange<Int>) -> Int { r.lowerBound + Int(next() % UInt64(r.upperBound - r.lowerBound + 1)) }
 }
 
 @Suite struct UndoLedgerTests {
@@ -91,7 +88,7 @@ extension SplitMix {
     /// whatever is undone, and comes back with the row when an undo had removed it.
     @Test(arguments: 0..<25)
     func undoLeavesTheLedgerOfTheRemainingBatches(seed: Int) throws {
-        var rng = SplitMix(seed: UInt64(seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
+        var rng = SplitMix64(seed: UInt64(seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
         let (store, _) = try freshStore()
         let service = ImportService(store: store)
         var active: [(batch: Int64, statement: ImportedStatement, name: String)] = []
