@@ -28,6 +28,18 @@ enum Queries {
 
     static func transactions(_ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
                              ids: [Int64]? = nil) throws -> [LedgerTransaction] {
+        var out: [LedgerTransaction] = []
+        try forEachTransaction(db, account: account, from: from, through: through, includeAll: includeAll, ids: ids) { out.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each transaction ordered by account name, date, source order and id,
+    /// its active sources (all with `includeAll`) ordered by record id. Rows are read with two
+    /// database cursors walked in step (the transactions, and their sources sorted the same
+    /// way), so memory stays bounded by one transaction and SQLite's sorter: `transactions
+    /// --format json` streams millions of rows through this.
+    static func forEachTransaction(_ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
+                                   ids: [Int64]? = nil, _ body: (LedgerTransaction) throws -> Void) throws {
         var conditions: [String] = []
         var args: [any DatabaseValueConvertible] = []
         if !includeAll { conditions.append("t.status = 'active'") }
@@ -36,26 +48,32 @@ enum Queries {
         if let through { conditions.append("t.date <= ?"); args.append(through.iso) }
         if let ids { conditions.append("t.id IN (\(ids.map(String.init).joined(separator: ",")))") }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        let txRows = try Row.fetchAll(db, sql: """
+        let order = "ORDER BY a.name, t.date, t.sort_key, t.id"
+        let txs = try Row.fetchCursor(db, sql: """
             SELECT t.*, a.name AS account_name FROM txn t JOIN account a ON a.id = t.account_id
-            \(whereClause) ORDER BY a.name, t.date, t.sort_key, t.id
+            \(whereClause) \(order)
             """, arguments: StatementArguments(args))
-        // Sources in one pass.
-        let srcRows = try Row.fetchAll(db, sql: """
+        let srcs = try Row.fetchCursor(db, sql: """
             SELECT l.transaction_id, r.id AS rid, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
                    r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency, r.description AS rdescription,
                    r.counterparty AS rcounterparty, r.pending AS rpending
             FROM link l JOIN record r ON r.id = l.record_id JOIN batch b ON b.id = r.batch_id
             JOIN txn t ON t.id = l.transaction_id JOIN account a ON a.id = t.account_id
             \(whereClause) \(includeAll ? "" : (whereClause.isEmpty ? "WHERE" : "AND") + " r.state = 'active'")
-            ORDER BY l.transaction_id, r.id
+            \(order), r.id
             """, arguments: StatementArguments(args))
-        var sources: [Int64: [LedgerSource]] = [:]
-        for r in srcRows { sources[r["transaction_id"], default: []].append(source(r)) }
-        return txRows.map { r in
+        // Rows are copied out of the cursor: a cursor reuses its row between steps.
+        var pending: (id: Int64, source: LedgerSource)?
+        if let r = try srcs.next() { pending = (r["transaction_id"], source(r)) }
+        while let r = try txs.next() {
             let id: Int64 = r["id"]
+            var sources: [LedgerSource] = []
+            while let p = pending, p.id == id {
+                sources.append(p.source)
+                pending = try srcs.next().map { ($0["transaction_id"], source($0)) }
+            }
             let currency: String = r["currency"]
-            return LedgerTransaction(
+            try body(LedgerTransaction(
                 id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
                 amount: Money(minorUnits: r["amount_minor"], currency: currency),
                 description: (r["user_description"] as String?) ?? r["description"],
@@ -63,7 +81,7 @@ enum Queries {
                 note: (r["user_note"] as String?) ?? r["note"],
                 balance: (r["balance_minor"] as Int64?).map { Money(minorUnits: $0, currency: currency) },
                 category: r["category"], pending: r["pending"], status: r["status"], needsReview: r["needs_review"],
-                sources: sources[id] ?? [])
+                sources: sources))
         }
     }
 
