@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowCore
 
 /// Monotonic wall clock in seconds.
 @inline(__always) func now() -> Double {
@@ -36,30 +37,13 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, wall: Double, cpu: Doubl
 /// One result line: a flat JSON object printed on stdout (run.sh collects them).
 struct ResultLine {
     var fields: [(String, String)] = []
-    mutating func set(_ k: String, _ v: String) { fields.append((k, "\"" + jsonEscape(v) + "\"")) }
+    mutating func set(_ k: String, _ v: String) { fields.append((k, JSONString.quoted(v, lineSeparators: .escaped))) }
     mutating func set(_ k: String, _ v: Int) { fields.append((k, String(v))) }
     mutating func set(_ k: String, _ v: Double) { fields.append((k, v.isFinite ? String(format: "%.6g", v) : "null")) }
     mutating func set(_ k: String, _ v: Bool) { fields.append((k, v ? "true" : "false")) }
     func emit() {
         print("{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}")
     }
-}
-
-func jsonEscape(_ s: String) -> String {
-    var out = ""
-    out.reserveCapacity(s.utf8.count + 2)
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out
 }
 
 /// Seeded, deterministic PRNG (SplitMix64): the same seed gives the same data on every machine.

@@ -252,9 +252,8 @@ func runStoreFile(_ a: Args) throws {
     let store = try freshStore(path)
     let service = ImportService(store: store)
     let options = FileImportOptions(format: "csv")
-    let ((stmt, bytes), readWall, _) = try measure { try service.read(path: csv, options: options) }
+    let ((stmt, sha), readWall, _) = try measure { try service.read(path: csv, options: options) }
     line.set("rows", stmt.records.count); line.set("read_s", readWall)
-    let sha = ImportService.sha256(bytes)
     let r = try planAndApply(stmt, store: store, fileName: (csv as NSString).lastPathComponent, sha: sha, accountOverride: nil)
     line.set("plan_s", r.planWall); line.set("apply_s", r.totalWall - r.planWall); line.set("total_s", readWall + r.totalWall)
     line.set("peak_mib", peakMiB())
@@ -272,9 +271,9 @@ func runCMB(_ a: Args) throws {
     var options = FileImportOptions()
     options.password = { _ in pw }
     let c0 = cpuSeconds(), t0 = now()
-    let (stmt, bytes) = try service.read(path: zip, options: options)
+    let (stmt, sha) = try service.read(path: zip, options: options)
     let t1 = now()
-    let result = try service.apply(stmt, fileName: zip, sha256: ImportService.sha256(bytes), options: options)
+    let result = try service.apply(stmt, fileName: zip, sha256: sha, options: options)
     let t2 = now(), c2 = cpuSeconds()
     line.set("rows", stmt.records.count); line.set("new", result.plan.counts.new)
     line.set("read_s", t1 - t0); line.set("apply_s", t2 - t1); line.set("total_s", t2 - t0); line.set("total_cpu_s", c2 - c0)
