@@ -49,20 +49,11 @@ public struct PDFTextExtractor: Sendable {
             for _ in 1..<threads {
                 readers.append(try PDFDocumentReader(data: data, password: password))
             }
-            typealias Slot = (page: TextPage, problem: PDFPageProblem?)
-            let slots = UnsafeMutableBufferPointer<Slot>.allocate(capacity: n)
-            defer { slots.deallocate() }
             let fontSizes = self.fontSizes
-            let shared = ParallelPages(readers: readers, slots: slots.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: threads) { w in
-                let reader = shared.readers[w]
-                for i in (w * n / threads)..<((w + 1) * n / threads) {
-                    (shared.slots + i).initialize(to: reader.checkedPage(at: i, fontSizes: fontSizes))
-                }
-            }
-            pages = slots.map(\.page)
-            problems = slots.map(\.problem)
-            _ = slots.deinitialize()
+            let shared = ParallelReaders(readers)
+            let read = ParallelMap.map(n, workers: threads) { w, i in shared.readers[w].checkedPage(at: i, fontSizes: fontSizes) }
+            pages = read.map(\.page)
+            problems = read.map(\.problem)
         }
         if pages.allSatisfy({ $0.items.isEmpty }) { throw .noTextLayer }
         return (pages, problems.compactMap { $0 })
@@ -74,13 +65,9 @@ public struct PDFTextExtractor: Sendable {
     }
 }
 
-/// State shared by the reading threads. Unchecked: worker `w` uses only `readers[w]` (each poppler
-/// document stays on one thread) and initializes only its own, disjoint slots; the caller reads
-/// the slots after `concurrentPerform` returns.
-private final class ParallelPages: @unchecked Sendable {
+/// The documents of the reading threads. Unchecked: worker `w` uses only `readers[w]` (each
+/// poppler document stays on one thread; ``ParallelMap`` gives each worker one contiguous run).
+private final class ParallelReaders: @unchecked Sendable {
     let readers: [PDFDocumentReader]
-    let slots: UnsafeMutablePointer<(page: TextPage, problem: PDFPageProblem?)>
-    init(readers: [PDFDocumentReader], slots: UnsafeMutablePointer<(page: TextPage, problem: PDFPageProblem?)>) {
-        self.readers = readers; self.slots = slots
-    }
+    init(_ readers: [PDFDocumentReader]) { self.readers = readers }
 }

@@ -158,25 +158,23 @@ public struct BatchRunner: Sendable {
         var start = 0
         outer: while start < files.count {
             let slice = Array(files[start..<min(files.count, start + chunk)])
-            let parsed = ParsedBox(count: slice.count)
-            DispatchQueue.concurrentPerform(iterations: slice.count) { i in
+            let parsed = ParallelMap.map(slice.count, workers: slice.count) { _, i -> ParseOutcome in
                 let (opts, explicit) = frozen[slice[i]]!
                 do {
                     let (s, sha256) = try service.read(path: slice[i], displayName: Self.display(slice[i]), options: opts)
-                    parsed.set(i, .success((s, sha256)))
                     state.parsed(rows: s.records.count, file: slice[i])
+                    return .success((s, sha256))
                 } catch let e as ImportError {
-                    if !explicit && e.kind == .unrecognized { parsed.set(i, .failure(.skipped(e.problem))) }
-                    else { parsed.set(i, .failure(.failed(e))) }
                     state.parsed(rows: 0, file: slice[i])
+                    return !explicit && e.kind == .unrecognized ? .failure(.skipped(e.problem)) : .failure(.failed(e))
                 } catch {
-                    parsed.set(i, .failure(.failed(ImportError(.malformed, file: slice[i], problem: String(describing: error)))))
                     state.parsed(rows: 0, file: slice[i])
+                    return .failure(.failed(ImportError(.malformed, file: slice[i], problem: String(describing: error))))
                 }
             }
             for (i, path) in slice.enumerated() {
                 let (opts, _) = settings[path]!
-                switch parsed.get(i) {
+                switch parsed[i] {
                 case .success((let statement, let sha)):
                     do {
                         let r = try service.apply(statement, fileName: Self.display(path), sha256: sha, options: opts)
@@ -188,8 +186,6 @@ public struct BatchRunner: Sendable {
                     }
                 case .failure(let outcome):
                     results.append(BatchFileResult(path: path, outcome: outcome))
-                case nil:
-                    results.append(BatchFileResult(path: path, outcome: .failed(ImportError(.malformed, file: path, problem: "not read"))))
                 }
                 state.applied(file: path)
                 if failFast, case .failed = results.last!.outcome { break outer }
@@ -206,14 +202,6 @@ enum ParseOutcome: Sendable {
 }
 
 /// Results written by parallel workers.
-final class ParsedBox: @unchecked Sendable {
-    private var items: [ParseOutcome?]
-    private let lock = NSLock()
-    init(count: Int) { items = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ v: ParseOutcome) { lock.lock(); items[i] = v; lock.unlock() }
-    func get(_ i: Int) -> ParseOutcome? { lock.lock(); defer { lock.unlock() }; return items[i] }
-}
-
 final class ProgressState: @unchecked Sendable {
     private let lock = NSLock()
     private var p: BatchProgress

@@ -1,0 +1,25 @@
+import Testing
+import MoneyFlowCore
+
+/// The one ordered parallel map: index order whatever the worker count, each worker one
+/// contiguous run (callers give each worker its own resource).
+@Suite struct ParallelMapTests {
+    @Test(arguments: [0, 1, 2, 7, 100, 1001])
+    func resultsAreInIndexOrderWhateverTheWorkers(count: Int) {
+        let expected = (0..<count).map { $0 * $0 }
+        for workers in [1, 2, 3, 8, 64, 5000] {
+            #expect(ParallelMap.map(count, workers: workers) { _, i in i * i } == expected, "\(count) items, \(workers) workers")
+        }
+    }
+
+    @Test func eachWorkerGetsOneContiguousRunAndEveryIndexOnce() {
+        let count = 103, workers = 4
+        let owner = ParallelMap.map(count, workers: workers) { w, _ in w }
+        #expect(owner == owner.sorted())
+        #expect(Set(owner) == Set(0..<workers))
+        for w in 0..<workers {
+            let run = ParallelMap.range(of: w, workers: workers, count: count)
+            #expect(owner.indices.filter { owner[$0] == w } == Array(run))
+        }
+    }
+}
