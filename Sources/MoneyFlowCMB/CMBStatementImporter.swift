@@ -7,6 +7,10 @@ import MoneyFlowZip
 /// CMB 招商银行交易流水: a PDF statement, bare or inside the password-protected ZIP the app
 /// e-mails. ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
 /// glyph positions by the pure ``CMBStatementReconstructor``.
+///
+/// The bank's one home is split in two halves on purpose: this target (MoneyFlowCMB) holds the
+/// container side, which needs C libraries (minizip, poppler); the reconstruction from
+/// positioned text lives in `Sources/MoneyFlowImporters/CMB/`, Foundation-only (iOS-portable).
 public struct CMBStatementImporter: Importer {
     public let id = "cmb-pdf"
     public let displayName = "CMB PDF statement (bare or in its ZIP)"
