@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "MoneyFlowStore", targets: ["MoneyFlowStore"]),
         .library(name: "MoneyFlowZip", targets: ["MoneyFlowZip"]),
         .library(name: "MoneyFlowPDF", targets: ["MoneyFlowPDF"]),
+        .library(name: "MoneyFlowCMB", targets: ["MoneyFlowCMB"]),
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
@@ -45,6 +46,9 @@ let package = Package(
             .product(name: "CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
+        // CMB's container importer (bare PDF or its encrypted ZIP); the pure row reconstruction
+        // is MoneyFlowImporters/CMB, which stays free of C libraries.
+        .target(name: "MoneyFlowCMB", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPDF"]),
         .target(name: "MoneyFlowStore", dependencies: [
             "MoneyFlowCore",
             // Only for the engine's view protocols (AliasLedgerView) that the store implements.
@@ -61,7 +65,7 @@ let package = Package(
         // Wires file -> importer -> reconciler -> store; registers the default importers.
         .target(name: "MoneyFlowPipeline", dependencies: [
             "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-            "MoneyFlowZip", "MoneyFlowPDF", "MoneyFlowConfig",
+            "MoneyFlowCMB", "MoneyFlowConfig",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "moneyflow", dependencies: [
@@ -76,7 +80,7 @@ let package = Package(
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
-        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import MoneyFlowCMB
 import MoneyFlowImporters
 
 /// The importers a default MoneyFlow knows. A new format is one conforming type added here.

@@ -50,7 +50,7 @@ struct ComponentSolver {
         }
         for r in rows { rowLocal[r] = -1 }
         rows.sort(by: rowLess)
-        if rows.count <= Reconciler.exactComponentLimit {
+        if rows.count <= Scoring.exactComponentLimit {
             solveBlock(rows: rows[...], commit: rows.count, pairs: Array(pairIndices))
             return
         }
@@ -58,7 +58,7 @@ struct ComponentSolver {
         // block's rows, and its decided links claim their columns.
         for (i, r) in rows.enumerated() { rank[r] = Int32(i) }
         let sorted = pairIndices.sorted { rank[Int(g.pairs[$0].row)] < rank[Int(g.pairs[$1].row)] }
-        let b = Reconciler.blockRows
+        let b = Scoring.blockRows
         var s = 0, pairStart = 0
         while s < rows.count {
             let end = min(rows.count, s + 2 * b)
@@ -260,10 +260,10 @@ struct ComponentSolver {
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
-        if p.sim < TextlessLinkRule.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) {
+        if p.sim < Scoring.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) {
             // Read back by later imports: this link teaches its two texts as an alias (AliasLedgerView).
             out.append(MatchReason("carried", p.externalIDAgrees ? "texts share nothing; provider ids agree"
-                                   : "texts share nothing; same day, amount unique within \(TextlessLinkRule.uniqueAmountWindowDays) days"))
+                                   : "texts share nothing; same day, amount unique within \(Scoring.uniqueAmountWindowDays) days"))
         }
         if p.aliasConfirmations > 0 {
             let here = p.aliasConfirmations - p.aliasFromLedger

@@ -5,18 +5,18 @@ import MoneyFlowCore
 public struct ReconcileOptions: Sendable, Hashable {
     /// Largest date gap (days) between a bank record and a provider record of the same
     /// transaction (posting lag; authorized dates count too).
-    public var dateWindowDays: Int = 4
+    public var dateWindowDays: Int = Scoring.dateWindowDays
     /// Largest gap (days) between a pending record and the posted record that replaces it.
-    public var pendingWindowDays: Int = 7
+    public var pendingWindowDays: Int = Scoring.pendingWindowDays
     /// How much a posted amount may exceed its pending amount (tips), as a fraction.
-    public var tipAllowance: Double = 0.30
+    public var tipAllowance: Double = Scoring.tipAllowance
     /// Best and second-best assignments closer than this (in score units) are not guessed:
     /// the records go to review.
-    public var reviewMargin: Double = 0.2
+    public var reviewMargin: Double = Scoring.reviewMargin
     /// Below this text similarity (0...1, rare tokens weigh more) a pair is linked only when no
     /// other transaction of the same amount is in the window on either side; otherwise it goes
     /// to review: amount and date alone cannot tell same-priced purchases apart.
-    public var minimumTextSimilarity: Double = 0.5
+    public var minimumTextSimilarity: Double = Scoring.minimumTextSimilarity
     /// Re-plan earlier engine decisions near the new rows together with them (relinks), so
     /// overlapping files give the same ledger in any order.
     public var reopenEarlierDecisions = true

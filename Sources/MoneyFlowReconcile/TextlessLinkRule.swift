@@ -10,9 +10,9 @@ import MoneyFlowCore
 /// carries it:
 /// - the provider ids agree, or
 /// - the dates are exactly equal AND the amount is unique on both sides within
-///   ``uniqueAmountWindowDays`` (no other record or transaction of that amount anywhere near:
+///   ``Scoring/uniqueAmountWindowDays`` (no other record or transaction of that amount anywhere near:
 ///   nothing it could be confused with), or
-/// - the two texts are a learned alias: at least ``aliasConfirmations`` other pairs with
+/// - the two texts are a learned alias: at least ``Scoring/aliasConfirmations`` other pairs with
 ///   exactly these two texts (as token sets) are carried by the evidence above, in the same
 ///   import or as transactions the ledger already confirmed (``AliasLedgerView``: links that
 ///   say `carried`, or a user's link). A bank prints a legal entity (`拉扎斯网络科技（上海）有限公司`) or a descriptor
@@ -23,21 +23,7 @@ import MoneyFlowCore
 /// are paired with do not, so a balance cannot confirm a pairing across sources; within a
 /// statement it checks completeness (the importers' balance chains), not identity.
 enum TextlessLinkRule {
-    /// Below this similarity (0...1, rare tokens weigh more) the texts count as sharing
-    /// nothing: no token in common, or only tokens so common in the import that they weigh
-    /// next to nothing. One shared merchant word ("星巴克" in "星巴克企业管理（中国）有限公司")
-    /// scores far above.
-    static let textEvidenceFloor = 0.1
-    /// Days on either side of the row's date in which its amount must be unique (among the
-    /// incoming rows and among the stored transactions) for an exact-date pair to stand
-    /// without text: three and a half matching windows, half a month.
-    static let uniqueAmountWindowDays = 14
-    /// Distinct carried pairs (other rows and other transactions) that make two texts an alias.
-    /// One is enough: a carried pair is already a same-day pair with an amount found nowhere
-    /// else for two weeks, and only pairs of exactly the same two texts learn from it. Two
-    /// cost the CMB scenario with weekly feed pages recall 0.846 instead of 0.923, at no
-    /// precision gain (1.0 either way).
-    static let aliasConfirmations = 1
+    // Its thresholds are in ``Scoring``: textEvidenceFloor, uniqueAmountWindowDays, aliasConfirmations.
 }
 
 extension MatchGroup {
@@ -45,7 +31,7 @@ extension MatchGroup {
     /// (A posted record replacing a pending one the provider removed in the same update is
     /// carried by the provider's own lifecycle and has its own rule.)
     func isGuess(_ p: MatchPair) -> Bool {
-        guard p.replacement < 0, p.sim < TextlessLinkRule.textEvidenceFloor, !p.externalIDAgrees, p.aliasConfirmations == 0 else { return false }
+        guard p.replacement < 0, p.sim < Scoring.textEvidenceFloor, !p.externalIDAgrees, p.aliasConfirmations == 0 else { return false }
         return !carried(p)
     }
 
@@ -53,14 +39,14 @@ extension MatchGroup {
     func carried(_ p: MatchPair) -> Bool { p.exactDate && amountUnique[Int(p.row)] }
 
     /// Marks the textless pairs whose two texts other carried pairs confirm as an alias
-    /// (``TextlessLinkRule/aliasConfirmations``): carried pairs of this group, and the
+    /// (``Scoring/aliasConfirmations``): carried pairs of this group, and the
     /// ledger's confirmed transactions (``AliasLedgerView``) that `ledger` returns, asked only
     /// when some textless pair is neither carried nor confirmed within the import. The key is
     /// the unordered pair of token sets, so it does not depend on which side is being imported.
     mutating func learnAliases(ledger: () throws -> [ConfirmedPairing] = { [] }) rethrows {
         var keys: [Int: String] = [:]
         var confirmed: [String: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
-        for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < TextlessLinkRule.textEvidenceFloor {
+        for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor {
             guard let key = Self.aliasKey(rowTokens[Int(p.row)], colTokens[Int(p.col)] ?? [], tokens) else { continue }
             keys[k] = key
             if p.externalIDAgrees || carried(p) {
@@ -76,7 +62,7 @@ extension MatchGroup {
             let c = confirmed[key]
             let n = c.map { min($0.rows.subtracting([p.row]).count, $0.cols.subtracting([p.col]).count) } ?? 0
             inImport[k] = n
-            if n < TextlessLinkRule.aliasConfirmations && !p.externalIDAgrees && !carried(p) { unanswered = true }
+            if n < Scoring.aliasConfirmations && !p.externalIDAgrees && !carried(p) { unanswered = true }
         }
         // Each confirmed transaction of the ledger counts as one more carried pair (a row and a
         // column of its own).
@@ -94,7 +80,7 @@ extension MatchGroup {
             let p = pairs[k]
             let fromLedger = stored[key].map { $0.subtracting([candidates[Int(p.col)].id]).count } ?? 0
             let n = inImport[k]! + fromLedger
-            if n >= TextlessLinkRule.aliasConfirmations {
+            if n >= Scoring.aliasConfirmations {
                 pairs[k].aliasConfirmations = Int32(n)
                 pairs[k].aliasFromLedger = Int32(fromLedger)
             }
@@ -111,11 +97,11 @@ extension MatchGroup {
     }
 
     /// Per row: its amount occurs on no other row and on at most one stored transaction within
-    /// ``TextlessLinkRule/uniqueAmountWindowDays`` of its date (the one it may pair with).
+    /// ``Scoring/uniqueAmountWindowDays`` of its date (the one it may pair with).
     /// Counts every live transaction, whatever supports it, so the answer does not depend on
     /// which side was imported first.
     func uniqueAmounts(index x: CandidateIndex) -> [Bool] {
-        let w = TextlessLinkRule.uniqueAmountWindowDays
+        let w = Scoring.uniqueAmountWindowDays
         // Days per amount, sorted, on each side: a count in a window is two binary searches
         // (a daily same-price coffee must not make this quadratic).
         var rowDays: [Int64: [Int]] = [:], candDays: [Int64: [Int]] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import MoneyFlowCMB
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF

@@ -43,8 +43,8 @@ import MoneyFlowCore
     }
 
     @Test func datePenaltyPrefersTwoShortLagsAndUsualDirection() {
-        #expect(Reconciler.datePenalty(1) + Reconciler.datePenalty(2) < Reconciler.datePenalty(0) + Reconciler.datePenalty(3))
-        #expect(Reconciler.datePenalty(-2) > Reconciler.datePenalty(2))
-        #expect(Reconciler.datePenalty(0) == 0)
+        #expect(Scoring.datePenalty(1) + Scoring.datePenalty(2) < Scoring.datePenalty(0) + Scoring.datePenalty(3))
+        #expect(Scoring.datePenalty(-2) > Scoring.datePenalty(2))
+        #expect(Scoring.datePenalty(0) == 0)
     }
 }

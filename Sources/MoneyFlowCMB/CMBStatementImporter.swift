@@ -7,6 +7,10 @@ import MoneyFlowZip
 /// CMB 招商银行交易流水: a PDF statement, bare or inside the password-protected ZIP the app
 /// e-mails. ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
 /// glyph positions by the pure ``CMBStatementReconstructor``.
+///
+/// The bank's one home is split in two halves on purpose: this target (MoneyFlowCMB) holds the
+/// container side, which needs C libraries (minizip, poppler); the reconstruction from
+/// positioned text lives in `Sources/MoneyFlowImporters/CMB/`, Foundation-only (iOS-portable).
 public struct CMBStatementImporter: Importer {
     public let id = "cmb-pdf"
     public let displayName = "CMB PDF statement (bare or in its ZIP)"
@@ -16,11 +20,13 @@ public struct CMBStatementImporter: Importer {
 
     static func isZip(_ d: Data) -> Bool { d.starts(with: [0x50, 0x4B, 0x03, 0x04]) || d.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
 
+    /// By signature only, so the ZIP is opened once per import (in ``read``). No other built-in
+    /// importer claims a ZIP (CSV refuses `PK`, Plaid and OFX need text), so a ZIP comes here
+    /// whatever it holds, and ``read`` gives the verdict: unreadable, no PDF inside
+    /// (`.notAStatement`), several statements, or the statement.
     public func sniff(_ input: ImportInput, options: ImportOptions) -> Double {
         if PDFDocumentReader.hasPDFHeader(input.data) { return 0.8 }
-        guard Self.isZip(input.data) else { return 0 }
-        guard let zip = try? ZipArchive(data: input.data, limits: zipLimits) else { return 0.5 }
-        return zip.entries.contains { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") } ? 0.9 : 0.3
+        return Self.isZip(input.data) ? 0.9 : 0
     }
 
     public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {

@@ -1,0 +1,217 @@
+import Foundation
+import MoneyFlowCore
+
+/// The matching work for one account and currency: pairs of incoming rows and stored
+/// candidate transactions, their connected components, and the optimal decisions.
+///
+/// Cost: candidates are found by binary search in amount buckets sorted by date (O(log n)
+/// per row plus the pairs found), text is tokenised once per record, and each component is a
+/// small assignment problem; a near tie is confirmed by re-solving only when the dual bound of
+/// the optimum cannot rule it out.
+struct MatchGroup {
+    let idx: [Int]
+    let records: [IncomingRecord]
+    let candidates: [CandidateTransaction]
+    let options: ReconcileOptions
+    var pairs: [MatchPair] = []
+    var replacements: [PendingReplacement] = []
+    var tokens = TokenTable()
+    var rowTokens: [[Int32]] = []
+    var rowWeight: [Double] = []
+    var colTokens: [[Int32]?] = []
+    var colWeight: [Double] = []
+    var rowDegree: [Int32] = []
+    /// Live transactions of the row's amount within its date window, whatever supports them.
+    var rowRivals: [Int32] = []
+    var colDegree: [Int32] = []
+    var rowDay: [Int] = []
+    /// Per row: no other record or transaction of its amount nearby (``uniqueAmounts(index:)``).
+    var amountUnique: [Bool] = []
+
+    /// Records from this index on are stored records planned again (see ``Reconciler/match``).
+    let firstReopened: Int
+
+    init(rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions,
+         firstReopened: Int = .max) {
+        self.idx = idx; self.records = records; self.candidates = candidates; self.options = options
+        self.firstReopened = firstReopened
+    }
+
+    static func kindBit(_ k: SourceKind) -> UInt8 {
+        switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8; case .ofx: 16 }
+    }
+
+    /// `ledgerPairings`: the ledger's confirmed pairings that may teach aliases (asked at most once).
+    mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>,
+                            ledgerPairings: () throws -> [ConfirmedPairing] = { [] }) throws {
+        let n = idx.count, m = candidates.count
+        // Candidate dates (primary, plus other supporting dates in a flat side table) and
+        // supporting kinds, once.
+        var candDay = [Int](repeating: 0, count: m), minDay = [Int](repeating: 0, count: m)
+        var extraStart = [Int32](repeating: 0, count: m + 1), extraDays: [Int] = []
+        var kinds = [UInt8](repeating: 0, count: m)
+        var span = 0
+        for c in 0..<m {
+            let d0 = candidates[c].date.dayNumber
+            var lo = d0, hi = d0
+            for d in candidates[c].otherDates {
+                let x = d.dayNumber
+                if x != d0 { extraDays.append(x); lo = min(lo, x); hi = max(hi, x) }
+            }
+            candDay[c] = d0; minDay[c] = lo
+            extraStart[c + 1] = Int32(extraDays.count)
+            span = max(span, hi - lo)
+            var k: UInt8 = 0
+            for s in candidates[c].supportingKinds { k |= Self.kindBit(s) }
+            kinds[c] = k
+        }
+        // Amount buckets in date order: one sorted array, a range per amount.
+        let amounts = candidates.map(\.amount.minorUnits)
+        var order = Array(0..<m)
+        order.sort { (amounts[$0], minDay[$0], $0) < (amounts[$1], minDay[$1], $1) }
+        var bucket: [Int64: Range<Int>] = [:]
+        var s = 0
+        while s < m {
+            let a = amounts[order[s]]
+            var e = s + 1
+            while e < m && amounts[order[e]] == a { e += 1 }
+            bucket[a] = s..<e
+            s = e
+        }
+        // Pending provider transactions whose removal arrives in this same update (tips).
+        var tipCandidates: [Int] = []
+        if !removedIDs.isEmpty {
+            for c in 0..<m where candidates[c].pending && candidates[c].supportingKinds == [.plaid] {
+                if let e = candidates[c].externalIDs.first, removedIDs.contains(e) { tipCandidates.append(c) }
+            }
+        }
+        rowDay = idx.map { records[$0].date.dayNumber }
+        let index = CandidateIndex(candDay: candDay, minDay: minDay, extraStart: extraStart, extraDays: extraDays,
+                                   kinds: kinds, order: order, bucket: bucket, span: span)
+        // Exact-amount pairs: rows are independent, so big imports scan on every core
+        // (contiguous row ranges, concatenated in row order: the same pairs in the same order).
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, n / 20_000))
+        var scans: [PairScan]
+        if workers == 1 {
+            scans = [scan(rows: 0..<n, index: index)]
+        } else {
+            let me = self
+            scans = ParallelMap.map(workers, workers: workers) { w, _ in
+                me.scan(rows: ParallelMap.range(of: w, workers: workers, count: n), index: index)
+            }
+        }
+        rowRivals = scans.flatMap(\.rivals)
+        pairs = scans.flatMap(\.pairs)
+        let hasBankCandidate = scans.flatMap(\.hasBankCandidate)
+        scans = []
+        for row in 0..<n where !tipCandidates.isEmpty {
+            let i = idx[row]
+            let day = rowDay[row]
+            let amount = records[i].amount.minorUnits
+            // Plaid posted without pending_transaction_id replacing a pending one (tips) — only
+            // when the bank has no row of that exact amount for it: then the posted record
+            // belongs with the bank's row, and the pending one goes with its removal.
+            // (Not for a reopened record: its pending partner was settled by its own import.)
+            if records[i].sourceKind == .plaid && !records[i].pending && !hasBankCandidate[row] && i < firstReopened {
+                for c in tipCandidates {
+                    let t = candidates[c]
+                    let pa = t.amount.minorUnits, qa = amount
+                    guard (pa < 0) == (qa < 0), abs(qa) >= abs(pa), Double(abs(qa)) <= Double(abs(pa)) * (1 + options.tipAllowance) else { continue }
+                    let g = day - t.date.dayNumber
+                    guard g >= -1 && g <= options.pendingWindowDays else { continue }
+                    // A pending already replaced through pending_transaction_id is taken.
+                    guard let pendingID = t.externalIDs.first, let px = try view.record(kind: .plaid, externalID: pendingID),
+                          !claimedPending.contains(px.id) else { continue }
+                    pairs.append(MatchPair(row: Int32(row), col: Int32(c), lag: Int32(g), sim: 0, score: 0, replacement: Int32(replacements.count)))
+                    replacements.append(PendingReplacement(pendingRecordID: px.id, pendingExternalID: pendingID, tip: abs(qa) - abs(pa)))
+                }
+            }
+        }
+        guard !pairs.isEmpty else { return }
+        amountUnique = uniqueAmounts(index: index)
+        // Text: tokens of every record that has a pair, weighted by how rare they are.
+        rowTokens = [[Int32]](repeating: [], count: n)
+        colTokens = [[Int32]?](repeating: nil, count: m)
+        rowDegree = [Int32](repeating: 0, count: n)
+        colDegree = [Int32](repeating: 0, count: m)
+        for p in pairs {
+            let (row, col) = (Int(p.row), Int(p.col))
+            if rowDegree[row] == 0 { rowTokens[row] = tokens.add(records[idx[row]].description, records[idx[row]].counterparty) }
+            if colTokens[col] == nil { colTokens[col] = tokens.add(candidates[col].description, candidates[col].counterparty) }
+            rowDegree[row] += 1
+            colDegree[col] += 1
+        }
+        tokens.finishWeights()
+        rowWeight = rowTokens.map { tokens.totalWeight($0) }
+        colWeight = colTokens.map { $0.map { tokens.totalWeight($0) } ?? 0 }
+        var kept = 0
+        for k in pairs.indices {
+            var p = pairs[k]
+            let (row, col) = (Int(p.row), Int(p.col))
+            p.sim = tokens.similarity(rowTokens[row], rowWeight[row], colTokens[col]!, colWeight[col])
+            if p.replacement >= 0 {
+                // A changed amount needs the same merchant; an equal one a short gap at least.
+                let tip = replacements[Int(p.replacement)].tip
+                guard let score = Scoring.replacementScore(lag: Int(p.lag), similarity: p.sim, tip: tip) else { continue }
+                p.score = score
+            } else {
+                p.score = Scoring.pairScore(lag: Int(p.lag), similarity: p.sim, externalIDAgrees: p.externalIDAgrees)
+            }
+            pairs[kept] = p
+            kept += 1
+        }
+        pairs.removeLast(pairs.count - kept)
+        try learnAliases(ledger: ledgerPairings)
+    }
+
+    /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a
+    /// bank-own transaction is among their candidates.
+    func scan(rows: Range<Int>, index x: CandidateIndex) -> PairScan {
+        var out = PairScan()
+        out.rivals = [Int32](repeating: 0, count: rows.count)
+        out.hasBankCandidate = [Bool](repeating: false, count: rows.count)
+        let searchWindow = max(options.dateWindowDays, options.pendingWindowDays)
+        for row in rows {
+            let i = idx[row]
+            let day = rowDay[row]
+            let kind = records[i].sourceKind
+            let bankIsIncoming = kind.isBankOwn
+            let rowKind = Self.kindBit(kind)
+            let rowPending = records[i].pending
+            let rowExternalID = records[i].externalID
+            guard let range = x.bucket[records[i].amount.minorUnits] else { continue }
+            // First candidate whose earliest date can still be within the window.
+            var lo = range.lowerBound, hi = range.upperBound
+            let from = day - searchWindow - x.span
+            while lo < hi { let mid = (lo + hi) / 2; if x.minDay[x.order[mid]] < from { lo = mid + 1 } else { hi = mid } }
+            var k = lo
+            while k < range.upperBound {
+                let c = x.order[k]
+                k += 1
+                if x.minDay[c] > day + searchWindow { break }
+                // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
+                var lag = bankIsIncoming ? day - x.candDay[c] : x.candDay[c] - day
+                for e in Int(x.extraStart[c])..<Int(x.extraStart[c + 1]) {
+                    let d = bankIsIncoming ? day - x.extraDays[e] : x.extraDays[e] - day
+                    if abs(d) < abs(lag) || (abs(d) == abs(lag) && d > lag) { lag = d }
+                }
+                // A pending authorization posts days later: allow the pending window and
+                // forgive the first days of lag (``Scoring/pendingForgivenDays``).
+                let pendingSide = rowPending || candidates[c].pending
+                guard abs(lag) <= (pendingSide ? options.pendingWindowDays : options.dateWindowDays) else { continue }
+                // A rival whether or not a record like this one already supports it: what
+                // an earlier import linked must weigh as it would within one import.
+                out.rivals[row - rows.lowerBound] += 1
+                guard x.kinds[c] & rowKind == 0 else { continue }
+                let exactDate = lag == 0
+                if pendingSide { lag = lag > 0 ? max(0, lag - Scoring.pendingForgivenDays) : lag }
+                var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
+                pair.exactDate = exactDate
+                if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
+                if x.kinds[c] & ~Self.kindBit(.plaid) != 0 { out.hasBankCandidate[row - rows.lowerBound] = true }
+                out.pairs.append(pair)
+            }
+        }
+        return out
+    }
+}

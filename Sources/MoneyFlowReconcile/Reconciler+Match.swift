@@ -1,0 +1,110 @@
+import Foundation
+import MoneyFlowCore
+
+extension Reconciler {
+    /// Matches the open rows against stored transactions, per account and currency. Stored
+    /// records the engine decided earlier within reach of these rows (see ``Scoring/reopenMargin``)
+    /// are planned again together with them, as if they arrived in this same file; those
+    /// whose decision changes come back as relinks. Records in `settled` (updated, superseded
+    /// or removed by this plan) are not reopened.
+    func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
+               removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
+        guard !open.isEmpty else { return ([], []) }
+        // Group by account and currency; fetch candidates once per group.
+        var groups: [String: [Int]] = [:]
+        for i in open { groups["\(accountIDs[records[i].accountKey]!)|\(records[i].amount.currency)", default: []].append(i) }
+        var out: [(Int, RecordDecision)] = []
+        var relinks: [RelinkEffect] = []
+        for key in groups.keys.sorted() {
+            var idx = groups[key]!
+            let first = records[idx[0]]
+            let accountID = accountIDs[first.accountKey]!
+            let currency = first.amount.currency
+            var lo = Int.max, hi = Int.min
+            for i in idx { let d = records[i].date.dayNumber; lo = min(lo, d); hi = max(hi, d) }
+            let window = max(options.dateWindowDays, options.pendingWindowDays)
+            var reopening = Reopening()
+            if options.reopenEarlierDecisions, let reopener = view as? any ReopeningLedgerView {
+                let kinds = Set(idx.map { records[$0].sourceKind })
+                let margin = Scoring.reopenMargin * window
+                reopening = try reopener.reopenable(accountID: accountID, currency: currency, kinds: kinds,
+                                                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
+                                                    except: settled)
+            }
+            var rows = records
+            if !reopening.records.isEmpty {
+                // Reopened records join as extra rows after the file's own.
+                for r in reopening.records {
+                    idx.append(rows.count)
+                    var rec = r.record
+                    rec.accountKey = first.accountKey
+                    rows.append(rec)
+                    lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
+                }
+            }
+            // Wide enough to see whether an amount is unique near each row (TextlessLinkRule).
+            let reach = max(window, Scoring.uniqueAmountWindowDays)
+            var candidates = try view.candidateTransactions(accountID: accountID, currency: currency,
+                                                            from: LocalDate(dayNumber: lo - reach), through: LocalDate(dayNumber: hi + reach))
+            if !reopening.remainders.isEmpty {
+                // A transaction is offered as it would be without its reopened records.
+                candidates = candidates.compactMap { c in
+                    if let remainder = reopening.remainders[c.id] { return remainder }
+                    return c
+                }
+            }
+            guard !candidates.isEmpty else {
+                relinks += Self.relinks(reopening, base: records.count, decisions: [])
+                continue
+            }
+            var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
+            // The ledger teaches aliases through transactions this plan does not re-decide:
+            // a reopened record's transaction speaks through the plan itself (as one combined
+            // file would), never twice.
+            let replanned = Set(reopening.records.map(\.transactionID))
+            let ledgerPairings: () throws -> [ConfirmedPairing] = {
+                guard let aliases = view as? any AliasLedgerView else { return [] }
+                return try aliases.confirmedPairings(accountID: accountID, currency: currency).filter { !replanned.contains($0.transactionID) }
+            }
+            try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending, ledgerPairings: ledgerPairings)
+            let decided = group.decide()
+            out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count)) }
+            relinks += Self.relinks(reopening, base: records.count, decisions: decided)
+        }
+        return (out, relinks)
+    }
+
+
+    /// The relinks of a group: reopened records (rows `base...`) whose new decision differs
+    /// from where they stand.
+    static func relinks(_ reopening: Reopening, base: Int, decisions: [(Int, RecordDecision)]) -> [RelinkEffect] {
+        var decided: [Int: RecordDecision] = [:]
+        for (i, d) in decisions where i >= base { decided[i - base] = d }
+        var out: [RelinkEffect] = []
+        for (k, r) in reopening.records.enumerated() {
+            let d = resolve(decided[k] ?? .new, base: base)
+            let unchanged: Bool
+            switch (r.standing, d) {
+            case (.linked, .link(let t, _, _)): unchanged = t == r.transactionID
+            case (.standalone, .new), (.review, .needsReview): unchanged = true
+            default: unchanged = false
+            }
+            if !unchanged {
+                out.append(RelinkEffect(recordID: r.recordID, fromTransactionID: r.transactionID, from: r.standing, decision: d, record: r.record))
+            }
+        }
+        return out
+    }
+
+    /// A review candidate "this transaction, which another row wants as much" may name a
+    /// reopened row; that row is not an entry of the plan, so only the transaction is kept.
+    static func resolve(_ d: RecordDecision, base: Int) -> RecordDecision {
+        guard case .needsReview(let candidates) = d, candidates.contains(where: { ($0.incomingIndex ?? -1) >= base }) else { return d }
+        return .needsReview(candidates: candidates.map { c in
+            guard let i = c.incomingIndex, i >= base else { return c }
+            var c = c
+            c.incomingIndex = nil
+            return c
+        })
+    }
+}
