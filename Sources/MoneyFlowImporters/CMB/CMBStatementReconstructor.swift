@@ -1,7 +1,6 @@
 import Foundation
 import MoneyFlowCore
 
-
 /// Rebuilds a CMB 招商银行交易流水 statement from pages of positioned text.
 ///
 /// Pure and position-based: it never relies on content-stream order. Per page it finds the column
@@ -10,6 +9,9 @@ import MoneyFlowCore
 /// 记账日期 band and gives every other text fragment to the row whose vertical centre is nearest
 /// (wrapped cells are vertically centred on their row). Page markers (`N/M`), closing notices and
 /// the 合并统计 block are recognised and kept out of the rows.
+///
+/// This is the pure half of the CMB importer; the other half, which opens the bare PDF or its
+/// encrypted ZIP and hands positioned text here, is `CMBStatementImporter` in `MoneyFlowCMB`.
 public struct CMBStatementReconstructor: Sendable {
     public init() {}
 
