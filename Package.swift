@@ -40,47 +40,60 @@ let package = Package(
         // C libraries behind small wrappers.
         .systemLibrary(name: "CMinizip", providers: [.apt(["libminizip-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
-        .target(name: "MoneyFlowZip", dependencies: [
-            "CMinizip",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "MoneyFlowZip",
+            dependencies: [
+                "CMinizip",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
         // CMB's container importer (bare PDF or its encrypted ZIP); the pure row reconstruction
         // is MoneyFlowImporters/CMB, which stays free of C libraries.
         .target(name: "MoneyFlowCMB", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPDF"]),
-        .target(name: "MoneyFlowStore", dependencies: [
-            "MoneyFlowCore",
-            // Only for the engine's view protocols (AliasLedgerView) that the store implements.
-            "MoneyFlowReconcile",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            // The C API of the SQLite that GRDB links, for the bulk write path.
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-        ]),
+        .target(
+            name: "MoneyFlowStore",
+            dependencies: [
+                "MoneyFlowCore",
+                // Only for the engine's view protocols (AliasLedgerView) that the store implements.
+                "MoneyFlowReconcile",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API of the SQLite that GRDB links, for the bulk write path.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
-        .target(name: "MoneyFlowConfig", dependencies: [
-            "MoneyFlowCore", "MoneyFlowImporters",
-            .product(name: "TOMLKit", package: "TOMLKit"),
-        ]),
+        .target(
+            name: "MoneyFlowConfig",
+            dependencies: [
+                "MoneyFlowCore", "MoneyFlowImporters",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
         // Wires file -> importer -> reconciler -> store; registers the default importers.
-        .target(name: "MoneyFlowPipeline", dependencies: [
-            "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-            "MoneyFlowCMB", "MoneyFlowConfig",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .executableTarget(name: "moneyflow", dependencies: [
-            "MoneyFlowPipeline", "MoneyFlowConfig",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "MoneyFlowPipeline",
+            dependencies: [
+                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
+                "MoneyFlowCMB", "MoneyFlowConfig",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .executableTarget(
+            name: "moneyflow",
+            dependencies: [
+                "MoneyFlowPipeline", "MoneyFlowConfig",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Shared by the test targets only: the binary runner, the seeded PRNG, sample paths and an
         // in-memory ledger view (a regular target, because test targets cannot depend on each other).
-        .target(name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
-                path: "Tests/MoneyFlowTestSupport"),
+        .target(
+            name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
+            path: "Tests/MoneyFlowTestSupport"),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
-        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowReconcileTests",
+            dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -38,15 +38,16 @@ public struct CMBStatementImporter: Importer {
             if askedPassword, let password { return password }
             askedPassword = true
             guard let p = try options.password?(file), !p.isEmpty else {
-                throw ImportError(.passwordRequired, file: file, problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
+                throw ImportError(
+                    .passwordRequired, file: file,
+                    problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
             }
             password = p
             return p
         }
         if Self.isZip(input.data) {
             let zip: ZipArchive
-            do { zip = try ZipArchive(data: input.data, limits: zipLimits) }
-            catch { throw map(error, file: file) }
+            do { zip = try ZipArchive(data: input.data, limits: zipLimits) } catch { throw map(error, file: file) }
             let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
             guard !pdfs.isEmpty else {
                 throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
@@ -54,15 +55,18 @@ public struct CMBStatementImporter: Importer {
             if let unsafe = zip.entries.first(where: \.isUnsafePath) {
                 // Nothing is ever extracted to disk, but an archive carrying such names is not
                 // what CMB sends: refuse it rather than guess.
-                throw ImportError(.malformed, file: file, problem: "refused: unsafe ZIP entry name '\(unsafe.name.prefix(60))' (points outside its folder)")
+                throw ImportError(
+                    .malformed, file: file,
+                    problem: "refused: unsafe ZIP entry name '\(unsafe.name.prefix(60))' (points outside its folder)")
             }
             // Every PDF entry is read (its content decides, not its name): one that is not a
             // PDF is an error, and so are several statements (only the first one's bytes are kept).
             var statements: [String] = []
             for e in pdfs {
                 let bytes: Data
-                do { bytes = try zip.data(for: e, password: e.isEncrypted ? try ask() : nil) }
-                catch let error as ZipError { throw map(error, file: file) }
+                do { bytes = try zip.data(for: e, password: e.isEncrypted ? try ask() : nil) } catch let error as ZipError {
+                    throw map(error, file: file)
+                }
                 guard PDFDocumentReader.hasPDFHeader(bytes) else {
                     throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: \(e.name) is not a PDF")
                 }
@@ -74,15 +78,18 @@ public struct CMBStatementImporter: Importer {
                 // without a word, and one import of several statements could not say which
                 // entry a row came from (locators name a page and row, not an entry).
                 let names = statements.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (statements.count > 5 ? ", ..." : "")
-                throw ImportError(.rejected, file: file, problem: "refused: the ZIP holds \(statements.count) PDF statements (\(names)); import one statement per file: extract them and import each PDF")
+                throw ImportError(
+                    .rejected, file: file,
+                    problem:
+                        "refused: the ZIP holds \(statements.count) PDF statements (\(names)); import one statement per file: extract them and import each PDF"
+                )
             }
         }
         let read: (pages: [TextPage], problems: [PDFPageProblem])
         do {
             read = try extract(pdfBytes, password: password)
         } catch PDFError.passwordRequired {
-            do { read = try extract(pdfBytes, password: try ask()) }
-            catch let e as PDFError { throw map(e, file: file) }
+            do { read = try extract(pdfBytes, password: try ask()) } catch let e as PDFError { throw map(e, file: file) }
         } catch let e as PDFError {
             throw map(e, file: file)
         }
@@ -91,20 +98,26 @@ public struct CMBStatementImporter: Importer {
             // The glyphs around the damage still read, so the rows that remain look fine and
             // may even chain: only poppler knows that part of the page could not be drawn.
             let pages = read.problems.map { String($0.page) }.joined(separator: ", ")
-            throw ImportError(.malformed, file: file, problem: "refused: damaged PDF, the content stream of page \(pages) has errors (\(damaged.firstError.prefix(80))); rows on \(read.problems.count == 1 ? "that page" : "those pages") may be missing (\(statement.records.count) rows readable): get a fresh copy of the statement")
+            throw ImportError(
+                .malformed, file: file,
+                problem:
+                    "refused: damaged PDF, the content stream of page \(pages) has errors (\(damaged.firstError.prefix(80))); rows on \(read.problems.count == 1 ? "that page" : "those pages") may be missing (\(statement.records.count) rows readable): get a fresh copy of the statement"
+            )
         }
         return statement
     }
 
     func extract(_ data: Data, password: String?) throws -> (pages: [TextPage], problems: [PDFPageProblem]) {
-        do { return try PDFTextExtractor().extractChecked(data: data, password: password) }
-        catch { throw error }
+        do { return try PDFTextExtractor().extractChecked(data: data, password: password) } catch { throw error }
     }
 
     func map(_ e: ZipError, file: String) -> ImportError {
         switch e {
         case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
-        case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
+        case .passwordRequired:
+            return ImportError(
+                .passwordRequired, file: file,
+                problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
         case .entryTooLarge: return ImportError(.limitExceeded, file: file, problem: "refused: \(e.description) (zip bomb?)")
         case .truncated: return ImportError(.malformed, file: file, problem: "truncated ZIP archive")
         case .notAZip: return ImportError(.malformed, file: file, problem: "damaged ZIP archive")
@@ -116,7 +129,8 @@ public struct CMBStatementImporter: Importer {
         switch e {
         case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
         case .passwordRequired: return ImportError(.passwordRequired, file: file, problem: "the PDF is encrypted: password required")
-        case .noTextLayer: return ImportError(.notAStatement, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
+        case .noTextLayer:
+            return ImportError(.notAStatement, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
         case .notAPDF: return ImportError(.unrecognized, file: file, problem: "not a PDF")
         case .damaged(let why): return ImportError(.malformed, file: file, problem: "truncated or damaged PDF (\(why))")
         }

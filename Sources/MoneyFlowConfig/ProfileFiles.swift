@@ -11,8 +11,9 @@ public enum ProfileFiles {
         let data = try Data(contentsOf: url)
         guard let text = String(data: data, encoding: .utf8) else { throw ProfileError(file: url.path, message: "not UTF-8 text") }
         let object: JSONObject
-        do { object = try TOMLReader.parse(text, maxDepth: CSVProfile.maxNesting) }
-        catch { throw ProfileError(file: url.path, message: error.description) }
+        do { object = try TOMLReader.parse(text, maxDepth: CSVProfile.maxNesting) } catch {
+            throw ProfileError(file: url.path, message: error.description)
+        }
         return try CSVProfile.decode(.object(object), file: url.path)
     }
 

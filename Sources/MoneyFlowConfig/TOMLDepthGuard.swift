@@ -11,12 +11,12 @@ enum TOMLDepthGuard {
     static func firstTooDeep(_ text: String, limit: Int) -> Int? {
         let b = Array(text.utf8)
         var i = 0, line = 1
-        var stack: [(open: UInt8, depth: Int)] = []  // open `[` / `{` values and the depth inside them
-        var base = 0          // depth of the current [table] header
-        var chain = 0         // dots seen in the current key
-        var inKey = true      // reading a key (line start at top level, after `{` or `,` in an inline table)
-        var header = false    // inside a [table] / [[array]] header
-        var pendingParts = 0  // key parts of the key whose value comes next
+        var stack: [(open: UInt8, depth: Int)] = [] // open `[` / `{` values and the depth inside them
+        var base = 0 // depth of the current [table] header
+        var chain = 0 // dots seen in the current key
+        var inKey = true // reading a key (line start at top level, after `{` or `,` in an inline table)
+        var header = false // inside a [table] / [[array]] header
+        var pendingParts = 0 // key parts of the key whose value comes next
         func depth() -> Int { (stack.last?.depth ?? base) + chain + 1 }
         while i < b.count {
             let c = b[i]

@@ -22,10 +22,12 @@ public struct AccountFacts: Sendable, Hashable, Codable {
     /// Free-form facts from the source (holder name, branch, statement period ...).
     public var details: [String: String]
 
-    public init(key: String, suggestedName: String, institution: String? = nil, number: String? = nil,
-                type: String? = nil, subtype: String? = nil, provider: String? = nil,
-                providerAccountID: String? = nil, currencies: [String] = [],
-                currentBalance: Money? = nil, availableBalance: Money? = nil, details: [String: String] = [:]) {
+    public init(
+        key: String, suggestedName: String, institution: String? = nil, number: String? = nil,
+        type: String? = nil, subtype: String? = nil, provider: String? = nil,
+        providerAccountID: String? = nil, currencies: [String] = [],
+        currentBalance: Money? = nil, availableBalance: Money? = nil, details: [String: String] = [:]
+    ) {
         self.key = key; self.suggestedName = suggestedName; self.institution = institution
         self.number = number; self.type = type; self.subtype = subtype; self.provider = provider
         self.providerAccountID = providerAccountID; self.currencies = currencies

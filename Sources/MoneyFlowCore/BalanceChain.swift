@@ -68,8 +68,9 @@ public enum BalanceChain {
         if let byDates = directionFromDates(count, entry) { return Result(direction: byDates, breaks: breaks(count, byDates, entry)) }
         let forward = breaks(count, .oldestFirst, entry)
         let backward = breaks(count, .newestFirst, entry)
-        return backward.count < forward.count ? Result(direction: .newestFirst, breaks: backward)
-                                              : Result(direction: .oldestFirst, breaks: forward)
+        return backward.count < forward.count
+            ? Result(direction: .newestFirst, breaks: backward)
+            : Result(direction: .oldestFirst, breaks: forward)
     }
 
     /// The direction the dates move in, when they move one way only (equal dates say nothing).
@@ -102,8 +103,10 @@ public enum BalanceChain {
                 let moved = pending[currency] ?? 0
                 let (expected, overflow) = prev.minorUnits.addingReportingOverflow(moved)
                 if overflow || expected != printed.minorUnits {
-                    out.append(Break(index: i, previous: prev, amount: Money(minorUnits: moved, currency: currency),
-                                     expected: Money(minorUnits: expected, currency: currency), printed: printed, locator: e.locator))
+                    out.append(
+                        Break(
+                            index: i, previous: prev, amount: Money(minorUnits: moved, currency: currency),
+                            expected: Money(minorUnits: expected, currency: currency), printed: printed, locator: e.locator))
                 }
             }
             last[currency] = printed

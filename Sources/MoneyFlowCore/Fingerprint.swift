@@ -86,7 +86,7 @@ enum FingerprintText {
     static func appendDecimal(_ v: UInt64, negative: Bool, to buf: inout [UInt8]) {
         if negative { buf.append(UInt8(ascii: "-")) }
         if v < 10 { buf.append(UInt8(ascii: "0") &+ UInt8(v)); return }
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)   // 32 bytes >= 20 digits
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0) // 32 bytes >= 20 digits
         let n = withUnsafeMutableBytes(of: &digits) { p -> Int in
             var v = v, i = 32
             while v > 0 { i -= 1; p[i] = UInt8(ascii: "0") &+ UInt8(v % 10); v /= 10 }
@@ -116,7 +116,8 @@ enum FingerprintText {
 
     /// ``Money/decimalString`` (``Money/format(minorUnits:exponent:)``).
     static func appendMoney(_ m: Money, to buf: inout [UInt8]) {
-        let exponent = m.currency.utf8.count == 3 && m.currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        let exponent =
+            m.currency.utf8.count == 3 && m.currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
             ? exponentOfUppercase(m.currency) : Money.exponent(for: m.currency)
         let negative = m.minorUnits < 0
         let magnitude = m.minorUnits.magnitude
@@ -146,7 +147,7 @@ enum FingerprintText {
         buf.append(0x1F)
         appendNormalized(r.note ?? "", to: &buf)
         buf.append(0x1F)
-        if let b = r.balance { appendMoney(b, to: &buf) }   // decimal text holds no whitespace
+        if let b = r.balance { appendMoney(b, to: &buf) } // decimal text holds no whitespace
     }
 
     /// `text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")`, as UTF-8.
@@ -170,15 +171,15 @@ enum FingerprintText {
     private static func appendNormalizedFast(_ bytes: UnsafeBufferPointer<UInt8>, to buf: inout [UInt8]) -> Bool {
         var pendingSpace = false
         var wroteAny = false
-        var previousPlain = true          // the scalar before the current one is plain (or none)
-        var afterWhitespace = false       // the previous scalar was whitespace
+        var previousPlain = true // the scalar before the current one is plain (or none)
+        var afterWhitespace = false // the previous scalar was whitespace
         var i = 0
         let n = bytes.count
         while i < n {
             let b = bytes[i]
             if b < 0x80 {
                 if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
-                    if !previousPlain { return false }   // a Prepend scalar would take the space in
+                    if !previousPlain { return false } // a Prepend scalar would take the space in
                     if wroteAny { pendingSpace = true }
                     afterWhitespace = true
                 } else {
@@ -194,7 +195,13 @@ enum FingerprintText {
             // Decode one scalar (the string is valid UTF-8).
             let len: Int
             var v: UInt32
-            if b < 0xE0 { len = 2; v = UInt32(b & 0x1F) } else if b < 0xF0 { len = 3; v = UInt32(b & 0x0F) } else { len = 4; v = UInt32(b & 0x07) }
+            if b < 0xE0 {
+                len = 2; v = UInt32(b & 0x1F)
+            } else if b < 0xF0 {
+                len = 3; v = UInt32(b & 0x0F)
+            } else {
+                len = 4; v = UInt32(b & 0x07)
+            }
             guard i + len <= n else { return false }
             for k in 1..<len { v = (v << 6) | UInt32(bytes[i + k] & 0x3F) }
             let plain = isPlain(v)
@@ -228,16 +235,16 @@ enum FingerprintText {
     @inline(__always) static func isPlain(_ v: UInt32) -> Bool {
         switch v {
         case 0x85,
-             0xA0...0x2FF,                 // Latin-1 supplement, Latin extended, IPA, modifier letters
-             0x1680,                       // Ogham space mark
-             0x2000...0x200A, 0x2010...0x2029, 0x202F...0x205F,   // spaces and punctuation (not ZWJ/ZWNJ/bidi/format)
-             0x20A0...0x20C0,              // currency signs
-             0x2100...0x214F,              // letterlike symbols
-             0x3000...0x3029, 0x3030...0x303F,   // CJK symbols and punctuation (not the tone marks 302A-302F)
-             0x3041...0x3096, 0x309B...0x30FF,   // kana (not the combining voicing marks 3099-309A)
-             0x3400...0x4DBF, 0x4E00...0x9FFF,   // CJK ideographs
-             0xFF01...0xFF9D,              // full-width ASCII, half-width katakana (not FF9E-FF9F)
-             0xFFE0...0xFFEE:              // full-width signs (￥)
+            0xA0...0x2FF, // Latin-1 supplement, Latin extended, IPA, modifier letters
+            0x1680, // Ogham space mark
+            0x2000...0x200A, 0x2010...0x2029, 0x202F...0x205F, // spaces and punctuation (not ZWJ/ZWNJ/bidi/format)
+            0x20A0...0x20C0, // currency signs
+            0x2100...0x214F, // letterlike symbols
+            0x3000...0x3029, 0x3030...0x303F, // CJK symbols and punctuation (not the tone marks 302A-302F)
+            0x3041...0x3096, 0x309B...0x30FF, // kana (not the combining voicing marks 3099-309A)
+            0x3400...0x4DBF, 0x4E00...0x9FFF, // CJK ideographs
+            0xFF01...0xFF9D, // full-width ASCII, half-width katakana (not FF9E-FF9F)
+            0xFFE0...0xFFEE: // full-width signs (￥)
             return true
         default:
             return false

@@ -97,7 +97,8 @@ public struct RelinkEffect: Sendable, Hashable, Codable {
     public var decision: RecordDecision
     /// The record as stored (for dry-run display).
     public var record: IncomingRecord
-    public init(recordID: Int64, fromTransactionID: Int64, from: ReopenedRecord.Standing, decision: RecordDecision, record: IncomingRecord) {
+    public init(recordID: Int64, fromTransactionID: Int64, from: ReopenedRecord.Standing, decision: RecordDecision, record: IncomingRecord)
+    {
         self.recordID = recordID; self.fromTransactionID = fromTransactionID; self.from = from
         self.decision = decision; self.record = record
     }
@@ -115,8 +116,10 @@ public struct ImportPlan: Sendable, Codable {
     /// Earlier engine decisions re-planned with this file's rows in view.
     public var relinks: [RelinkEffect]
 
-    public init(fileName: String, fileSHA256: String, statement: ImportedStatement,
-                accounts: [AccountResolution], entries: [PlanEntry], removals: [RemovalEffect], relinks: [RelinkEffect] = []) {
+    public init(
+        fileName: String, fileSHA256: String, statement: ImportedStatement,
+        accounts: [AccountResolution], entries: [PlanEntry], removals: [RemovalEffect], relinks: [RelinkEffect] = []
+    ) {
         self.fileName = fileName; self.fileSHA256 = fileSHA256; self.statement = statement
         self.accounts = accounts; self.entries = entries; self.removals = removals; self.relinks = relinks
     }

@@ -51,9 +51,11 @@ public struct ImportedStatement: Sendable, Codable {
     /// to delete anything; informs reports).
     public var coverage: ClosedRange<LocalDate>?
 
-    public init(importerID: String, accounts: [AccountFacts], records: [IncomingRecord],
-                warnings: [ImportWarning] = [], modifiedExternalIDs: Set<String> = [],
-                removals: [ExternalRemoval] = [], sync: SyncUpdate? = nil, coverage: ClosedRange<LocalDate>? = nil) {
+    public init(
+        importerID: String, accounts: [AccountFacts], records: [IncomingRecord],
+        warnings: [ImportWarning] = [], modifiedExternalIDs: Set<String> = [],
+        removals: [ExternalRemoval] = [], sync: SyncUpdate? = nil, coverage: ClosedRange<LocalDate>? = nil
+    ) {
         self.importerID = importerID; self.accounts = accounts; self.records = records
         self.warnings = warnings; self.modifiedExternalIDs = modifiedExternalIDs
         self.removals = removals; self.sync = sync; self.coverage = coverage

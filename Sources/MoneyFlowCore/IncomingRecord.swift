@@ -25,11 +25,13 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
     /// The source's own fields for audit, as JSON text (secrets redacted by the importer).
     public var raw: String
 
-    public init(accountKey: String, sourceKind: SourceKind, date: LocalDate, amount: Money,
-                description: String, counterparty: String? = nil, note: String? = nil,
-                balance: Money? = nil, pending: Bool = false, externalID: String? = nil,
-                pendingExternalID: String? = nil, authorizedDate: LocalDate? = nil,
-                category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}") {
+    public init(
+        accountKey: String, sourceKind: SourceKind, date: LocalDate, amount: Money,
+        description: String, counterparty: String? = nil, note: String? = nil,
+        balance: Money? = nil, pending: Bool = false, externalID: String? = nil,
+        pendingExternalID: String? = nil, authorizedDate: LocalDate? = nil,
+        category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}"
+    ) {
         self.accountKey = accountKey; self.sourceKind = sourceKind; self.date = date
         self.amount = amount; self.description = description; self.counterparty = counterparty
         self.note = note; self.balance = balance; self.pending = pending; self.externalID = externalID

@@ -14,8 +14,10 @@ public struct LedgerSource: Sendable, Hashable, Codable {
     public var description: String
     public var counterparty: String?
     public var pending: Bool
-    public init(id: Int64, kind: SourceKind, externalID: String?, file: String, line: Int?, page: Int?, row: Int?,
-                state: String, date: LocalDate, amount: Money, description: String, counterparty: String?, pending: Bool) {
+    public init(
+        id: Int64, kind: SourceKind, externalID: String?, file: String, line: Int?, page: Int?, row: Int?,
+        state: String, date: LocalDate, amount: Money, description: String, counterparty: String?, pending: Bool
+    ) {
         self.id = id; self.kind = kind; self.externalID = externalID; self.file = file; self.line = line
         self.page = page; self.row = row; self.state = state; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
@@ -39,9 +41,11 @@ public struct LedgerTransaction: Sendable, Hashable, Codable {
     public var status: String
     public var needsReview: Bool
     public var sources: [LedgerSource]
-    public init(id: Int64, accountID: Int64, account: String, date: LocalDate, amount: Money, description: String,
-                counterparty: String?, note: String?, balance: Money?, category: String?, pending: Bool,
-                status: String, needsReview: Bool, sources: [LedgerSource]) {
+    public init(
+        id: Int64, accountID: Int64, account: String, date: LocalDate, amount: Money, description: String,
+        counterparty: String?, note: String?, balance: Money?, category: String?, pending: Bool,
+        status: String, needsReview: Bool, sources: [LedgerSource]
+    ) {
         self.id = id; self.accountID = accountID; self.account = account; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.note = note; self.balance = balance
         self.category = category; self.pending = pending; self.status = status; self.needsReview = needsReview
@@ -64,9 +68,11 @@ public struct LedgerAccount: Sendable, Hashable, Codable {
     public var availableBalance: Money?
     public var ledgerName: String?
     public var keys: [String]
-    public init(id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?,
-                currencies: [String], provider: String?, providerAccountID: String?, currentBalance: Money?,
-                availableBalance: Money?, ledgerName: String?, keys: [String]) {
+    public init(
+        id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?,
+        currencies: [String], provider: String?, providerAccountID: String?, currentBalance: Money?,
+        availableBalance: Money?, ledgerName: String?, keys: [String]
+    ) {
         self.id = id; self.name = name; self.institution = institution; self.number = number; self.type = type
         self.subtype = subtype; self.currencies = currencies; self.provider = provider
         self.providerAccountID = providerAccountID; self.currentBalance = currentBalance
@@ -87,7 +93,9 @@ public struct LedgerBatch: Sendable, Hashable, Codable {
     /// instead of as batches of their own), and when last.
     public var seenAgain: Int = 0
     public var lastSeenAt: String? = nil
-    public init(id: Int64, fileName: String, fileSHA256: String, importer: String, importedAt: String, counts: ImportCounts, undoneAt: String?) {
+    public init(
+        id: Int64, fileName: String, fileSHA256: String, importer: String, importedAt: String, counts: ImportCounts, undoneAt: String?
+    ) {
         self.id = id; self.fileName = fileName; self.fileSHA256 = fileSHA256; self.importer = importer
         self.importedAt = importedAt; self.counts = counts; self.undoneAt = undoneAt
     }

@@ -10,8 +10,10 @@ public struct ExistingRecord: Sendable, Hashable, Codable {
     public var state: State
     public var date: LocalDate
     public var amount: Money
-    public init(id: Int64, accountID: Int64, transactionID: Int64?, sourceKind: SourceKind, externalID: String?,
-                pending: Bool, state: State, date: LocalDate, amount: Money) {
+    public init(
+        id: Int64, accountID: Int64, transactionID: Int64?, sourceKind: SourceKind, externalID: String?,
+        pending: Bool, state: State, date: LocalDate, amount: Money
+    ) {
         self.id = id; self.accountID = accountID; self.transactionID = transactionID; self.sourceKind = sourceKind
         self.externalID = externalID; self.pending = pending; self.state = state; self.date = date; self.amount = amount
     }
@@ -33,9 +35,11 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     public var otherDates: [LocalDate]
     /// Active Plaid external ids supporting it.
     public var externalIDs: [String]
-    public init(id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
-                counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
-                otherDates: [LocalDate] = [], externalIDs: [String] = []) {
+    public init(
+        id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
+        counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
+        otherDates: [LocalDate] = [], externalIDs: [String] = []
+    ) {
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs
@@ -114,6 +118,8 @@ public protocol ReopeningLedgerView: LedgerView {
     /// Active records of these kinds in an account and currency dated within the range whose
     /// link the engine made (never a user's decision, nor a transaction a user edited or
     /// linked), except the records in `except` (those the plan already settles otherwise).
-    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
-                    except: Set<Int64>) throws -> Reopening
+    func reopenable(
+        accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
+        except: Set<Int64>
+    ) throws -> Reopening
 }

@@ -9,7 +9,8 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
     /// Creates a date, or nil when the components do not name a real day.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
-              day <= LocalDate.daysIn(month: month, year: year) else { return nil }
+            day <= LocalDate.daysIn(month: month, year: year)
+        else { return nil }
         self.year = year; self.month = month; self.day = day
     }
 
@@ -100,7 +101,8 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
             return v
         }
         guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10),
-              let date = LocalDate(year: y, month: m, day: d) else { return nil }
+            let date = LocalDate(year: y, month: m, day: d)
+        else { return nil }
         self = date
     }
 

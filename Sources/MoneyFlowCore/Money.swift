@@ -92,7 +92,9 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
             for _ in 0..<exponent { scale *= 10 }
             limit = w.multipliedReportingOverflow(by: scale).overflow ? UInt64(Int64.max) : w * scale
         }
-        let tooLarge = MoneyParseError(text: text, reason: "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
+        let tooLarge = MoneyParseError(
+            text: text,
+            reason: "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
         if decimalSeparator == ".", let plain = plainMinorUnits(text, exponent: exponent) {
             // Most amounts (`-1234.56`): same result as the general loop below, without it.
             guard plain.magnitude < limit else { throw tooLarge }
@@ -108,8 +110,7 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
             s = Substring(s.trimmed(.whitespaces))
         }
         if s.hasSuffix("-") && !s.hasPrefix("-") { negative.toggle(); s = s.dropLast() } // trailing minus (some banks)
-        if s.hasPrefix("-") || s.hasPrefix("−") { negative.toggle(); s = s.dropFirst() }
-        else if s.hasPrefix("+") { s = s.dropFirst() }
+        if s.hasPrefix("-") || s.hasPrefix("−") { negative.toggle(); s = s.dropFirst() } else if s.hasPrefix("+") { s = s.dropFirst() }
         s = Substring(s.trimmed(.whitespaces))
         // Currency symbols sometimes precede the number.
         while let first = s.first, "$¥￥€£".contains(first) { s = s.dropFirst() }
@@ -123,7 +124,8 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
         var groupSeparator: Character?
         var digitsInGroup = 0
         func misplaced() -> MoneyParseError {
-            MoneyParseError(text: text, reason: "misplaced grouping separator (groups of three digits expected, e.g. 1,234,567\(decimalSeparator)89)")
+            MoneyParseError(
+                text: text, reason: "misplaced grouping separator (groups of three digits expected, e.g. 1,234,567\(decimalSeparator)89)")
         }
         for ch in s {
             if ch == decimalSeparator {

@@ -6,8 +6,10 @@ import Dispatch
 /// caller give each worker its own non-thread-safe resource (a poppler document per worker)
 /// and keeps neighbouring items on one core. With one worker it runs on the calling thread.
 public enum ParallelMap {
-    public static func map<T>(_ count: Int, workers requested: Int,
-                              _ body: @Sendable (_ worker: Int, _ index: Int) -> T) -> [T] {
+    public static func map<T>(
+        _ count: Int, workers requested: Int,
+        _ body: @Sendable (_ worker: Int, _ index: Int) -> T
+    ) -> [T] {
         let workers = max(1, min(requested, count))
         if workers == 1 { return (0..<count).map { body(0, $0) } }
         let slots = UnsafeMutableBufferPointer<T>.allocate(capacity: count)

@@ -130,14 +130,21 @@ public final class PDFDocumentReader {
                 let b0 = UInt32(bytes[byteIndex])
                 var value: UInt32
                 var len: Int
-                if b0 < 0x80 { value = b0; len = 1 }
-                else if b0 & 0xE0 == 0xC0 { value = b0 & 0x1F; len = 2 }
-                else if b0 & 0xF0 == 0xE0 { value = b0 & 0x0F; len = 3 }
-                else if b0 & 0xF8 == 0xF0 { value = b0 & 0x07; len = 4 }
-                else { value = 0xFFFD; len = 1 }
+                if b0 < 0x80 {
+                    value = b0; len = 1
+                } else if b0 & 0xE0 == 0xC0 {
+                    value = b0 & 0x1F; len = 2
+                } else if b0 & 0xF0 == 0xE0 {
+                    value = b0 & 0x0F; len = 3
+                } else if b0 & 0xF8 == 0xF0 {
+                    value = b0 & 0x07; len = 4
+                } else {
+                    value = 0xFFFD; len = 1
+                }
                 if len > 1 {
-                    if byteIndex + len > length { value = 0xFFFD; len = length - byteIndex }
-                    else {
+                    if byteIndex + len > length {
+                        value = 0xFFFD; len = length - byteIndex
+                    } else {
                         for k in 1..<len { value = (value << 6) | (UInt32(bytes[byteIndex + k]) & 0x3F) }
                     }
                 }
@@ -154,8 +161,10 @@ public final class PDFDocumentReader {
                         size = sizeRanges[rangeIndex].size
                     }
                 }
-                items.append(PositionedText(text: String(Character(scalar)), x0: r.x1, y0: r.y1, x1: r.x2, y1: r.y2,
-                                            fontSize: size))
+                items.append(
+                    PositionedText(
+                        text: String(Character(scalar)), x0: r.x1, y0: r.y1, x1: r.x2, y1: r.y2,
+                        fontSize: size))
             }
         }
         return TextPage(number: index + 1, width: width, height: height, items: items)
@@ -200,16 +209,17 @@ public final class PDFDocumentReader {
 enum PopplerMessages {
     static let key = "MoneyFlowPDF.popplerErrors"
     private static let installed: Void = {
-        _ = g_log_set_handler("Poppler", GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue),
-                              { _, _, message, _ in
-                                  guard let message else { return }
-                                  let text = String(cString: message)
-                                  guard !text.hasPrefix("Syntax warning") else { return }
-                                  let d = Thread.current.threadDictionary
-                                  var list = d[PopplerMessages.key] as? [String] ?? []
-                                  if list.count < 100 { list.append(text) }
-                                  d[PopplerMessages.key] = list
-                              }, nil)
+        _ = g_log_set_handler(
+            "Poppler", GLogLevelFlags(rawValue: G_LOG_LEVEL_MASK.rawValue | G_LOG_FLAG_FATAL.rawValue | G_LOG_FLAG_RECURSION.rawValue),
+            { _, _, message, _ in
+                guard let message else { return }
+                let text = String(cString: message)
+                guard !text.hasPrefix("Syntax warning") else { return }
+                let d = Thread.current.threadDictionary
+                var list = d[PopplerMessages.key] as? [String] ?? []
+                if list.count < 100 { list.append(text) }
+                d[PopplerMessages.key] = list
+            }, nil)
     }()
     static func install() { _ = installed }
     /// Errors collected on this thread since the last call.

@@ -13,8 +13,10 @@ public struct ConfirmedPairing: Sendable, Hashable {
     /// The provider record's text.
     public var providerDescription: String
     public var providerCounterparty: String?
-    public init(transactionID: Int64, bankDescription: String, bankCounterparty: String?,
-                providerDescription: String, providerCounterparty: String?) {
+    public init(
+        transactionID: Int64, bankDescription: String, bankCounterparty: String?,
+        providerDescription: String, providerCounterparty: String?
+    ) {
         self.transactionID = transactionID
         self.bankDescription = bankDescription; self.bankCounterparty = bankCounterparty
         self.providerDescription = providerDescription; self.providerCounterparty = providerCounterparty

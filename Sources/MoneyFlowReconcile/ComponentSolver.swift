@@ -182,7 +182,9 @@ struct ComponentSolver {
             if unconfirmedWithRivals(g.pairs[k]) {
                 var bestOther: Int32 = -1
                 for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {
-                    if bestOther < 0 || g.pairs[Int(pairAt[i * nc + j2])].score > g.pairs[Int(bestOther)].score { bestOther = pairAt[i * nc + j2] }
+                    if bestOther < 0 || g.pairs[Int(pairAt[i * nc + j2])].score > g.pairs[Int(bestOther)].score {
+                        bestOther = pairAt[i * nc + j2]
+                    }
                 }
                 if bestOther >= 0 {
                     review(k, [candidate(Int(bestOther))])
@@ -232,7 +234,11 @@ struct ComponentSolver {
         var own = candidate(k)
         if let rival {
             let r = g.records[g.idx[Int(g.pairs[rival].row)]]
-            own.reasons.append(MatchReason("contested", "another incoming record (\(r.date.iso) \(r.amount.decimalString) \"\(r.description)\") fits it as well, score \(Self.twoDecimals(g.pairs[rival].score))"))
+            own.reasons.append(
+                MatchReason(
+                    "contested",
+                    "another incoming record (\(r.date.iso) \(r.amount.decimalString) \"\(r.description)\") fits it as well, score \(Self.twoDecimals(g.pairs[rival].score))"
+                ))
         }
         if isGuess(g.pairs[k]) {
             own.reasons.append(MatchReason("guess", "the texts share nothing: amount and date alone"))
@@ -254,16 +260,22 @@ struct ComponentSolver {
         let text = MatchReason("text", "similarity " + Self.twoDecimals(p.sim))
         if p.replacement >= 0 {
             let x = g.replacements[Int(p.replacement)]
-            return [MatchReason("pending", "posted replaces pending \(x.pendingExternalID) (removed in this update)"),
-                    MatchReason("amount", x.tip == 0 ? "equal" : "tip \(Money.format(minorUnits: x.tip, exponent: amount.exponent))"),
-                    MatchReason("date", "\(p.lag) day(s) later"), text]
+            return [
+                MatchReason("pending", "posted replaces pending \(x.pendingExternalID) (removed in this update)"),
+                MatchReason("amount", x.tip == 0 ? "equal" : "tip \(Money.format(minorUnits: x.tip, exponent: amount.exponent))"),
+                MatchReason("date", "\(p.lag) day(s) later"), text,
+            ]
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
         if p.sim < Scoring.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) {
             // Read back by later imports: this link teaches its two texts as an alias (AliasLedgerView).
-            out.append(MatchReason("carried", p.externalIDAgrees ? "texts share nothing; provider ids agree"
-                                   : "texts share nothing; same day, amount unique within \(Scoring.uniqueAmountWindowDays) days"))
+            out.append(
+                MatchReason(
+                    "carried",
+                    p.externalIDAgrees
+                        ? "texts share nothing; provider ids agree"
+                        : "texts share nothing; same day, amount unique within \(Scoring.uniqueAmountWindowDays) days"))
         }
         if p.aliasConfirmations > 0 {
             let here = p.aliasConfirmations - p.aliasFromLedger

@@ -31,19 +31,29 @@ struct MatchGroup {
     /// Records from this index on are stored records planned again (see ``Reconciler/match``).
     let firstReopened: Int
 
-    init(rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions,
-         firstReopened: Int = .max) {
+    init(
+        rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions,
+        firstReopened: Int = .max
+    ) {
         self.idx = idx; self.records = records; self.candidates = candidates; self.options = options
         self.firstReopened = firstReopened
     }
 
     static func kindBit(_ k: SourceKind) -> UInt8 {
-        switch k { case .cmbPDF: 1; case .cmbCSV: 2; case .plaid: 4; case .csv: 8; case .ofx: 16 }
+        switch k {
+        case .cmbPDF: 1;
+        case .cmbCSV: 2;
+        case .plaid: 4;
+        case .csv: 8;
+        case .ofx: 16
+        }
     }
 
     /// `ledgerPairings`: the ledger's confirmed pairings that may teach aliases (asked at most once).
-    mutating func findPairs(view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>,
-                            ledgerPairings: () throws -> [ConfirmedPairing] = { [] }) throws {
+    mutating func findPairs(
+        view: any LedgerView, removedIDs: Set<String>, claimedPending: Set<Int64>,
+        ledgerPairings: () throws -> [ConfirmedPairing] = { [] }
+    ) throws {
         let n = idx.count, m = candidates.count
         // Candidate dates (primary, plus other supporting dates in a flat side table) and
         // supporting kinds, once.
@@ -86,8 +96,9 @@ struct MatchGroup {
             }
         }
         rowDay = idx.map { records[$0].date.dayNumber }
-        let index = CandidateIndex(candDay: candDay, minDay: minDay, extraStart: extraStart, extraDays: extraDays,
-                                   kinds: kinds, order: order, bucket: bucket, span: span)
+        let index = CandidateIndex(
+            candDay: candDay, minDay: minDay, extraStart: extraStart, extraDays: extraDays,
+            kinds: kinds, order: order, bucket: bucket, span: span)
         // Exact-amount pairs: rows are independent, so big imports scan on every core
         // (contiguous row ranges, concatenated in row order: the same pairs in the same order).
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, n / 20_000))
@@ -116,13 +127,17 @@ struct MatchGroup {
                 for c in tipCandidates {
                     let t = candidates[c]
                     let pa = t.amount.minorUnits, qa = amount
-                    guard (pa < 0) == (qa < 0), abs(qa) >= abs(pa), Double(abs(qa)) <= Double(abs(pa)) * (1 + options.tipAllowance) else { continue }
+                    guard (pa < 0) == (qa < 0), abs(qa) >= abs(pa), Double(abs(qa)) <= Double(abs(pa)) * (1 + options.tipAllowance) else {
+                        continue
+                    }
                     let g = day - t.date.dayNumber
                     guard g >= -1 && g <= options.pendingWindowDays else { continue }
                     // A pending already replaced through pending_transaction_id is taken.
                     guard let pendingID = t.externalIDs.first, let px = try view.record(kind: .plaid, externalID: pendingID),
-                          !claimedPending.contains(px.id) else { continue }
-                    pairs.append(MatchPair(row: Int32(row), col: Int32(c), lag: Int32(g), sim: 0, score: 0, replacement: Int32(replacements.count)))
+                        !claimedPending.contains(px.id)
+                    else { continue }
+                    pairs.append(
+                        MatchPair(row: Int32(row), col: Int32(c), lag: Int32(g), sim: 0, score: 0, replacement: Int32(replacements.count)))
                     replacements.append(PendingReplacement(pendingRecordID: px.id, pendingExternalID: pendingID, tip: abs(qa) - abs(pa)))
                 }
             }

@@ -7,8 +7,10 @@ extension Reconciler {
     /// are planned again together with them, as if they arrived in this same file; those
     /// whose decision changes come back as relinks. Records in `settled` (updated, superseded
     /// or removed by this plan) are not reopened.
-    func match(open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-               removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
+    func match(
+        open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
+        removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>
+    ) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
         guard !open.isEmpty else { return ([], []) }
         // Group by account and currency; fetch candidates once per group.
         var groups: [String: [Int]] = [:]
@@ -27,9 +29,10 @@ extension Reconciler {
             if options.reopenEarlierDecisions, let reopener = view as? any ReopeningLedgerView {
                 let kinds = Set(idx.map { records[$0].sourceKind })
                 let margin = Scoring.reopenMargin * window
-                reopening = try reopener.reopenable(accountID: accountID, currency: currency, kinds: kinds,
-                                                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
-                                                    except: settled)
+                reopening = try reopener.reopenable(
+                    accountID: accountID, currency: currency, kinds: kinds,
+                    from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
+                    except: settled)
             }
             var rows = records
             if !reopening.records.isEmpty {
@@ -44,8 +47,9 @@ extension Reconciler {
             }
             // Wide enough to see whether an amount is unique near each row (TextlessLinkRule).
             let reach = max(window, Scoring.uniqueAmountWindowDays)
-            var candidates = try view.candidateTransactions(accountID: accountID, currency: currency,
-                                                            from: LocalDate(dayNumber: lo - reach), through: LocalDate(dayNumber: hi + reach))
+            var candidates = try view.candidateTransactions(
+                accountID: accountID, currency: currency,
+                from: LocalDate(dayNumber: lo - reach), through: LocalDate(dayNumber: hi + reach))
             if !reopening.remainders.isEmpty {
                 // A transaction is offered as it would be without its reopened records.
                 candidates = candidates.compactMap { c in
@@ -64,7 +68,9 @@ extension Reconciler {
             let replanned = Set(reopening.records.map(\.transactionID))
             let ledgerPairings: () throws -> [ConfirmedPairing] = {
                 guard let aliases = view as? any AliasLedgerView else { return [] }
-                return try aliases.confirmedPairings(accountID: accountID, currency: currency).filter { !replanned.contains($0.transactionID) }
+                return try aliases.confirmedPairings(accountID: accountID, currency: currency).filter {
+                    !replanned.contains($0.transactionID)
+                }
             }
             try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending, ledgerPairings: ledgerPairings)
             let decided = group.decide()
@@ -73,7 +79,6 @@ extension Reconciler {
         }
         return (out, relinks)
     }
-
 
     /// The relinks of a group: reopened records (rows `base...`) whose new decision differs
     /// from where they stand.
@@ -90,7 +95,8 @@ extension Reconciler {
             default: unchanged = false
             }
             if !unchanged {
-                out.append(RelinkEffect(recordID: r.recordID, fromTransactionID: r.transactionID, from: r.standing, decision: d, record: r.record))
+                out.append(
+                    RelinkEffect(recordID: r.recordID, fromTransactionID: r.transactionID, from: r.standing, decision: d, record: r.record))
             }
         }
         return out
@@ -100,11 +106,12 @@ extension Reconciler {
     /// reopened row; that row is not an entry of the plan, so only the transaction is kept.
     static func resolve(_ d: RecordDecision, base: Int) -> RecordDecision {
         guard case .needsReview(let candidates) = d, candidates.contains(where: { ($0.incomingIndex ?? -1) >= base }) else { return d }
-        return .needsReview(candidates: candidates.map { c in
-            guard let i = c.incomingIndex, i >= base else { return c }
-            var c = c
-            c.incomingIndex = nil
-            return c
-        })
+        return .needsReview(
+            candidates: candidates.map { c in
+                guard let i = c.incomingIndex, i >= base else { return c }
+                var c = c
+                c.incomingIndex = nil
+                return c
+            })
     }
 }

@@ -53,11 +53,12 @@ public struct Reconciler: Sendable {
         var decisions = [RecordDecision?](repeating: nil, count: records.count)
         var incomingByExternal: [String: Int] = [:]
         for (i, r) in records.enumerated() { if let e = r.externalID { incomingByExternal[e] = i } }
-        var supersededPending = Set<Int64>()      // store record ids superseded in this update
+        var supersededPending = Set<Int64>() // store record ids superseded in this update
 
         // 1. Identity: provider id, fingerprint, user decisions, provider pending->posted.
-        let lookup = try IdentityLookup(records: records, fingerprints: fingerprints, accountIDs: accountIDs,
-                                        removals: statement.removals.map(\.externalID), view: view)
+        let lookup = try IdentityLookup(
+            records: records, fingerprints: fingerprints, accountIDs: accountIDs,
+            removals: statement.removals.map(\.externalID), view: view)
         for (i, r) in records.enumerated() {
             let accountID = accountIDs[r.accountKey]
             if let accountID {
@@ -66,12 +67,15 @@ public struct Reconciler: Sendable {
                     continue
                 }
                 if let ex = try lookup.record(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
-                    decisions[i] = statement.modifiedExternalIDs.contains(r.externalID ?? "") ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
+                    decisions[i] =
+                        statement.modifiedExternalIDs.contains(r.externalID ?? "")
+                        ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
                 if let user = try lookup.userDecision(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
                     switch user {
-                    case .linked(let t): decisions[i] = .link(transactionID: t, score: 1, reasons: [MatchReason("user", "linked by user earlier")])
+                    case .linked(let t):
+                        decisions[i] = .link(transactionID: t, score: 1, reasons: [MatchReason("user", "linked by user earlier")])
                     case .standalone: decisions[i] = .new
                     }
                     continue
@@ -82,7 +86,9 @@ public struct Reconciler: Sendable {
                     decisions[i] = .supersedeIncoming(pendingIndex: j, reasons: [MatchReason("pending_transaction_id", p)])
                     continue
                 }
-                if let accountID, let px = try lookup.record(kind: .plaid, externalID: p), px.accountID == accountID, let t = px.transactionID {
+                if let accountID, let px = try lookup.record(kind: .plaid, externalID: p), px.accountID == accountID,
+                    let t = px.transactionID
+                {
                     decisions[i] = .supersede(pendingRecordID: px.id, transactionID: t, reasons: [MatchReason("pending_transaction_id", p)])
                     supersededPending.insert(px.id)
                     continue
@@ -104,8 +110,9 @@ public struct Reconciler: Sendable {
         var settled = supersededPending
         for d in decisions { if case .update(let id)? = d { settled.insert(id) } }
         for rem in statement.removals { if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID) { settled.insert(ex.id) } }
-        let matches = try match(open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
-                                claimedPending: supersededPending, settled: settled)
+        let matches = try match(
+            open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
+            claimedPending: supersededPending, settled: settled)
         for (i, d) in matches.decisions {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }
@@ -117,15 +124,19 @@ public struct Reconciler: Sendable {
         // 4. Provider removals.
         var removals: [RemovalEffect] = []
         for rem in statement.removals {
-            if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID), ex.state == .active || supersededPending.contains(ex.id) {
+            if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID),
+                ex.state == .active || supersededPending.contains(ex.id)
+            {
                 if let key = rem.accountKey, let acc = accountIDs[key], acc != ex.accountID { continue }
-                removals.append(RemovalEffect(externalID: rem.externalID, recordID: ex.id, supersededInThisUpdate: supersededPending.contains(ex.id)))
+                removals.append(
+                    RemovalEffect(externalID: rem.externalID, recordID: ex.id, supersededInThisUpdate: supersededPending.contains(ex.id)))
             } else {
                 removals.append(RemovalEffect(externalID: rem.externalID, recordID: nil, supersededInThisUpdate: false))
             }
         }
-        return ImportPlan(fileName: fileName, fileSHA256: fileSHA256, statement: statement, accounts: accounts, entries: entries,
-                          removals: removals, relinks: matches.relinks)
+        return ImportPlan(
+            fileName: fileName, fileSHA256: fileSHA256, statement: statement, accounts: accounts, entries: entries,
+            removals: removals, relinks: matches.relinks)
     }
 
     /// Within one update a transaction may be added then modified, or added then removed:

@@ -6,9 +6,11 @@ import Foundation
 /// and CJK text into character bigrams, so `拉扎斯网络科技（上海）有限公司` and `饿了么` are compared
 /// token-wise and `STARBUCKS STORE 0123 SEATTLE WA` meets `Starbucks`.
 public enum TextSimilarity {
-    static let stopwords: Set<String> = ["pos", "purchase", "authorized", "on", "card", "debit", "credit", "payment", "the",
-                                         "inc", "llc", "ltd", "co", "www", "com", "store", "online", "ach", "web", "id", "ppd",
-                                         "有限公司", "公司", "支付", "快捷"]
+    static let stopwords: Set<String> = [
+        "pos", "purchase", "authorized", "on", "card", "debit", "credit", "payment", "the",
+        "inc", "llc", "ltd", "co", "www", "com", "store", "online", "ach", "web", "id", "ppd",
+        "有限公司", "公司", "支付", "快捷",
+    ]
 
     /// Normalised tokens of `text`.
     public static func tokens(_ text: String) -> Set<String> {
@@ -29,10 +31,14 @@ public enum TextSimilarity {
             if cjk.count >= 2 { for i in 0..<(cjk.count - 1) { out.insert(String(cjk[i...i + 1])) } }
             cjk.removeAll()
         }
-        for ch in text.precomposedStringWithCompatibilityMapping {   // full-width -> ASCII
-            if isCJK(ch) { flushWord(); cjk.append(ch) }
-            else if ch.isLetter || ch.isNumber { flushCJK(); word.append(ch) }
-            else { flushWord(); flushCJK() }
+        for ch in text.precomposedStringWithCompatibilityMapping { // full-width -> ASCII
+            if isCJK(ch) {
+                flushWord(); cjk.append(ch)
+            } else if ch.isLetter || ch.isNumber {
+                flushCJK(); word.append(ch)
+            } else {
+                flushWord(); flushCJK()
+            }
         }
         flushWord(); flushCJK()
         return out
@@ -40,7 +46,8 @@ public enum TextSimilarity {
 
     static func isCJK(_ ch: Character) -> Bool {
         guard let v = ch.unicodeScalars.first?.value else { return false }
-        return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x3040...0x30FF).contains(v) || (0xAC00...0xD7AF).contains(v)
+        return (0x4E00...0x9FFF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x3040...0x30FF).contains(v)
+            || (0xAC00...0xD7AF).contains(v)
     }
 
     /// Similarity in 0...1 of two texts alone, as the engine weighs it (``TokenTable``):

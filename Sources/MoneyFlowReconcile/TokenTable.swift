@@ -57,9 +57,13 @@ struct TokenTable {
         out.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count || j < b.count {
-            if j == b.count || (i < a.count && a[i] < b[j]) { out.append(a[i]); i += 1 }
-            else if i == a.count || b[j] < a[i] { out.append(b[j]); j += 1 }
-            else { out.append(a[i]); i += 1; j += 1 }
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                out.append(a[i]); i += 1
+            } else if i == a.count || b[j] < a[i] {
+                out.append(b[j]); j += 1
+            } else {
+                out.append(a[i]); i += 1; j += 1
+            }
         }
         return out
     }
@@ -85,8 +89,7 @@ struct TokenTable {
         guard !a.isEmpty, !b.isEmpty else { return 0 }
         var i = 0, j = 0, shared = 0.0
         while i < a.count && j < b.count {
-            if a[i] == b[j] { shared += weight[Int(a[i])]; i += 1; j += 1 }
-            else if a[i] < b[j] { i += 1 } else { j += 1 }
+            if a[i] == b[j] { shared += weight[Int(a[i])]; i += 1; j += 1 } else if a[i] < b[j] { i += 1 } else { j += 1 }
         }
         if shared > 0 { return min(1, shared / min(wa, wb)) }
         for x in a where prefix4[Int(x)] >= 0 {
@@ -106,7 +109,9 @@ struct TokenTable {
         documentFrequency.append(0)
         if token.count >= 4 {
             let p = String(token.prefix(4))
-            if let q = prefixIDs[p] { prefix4.append(q) } else {
+            if let q = prefixIDs[p] {
+                prefix4.append(q)
+            } else {
                 let q = Int32(prefixIDs.count)
                 prefixIDs[p] = q
                 prefix4.append(q)

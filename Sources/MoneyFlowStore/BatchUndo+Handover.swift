@@ -32,27 +32,30 @@ extension BatchUndo {
     func handOverConfirmedRecords() throws -> Int {
         // Set-based (an undo may hand over a whole statement's rows): the heir of each record
         // is its earliest still-active confirming batch other than this one.
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS undo_heir (record_id INTEGER PRIMARY KEY, batch_id INTEGER NOT NULL);
-            DELETE FROM undo_heir;
-            """)
-        try db.execute(sql: """
-            INSERT INTO undo_heir(record_id, batch_id)
-            SELECT c.record_id, min(c.batch_id) FROM record r
-            JOIN record_confirmation c ON c.record_id = r.id JOIN batch b ON b.id = c.batch_id
-            WHERE r.batch_id = ? AND c.batch_id <> ? AND b.undone_at IS NULL
-            GROUP BY c.record_id
-            """, arguments: [batchID, batchID])
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE IF NOT EXISTS undo_heir (record_id INTEGER PRIMARY KEY, batch_id INTEGER NOT NULL);
+                DELETE FROM undo_heir;
+                """)
+        try db.execute(
+            sql: """
+                INSERT INTO undo_heir(record_id, batch_id)
+                SELECT c.record_id, min(c.batch_id) FROM record r
+                JOIN record_confirmation c ON c.record_id = r.id JOIN batch b ON b.id = c.batch_id
+                WHERE r.batch_id = ? AND c.batch_id <> ? AND b.undone_at IS NULL
+                GROUP BY c.record_id
+                """, arguments: [batchID, batchID])
         let kept = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM undo_heir") ?? 0
         if kept > 0 {
-            try db.execute(sql: """
-                UPDATE record SET (batch_id, line, page, row, raw, file_seq) = (
-                  SELECT c.batch_id, c.line, c.page, c.row, c.raw, c.file_seq
-                  FROM undo_heir h JOIN record_confirmation c ON c.record_id = h.record_id AND c.batch_id = h.batch_id
-                  WHERE h.record_id = record.id)
-                WHERE id IN (SELECT record_id FROM undo_heir);
-                DELETE FROM record_confirmation WHERE (record_id, batch_id) IN (SELECT record_id, batch_id FROM undo_heir);
-                """)
+            try db.execute(
+                sql: """
+                    UPDATE record SET (batch_id, line, page, row, raw, file_seq) = (
+                      SELECT c.batch_id, c.line, c.page, c.row, c.raw, c.file_seq
+                      FROM undo_heir h JOIN record_confirmation c ON c.record_id = h.record_id AND c.batch_id = h.batch_id
+                      WHERE h.record_id = record.id)
+                    WHERE id IN (SELECT record_id FROM undo_heir);
+                    DELETE FROM record_confirmation WHERE (record_id, batch_id) IN (SELECT record_id, batch_id FROM undo_heir);
+                    """)
         }
         try db.execute(sql: "DELETE FROM undo_heir")
         // What this batch confirmed of other batches' records no longer counts.
@@ -64,14 +67,21 @@ extension BatchUndo {
     /// place in the ledger's order from its earliest remaining record, as if that record's
     /// batch had created it.
     func reanchor(_ transactionID: Int64) throws {
-        guard let created = try Int64.fetchOne(db.cachedStatement(sql: "SELECT created_batch_id FROM txn WHERE id = ?"), arguments: [transactionID]),
-              created == batchID,
-              let first = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT r.batch_id, r.file_seq FROM link l JOIN record r ON r.id = l.record_id
-                WHERE l.transaction_id = ? ORDER BY r.batch_id, r.file_seq LIMIT 1
-                """), arguments: [transactionID]) else { return }
+        guard
+            let created = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT created_batch_id FROM txn WHERE id = ?"), arguments: [transactionID]),
+            created == batchID,
+            let first = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT r.batch_id, r.file_seq FROM link l JOIN record r ON r.id = l.record_id
+                        WHERE l.transaction_id = ? ORDER BY r.batch_id, r.file_seq LIMIT 1
+                        """), arguments: [transactionID])
+        else { return }
         let b: Int64 = first["batch_id"], seq: Int64 = first["file_seq"]
-        try db.cachedStatement(sql: "UPDATE txn SET created_batch_id = ?, sort_key = ? WHERE id = ?").execute(arguments: [b, b * 10_000_000 + seq, transactionID])
+        try db.cachedStatement(sql: "UPDATE txn SET created_batch_id = ?, sort_key = ? WHERE id = ?").execute(arguments: [
+            b, b * 10_000_000 + seq, transactionID,
+        ])
     }
 
     /// User edits of the given transactions, with the identities of their records (read
@@ -79,14 +89,21 @@ extension BatchUndo {
     func editsAtRisk(_ transactions: Set<Int64>) throws -> [Int64: KeptEdit] {
         var out: [Int64: KeptEdit] = [:]
         for t in transactions.sorted() {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT user_description, user_counterparty, user_note FROM txn
-                WHERE id = ? AND (user_description IS NOT NULL OR user_counterparty IS NOT NULL OR user_note IS NOT NULL)
-                """), arguments: [t]) else { continue }
-            let records = try Row.fetchAll(db, sql: """
-                SELECT k.key, r.source_kind, r.fingerprint FROM link l JOIN record r ON r.id = l.record_id
-                JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?
-                """, arguments: [t]).map { (accountKey: $0[0] as String, kind: $0[1] as String, fingerprint: $0[2] as String) }
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT user_description, user_counterparty, user_note FROM txn
+                            WHERE id = ? AND (user_description IS NOT NULL OR user_counterparty IS NOT NULL OR user_note IS NOT NULL)
+                            """), arguments: [t])
+            else { continue }
+            let records = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT k.key, r.source_kind, r.fingerprint FROM link l JOIN record r ON r.id = l.record_id
+                    JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?
+                    """, arguments: [t]
+            ).map { (accountKey: $0[0] as String, kind: $0[1] as String, fingerprint: $0[2] as String) }
             out[t] = KeptEdit(description: row[0], counterparty: row[1], note: row[2], records: records)
         }
         return out
@@ -95,10 +112,14 @@ extension BatchUndo {
     /// Keeps a removed transaction's edit under its records' identities.
     func keep(_ edit: KeptEdit, at date: Date) throws {
         for r in edit.records {
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, user_description, user_counterparty, user_note, kept_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [r.accountKey, r.kind, r.fingerprint, edit.description, edit.counterparty, edit.note, PlanApplier.timestamp(date)])
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, user_description, user_counterparty, user_note, kept_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    r.accountKey, r.kind, r.fingerprint, edit.description, edit.counterparty, edit.note, PlanApplier.timestamp(date),
+                ])
         }
     }
 }
@@ -108,21 +129,26 @@ extension PlanApplier {
     /// now shows one of those records again (a field the user has set since is not overwritten).
     func restoreKeptEdits(batchID: Int64) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kept_edit)") == true else { return }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT k.account_key, k.source_kind, k.fingerprint, k.user_description, k.user_counterparty, k.user_note, l.transaction_id
-            FROM kept_edit k JOIN account_key ak ON ak.key = k.account_key
-            JOIN record r ON r.account_id = ak.account_id AND r.source_kind = k.source_kind AND r.fingerprint = k.fingerprint
-            JOIN link l ON l.record_id = r.id
-            WHERE r.batch_id = ?
-            """, arguments: [batchID])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT k.account_key, k.source_kind, k.fingerprint, k.user_description, k.user_counterparty, k.user_note, l.transaction_id
+                FROM kept_edit k JOIN account_key ak ON ak.key = k.account_key
+                JOIN record r ON r.account_id = ak.account_id AND r.source_kind = k.source_kind AND r.fingerprint = k.fingerprint
+                JOIN link l ON l.record_id = r.id
+                WHERE r.batch_id = ?
+                """, arguments: [batchID])
         for row in rows {
             let t: Int64 = row["transaction_id"]
-            try db.execute(sql: """
-                UPDATE txn SET user_description = coalesce(user_description, ?), user_counterparty = coalesce(user_counterparty, ?),
-                               user_note = coalesce(user_note, ?) WHERE id = ?
-                """, arguments: [row["user_description"] as String?, row["user_counterparty"] as String?, row["user_note"] as String?, t])
-            try db.execute(sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
-                           arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])
+            try db.execute(
+                sql: """
+                    UPDATE txn SET user_description = coalesce(user_description, ?), user_counterparty = coalesce(user_counterparty, ?),
+                                   user_note = coalesce(user_note, ?) WHERE id = ?
+                    """,
+                arguments: [row["user_description"] as String?, row["user_counterparty"] as String?, row["user_note"] as String?, t])
+            try db.execute(
+                sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
+                arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])
         }
     }
 }

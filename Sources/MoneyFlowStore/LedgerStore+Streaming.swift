@@ -8,8 +8,10 @@ extension LedgerStore {
     /// Calls `body` with each transaction, in the order and with the content of
     /// ``transactions(account:from:through:includeAll:)``, inside one read transaction (one
     /// consistent snapshot) without holding the ledger in memory (see `Queries.forEachTransaction`).
-    public func forEachTransaction(account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
-                                   includeAll: Bool = false, _ body: (LedgerTransaction) throws -> Void) throws {
+    public func forEachTransaction(
+        account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
+        includeAll: Bool = false, _ body: (LedgerTransaction) throws -> Void
+    ) throws {
         try pool.read { db in
             try Queries.forEachTransaction(db, account: account, from: from, through: through, includeAll: includeAll, body)
         }
@@ -23,9 +25,12 @@ extension LedgerStore {
         return try pool.read { db in
             var names: [String: String] = [:]
             let marks = Array(repeating: "?", count: keys.count).joined(separator: ",")
-            for r in try Row.fetchAll(db, sql: """
-                SELECT k.key, a.name FROM account_key k JOIN account a ON a.id = k.account_id WHERE k.key IN (\(marks))
-                """, arguments: StatementArguments(keys)) {
+            for r in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT k.key, a.name FROM account_key k JOIN account a ON a.id = k.account_id WHERE k.key IN (\(marks))
+                    """, arguments: StatementArguments(keys))
+            {
                 names[r["key"]] = r["name"]
             }
             return names
@@ -37,7 +42,8 @@ extension LedgerStore {
         guard !ids.isEmpty else { return [:] }
         return try pool.read { db in
             var names: [Int64: String] = [:]
-            for r in try Row.fetchAll(db, sql: "SELECT id, name FROM account WHERE id IN (\(ids.map(String.init).joined(separator: ",")))") {
+            for r in try Row.fetchAll(db, sql: "SELECT id, name FROM account WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
+            {
                 names[r["id"]] = r["name"]
             }
             return names

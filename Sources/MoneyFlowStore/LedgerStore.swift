@@ -10,7 +10,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
     /// A command that needs the store's data was pointed at a path with no store.
     public static func missingStore(_ path: String) -> StoreError {
-        StoreError("no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite")
+        StoreError(
+            "no store at \(path): nothing has been imported there. Import a statement first (moneyflow import FILE --store \(path)), or look at the demo's store with --store demo.sqlite"
+        )
     }
 }
 
@@ -61,8 +63,7 @@ public final class LedgerStore: Sendable {
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0
             while true {
-                do { try Schema.migrator.migrate(pool); break }
-                catch let e as DatabaseError where attempt < 5 {
+                do { try Schema.migrator.migrate(pool); break } catch let e as DatabaseError where attempt < 5 {
                     attempt += 1
                     _ = e
                     usleep(useconds_t(50_000 * attempt))
@@ -89,8 +90,10 @@ public final class LedgerStore: Sendable {
 
     /// Plans with `makePlan` against the current store and, unless `dryRun`, applies the plan
     /// in the same write transaction (so what is planned is exactly what is written).
-    public func importStatement(dryRun: Bool, importedAt: Date = Date(),
-                                makePlan: (any LedgerView) throws -> ImportPlan) throws -> AppliedImport? {
+    public func importStatement(
+        dryRun: Bool, importedAt: Date = Date(),
+        makePlan: (any LedgerView) throws -> ImportPlan
+    ) throws -> AppliedImport? {
         if dryRun {
             _ = try read { db in try makePlan(StoreLedgerView(db: db)) }
             return nil
@@ -115,8 +118,10 @@ public final class LedgerStore: Sendable {
     }
 
     /// Transactions ordered by account name, date and source order.
-    public func transactions(account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
-                             includeAll: Bool = false) throws -> [LedgerTransaction] {
+    public func transactions(
+        account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
+        includeAll: Bool = false
+    ) throws -> [LedgerTransaction] {
         try read { db in try Queries.transactions(db, account: account, from: from, through: through, includeAll: includeAll) }
     }
 
@@ -126,7 +131,9 @@ public final class LedgerStore: Sendable {
 
     /// Warnings recorded for a batch.
     public func warnings(batchID: Int64) throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT message FROM batch_warning WHERE batch_id = ? ORDER BY seq", arguments: [batchID]) }
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT message FROM batch_warning WHERE batch_id = ? ORDER BY seq", arguments: [batchID])
+        }
     }
 
     /// Last saved sync cursor of a scope.
@@ -143,7 +150,11 @@ public final class LedgerStore: Sendable {
     public func syncScope(forAccountKeys keys: [String]) throws -> String? {
         try read { db in
             var scopes = Set<String>()
-            for k in keys { if let s = try String.fetchOne(db, sql: "SELECT scope FROM sync_scope_alias WHERE account_key = ?", arguments: [k]) { scopes.insert(s) } }
+            for k in keys {
+                if let s = try String.fetchOne(db, sql: "SELECT scope FROM sync_scope_alias WHERE account_key = ?", arguments: [k]) {
+                    scopes.insert(s)
+                }
+            }
             return scopes.count == 1 ? scopes.first : nil
         }
     }
@@ -157,7 +168,10 @@ public final class LedgerStore: Sendable {
     public func contentDigest() throws -> String {
         try read { db in
             var parts: [String] = []
-            for table in ["account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision", "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit"] {
+            for table in [
+                "account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision",
+                "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit",
+            ] {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
             }
@@ -183,13 +197,15 @@ public final class LedgerStore: Sendable {
     /// file's chronological order (newest-first exports are reversed).
     public func balanceRuns(account: String? = nil) throws -> [BalanceRun] {
         try read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
-                FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
-                JOIN link l ON l.record_id = r.id
-                WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind <> 'plaid' \(account == nil ? "" : "AND a.name = ?")
-                ORDER BY r.batch_id, a.name, r.currency, r.file_seq
-                """, arguments: account.map { [$0] } ?? [])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
+                    FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
+                    JOIN link l ON l.record_id = r.id
+                    WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind <> 'plaid' \(account == nil ? "" : "AND a.name = ?")
+                    ORDER BY r.batch_id, a.name, r.currency, r.file_seq
+                    """, arguments: account.map { [$0] } ?? [])
             var runs: [BalanceRun] = []
             var dates: [[String]] = []
             var lastKey = ""
@@ -248,7 +264,10 @@ public final class LedgerStore: Sendable {
                     throw StoreError("'\(key)' already belongs to another account holding \(used) records; undo those imports first")
                 }
             }
-            try db.execute(sql: "INSERT INTO account_key(key, account_id) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET account_id = excluded.account_id", arguments: [key, id])
+            try db.execute(
+                sql:
+                    "INSERT INTO account_key(key, account_id) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET account_id = excluded.account_id",
+                arguments: [key, id])
         }
     }
 

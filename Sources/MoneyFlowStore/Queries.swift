@@ -7,27 +7,32 @@ enum Queries {
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY name")
         return try rows.map { r in
             let id: Int64 = r["id"]
-            let currencies = try String.fetchAll(db, sql: "SELECT currency FROM account_currency WHERE account_id = ? ORDER BY currency", arguments: [id])
+            let currencies = try String.fetchAll(
+                db, sql: "SELECT currency FROM account_currency WHERE account_id = ? ORDER BY currency", arguments: [id])
             let keys = try String.fetchAll(db, sql: "SELECT key FROM account_key WHERE account_id = ? ORDER BY key", arguments: [id])
             let bc: String? = r["balance_currency"]
-            return LedgerAccount(id: id, name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
-                                 subtype: r["subtype"], currencies: currencies, provider: r["provider"],
-                                 providerAccountID: r["provider_account_id"],
-                                 currentBalance: (r["current_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
-                                 availableBalance: (r["available_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
-                                 ledgerName: r["ledger_name"], keys: keys)
+            return LedgerAccount(
+                id: id, name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
+                subtype: r["subtype"], currencies: currencies, provider: r["provider"],
+                providerAccountID: r["provider_account_id"],
+                currentBalance: (r["current_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
+                availableBalance: (r["available_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
+                ledgerName: r["ledger_name"], keys: keys)
         }
     }
 
     static func source(_ r: Row) -> LedgerSource {
-        LedgerSource(id: r["rid"], kind: SourceKind(rawValue: r["source_kind"]) ?? .csv, externalID: r["external_id"],
-                     file: r["file_name"], line: r["line"], page: r["page"], row: r["row"], state: r["state"],
-                     date: LocalDate(iso: r["rdate"] as String, .lenient)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
-                     description: r["rdescription"], counterparty: r["rcounterparty"], pending: r["rpending"])
+        LedgerSource(
+            id: r["rid"], kind: SourceKind(rawValue: r["source_kind"]) ?? .csv, externalID: r["external_id"],
+            file: r["file_name"], line: r["line"], page: r["page"], row: r["row"], state: r["state"],
+            date: LocalDate(iso: r["rdate"] as String, .lenient)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
+            description: r["rdescription"], counterparty: r["rcounterparty"], pending: r["rpending"])
     }
 
-    static func transactions(_ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
-                             ids: [Int64]? = nil) throws -> [LedgerTransaction] {
+    static func transactions(
+        _ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
+        ids: [Int64]? = nil
+    ) throws -> [LedgerTransaction] {
         var out: [LedgerTransaction] = []
         try forEachTransaction(db, account: account, from: from, through: through, includeAll: includeAll, ids: ids) { out.append($0) }
         return out
@@ -38,8 +43,10 @@ enum Queries {
     /// database cursors walked in step (the transactions, and their sources sorted the same
     /// way), so memory stays bounded by one transaction and SQLite's sorter: `transactions
     /// --format json` streams millions of rows through this.
-    static func forEachTransaction(_ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
-                                   ids: [Int64]? = nil, _ body: (LedgerTransaction) throws -> Void) throws {
+    static func forEachTransaction(
+        _ db: Database, account: String?, from: LocalDate?, through: LocalDate?, includeAll: Bool,
+        ids: [Int64]? = nil, _ body: (LedgerTransaction) throws -> Void
+    ) throws {
         var conditions: [String] = []
         var args: [any DatabaseValueConvertible] = []
         if !includeAll { conditions.append("t.status = 'active'") }
@@ -49,19 +56,23 @@ enum Queries {
         if let ids { conditions.append("t.id IN (\(ids.map(String.init).joined(separator: ",")))") }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let order = "ORDER BY a.name, t.date, t.sort_key, t.id"
-        let txs = try Row.fetchCursor(db, sql: """
-            SELECT t.*, a.name AS account_name FROM txn t JOIN account a ON a.id = t.account_id
-            \(whereClause) \(order)
-            """, arguments: StatementArguments(args))
-        let srcs = try Row.fetchCursor(db, sql: """
-            SELECT l.transaction_id, r.id AS rid, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
-                   r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency, r.description AS rdescription,
-                   r.counterparty AS rcounterparty, r.pending AS rpending
-            FROM link l JOIN record r ON r.id = l.record_id JOIN batch b ON b.id = r.batch_id
-            JOIN txn t ON t.id = l.transaction_id JOIN account a ON a.id = t.account_id
-            \(whereClause) \(includeAll ? "" : (whereClause.isEmpty ? "WHERE" : "AND") + " r.state = 'active'")
-            \(order), r.id
-            """, arguments: StatementArguments(args))
+        let txs = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT t.*, a.name AS account_name FROM txn t JOIN account a ON a.id = t.account_id
+                \(whereClause) \(order)
+                """, arguments: StatementArguments(args))
+        let srcs = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT l.transaction_id, r.id AS rid, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
+                       r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency, r.description AS rdescription,
+                       r.counterparty AS rcounterparty, r.pending AS rpending
+                FROM link l JOIN record r ON r.id = l.record_id JOIN batch b ON b.id = r.batch_id
+                JOIN txn t ON t.id = l.transaction_id JOIN account a ON a.id = t.account_id
+                \(whereClause) \(includeAll ? "" : (whereClause.isEmpty ? "WHERE" : "AND") + " r.state = 'active'")
+                \(order), r.id
+                """, arguments: StatementArguments(args))
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending: (id: Int64, source: LedgerSource)?
         if let r = try srcs.next() { pending = (r["transaction_id"], source(r)) }
@@ -73,15 +84,16 @@ enum Queries {
                 pending = try srcs.next().map { ($0["transaction_id"], source($0)) }
             }
             let currency: String = r["currency"]
-            try body(LedgerTransaction(
-                id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
-                amount: Money(minorUnits: r["amount_minor"], currency: currency),
-                description: (r["user_description"] as String?) ?? r["description"],
-                counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],
-                note: (r["user_note"] as String?) ?? r["note"],
-                balance: (r["balance_minor"] as Int64?).map { Money(minorUnits: $0, currency: currency) },
-                category: r["category"], pending: r["pending"], status: r["status"], needsReview: r["needs_review"],
-                sources: sources))
+            try body(
+                LedgerTransaction(
+                    id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
+                    amount: Money(minorUnits: r["amount_minor"], currency: currency),
+                    description: (r["user_description"] as String?) ?? r["description"],
+                    counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],
+                    note: (r["user_note"] as String?) ?? r["note"],
+                    balance: (r["balance_minor"] as Int64?).map { Money(minorUnits: $0, currency: currency) },
+                    category: r["category"], pending: r["pending"], status: r["status"], needsReview: r["needs_review"],
+                    sources: sources))
         }
     }
 
@@ -91,8 +103,9 @@ enum Queries {
             c.new = r["new_count"]; c.alreadyPresent = r["present_count"]; c.linked = r["linked_count"]
             c.updated = r["updated_count"]; c.needsReview = r["review_count"]; c.removed = r["removed_count"]
             c.warnings = r["warning_count"]
-            var b = LedgerBatch(id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
-                                importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
+            var b = LedgerBatch(
+                id: r["id"], fileName: r["file_name"], fileSHA256: r["file_sha256"], importer: r["importer"],
+                importedAt: r["imported_at"], counts: c, undoneAt: r["undone_at"])
             // Absent in a store older than v6-batch-seen that a read-only command did not upgrade.
             b.seenAgain = (r["seen_count"] as Int?) ?? 0
             b.lastSeenAt = r["last_seen_at"]
@@ -101,21 +114,25 @@ enum Queries {
     }
 
     static func pendingReviews(_ db: Database) throws -> [PendingReview] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT rv.candidates, l.transaction_id, a.name AS account_name, r.id AS rid, r.source_kind, r.external_id, b.file_name,
-                   r.line, r.page, r.row, r.state, r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency,
-                   r.description AS rdescription, r.counterparty AS rcounterparty, r.pending AS rpending
-            FROM review rv JOIN record r ON r.id = rv.record_id JOIN link l ON l.record_id = r.id
-            JOIN batch b ON b.id = r.batch_id JOIN account a ON a.id = r.account_id
-            ORDER BY r.id
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT rv.candidates, l.transaction_id, a.name AS account_name, r.id AS rid, r.source_kind, r.external_id, b.file_name,
+                       r.line, r.page, r.row, r.state, r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency,
+                       r.description AS rdescription, r.counterparty AS rcounterparty, r.pending AS rpending
+                FROM review rv JOIN record r ON r.id = rv.record_id JOIN link l ON l.record_id = r.id
+                JOIN batch b ON b.id = r.batch_id JOIN account a ON a.id = r.account_id
+                ORDER BY r.id
+                """)
         return try rows.map { r in
             var candidates = try JSONDecoder().decode([ReviewCandidate].self, from: Data((r["candidates"] as String).utf8))
             // Stores written before the engine named each candidate once may repeat a
             // transaction with another record's reasons; the first entry is this record's own.
             var seen = Set<Int64>()
             candidates = candidates.filter { c in c.transactionID.map { seen.insert($0).inserted } ?? true }
-            return PendingReview(recordID: r["rid"], transactionID: r["transaction_id"], record: source(r), account: r["account_name"], candidates: candidates)
+            return PendingReview(
+                recordID: r["rid"], transactionID: r["transaction_id"], record: source(r), account: r["account_name"],
+                candidates: candidates)
         }
     }
 }
@@ -125,7 +142,11 @@ struct UserDecisions {
     let db: Database
 
     func recordRow(_ recordID: Int64) throws -> Row {
-        guard let r = try Row.fetchOne(db, sql: "SELECT r.*, l.transaction_id FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.id = ?", arguments: [recordID]) else {
+        guard
+            let r = try Row.fetchOne(
+                db, sql: "SELECT r.*, l.transaction_id FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.id = ?",
+                arguments: [recordID])
+        else {
             throw StoreError("no record \(recordID)")
         }
         return r
@@ -143,10 +164,11 @@ struct UserDecisions {
             throw StoreError("record \(recordID) and transaction \(transactionID) have different currencies")
         }
         let old: Int64? = r["transaction_id"]
-        try db.execute(sql: """
-            INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"linked by user"}]', 'user')
-            ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
-            """, arguments: [recordID, transactionID])
+        try db.execute(
+            sql: """
+                INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"linked by user"}]', 'user')
+                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
+                """, arguments: [recordID, transactionID])
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
         try remember(r, transactionID: transactionID)
         try settle(old: old, new: transactionID)
@@ -165,10 +187,11 @@ struct UserDecisions {
             return UnlinkResult(transactionID: old, alreadyAlone: true)
         }
         let t = try PlanApplier.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: nil, needsReview: false)
-        try db.execute(sql: """
-            INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
-            ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
-            """, arguments: [recordID, t])
+        try db.execute(
+            sql: """
+                INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
+                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
+                """, arguments: [recordID, t])
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
         try remember(r, transactionID: nil)
         try settle(old: old, new: t)
@@ -176,18 +199,25 @@ struct UserDecisions {
     }
 
     private func remember(_ r: Row, transactionID: Int64?) throws {
-        try db.execute(sql: """
-            INSERT INTO user_decision(account_id, source_kind, fingerprint, transaction_id, decided_at) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(account_id, source_kind, fingerprint) DO UPDATE SET transaction_id = excluded.transaction_id, decided_at = excluded.decided_at
-            """, arguments: [r["account_id"] as Int64, r["source_kind"] as String, r["fingerprint"] as String, transactionID,
-                             PlanApplier.timestamp(Date())])
+        try db.execute(
+            sql: """
+                INSERT INTO user_decision(account_id, source_kind, fingerprint, transaction_id, decided_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(account_id, source_kind, fingerprint) DO UPDATE SET transaction_id = excluded.transaction_id, decided_at = excluded.decided_at
+                """,
+            arguments: [
+                r["account_id"] as Int64, r["source_kind"] as String, r["fingerprint"] as String, transactionID,
+                PlanApplier.timestamp(Date()),
+            ])
     }
 
     /// Refreshes both transactions; one left with no records at all is deleted, and a
     /// transaction that lost a competitor leaves review.
     private func settle(old: Int64?, new: Int64) throws {
         try TransactionRefresher.refresh(db, transactionID: new)
-        try db.execute(sql: "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)", arguments: [new, new])
+        try db.execute(
+            sql:
+                "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
+            arguments: [new, new])
         guard let old, old != new else { return }
         let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [old]) ?? 0
         if remaining == 0 {
@@ -196,7 +226,10 @@ struct UserDecisions {
             try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [old])
         } else {
             try TransactionRefresher.refresh(db, transactionID: old)
-            try db.execute(sql: "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)", arguments: [old, old])
+            try db.execute(
+                sql:
+                    "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
+                arguments: [old, old])
         }
     }
 }

@@ -64,9 +64,11 @@ final class RowWriter {
     /// table and the largest ever handed out (`sqlite_sequence`; rows inserted here with
     /// explicit ids raise it too, as SQLite does for any insert into an AUTOINCREMENT table).
     static func largestIDEverUsed(_ db: Database, table: String) throws -> Int64 {
-        try Int64.fetchOne(db, sql: """
-            SELECT max(coalesce((SELECT max(id) FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))
-            """, arguments: [table]) ?? 0
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT max(coalesce((SELECT max(id) FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))
+                """, arguments: [table]) ?? 0
     }
 
     func addTransaction(_ row: TransactionRow) throws -> Int64 {
@@ -112,17 +114,23 @@ final class RowWriter {
         let key = "\(table)/\(rows)"
         if let s = statements[key] { return s }
         let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-        let sql = "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES " + Array(repeating: tuple, count: rows).joined(separator: ", ")
+        let sql =
+            "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES "
+            + Array(repeating: tuple, count: rows).joined(separator: ", ")
         let s = try RawStatement(db, sql: sql)
         statements[key] = s
         return s
     }
 
-    static let transactionColumns = ["id", "account_id", "date", "amount_minor", "currency", "description", "counterparty", "note",
-                                     "balance_minor", "category", "pending", "needs_review", "created_batch_id", "sort_key"]
-    static let recordColumns = ["id", "batch_id", "account_id", "source_kind", "fingerprint", "external_id", "pending_external_id", "date",
-                                "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
-                                "category", "pending", "line", "page", "row", "raw", "file_seq"]
+    static let transactionColumns = [
+        "id", "account_id", "date", "amount_minor", "currency", "description", "counterparty", "note",
+        "balance_minor", "category", "pending", "needs_review", "created_batch_id", "sort_key",
+    ]
+    static let recordColumns = [
+        "id", "batch_id", "account_id", "source_kind", "fingerprint", "external_id", "pending_external_id", "date",
+        "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
+        "category", "pending", "line", "page", "row", "raw", "file_seq",
+    ]
     static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by"]
 
     /// Binds and runs `rows` in chunks of ``batchSize``; `bindRow(statement, firstParameter, row)`.
@@ -143,7 +151,8 @@ final class RowWriter {
             if t.id == 0 { s.bindNull(p) } else { s.bind(p, t.id) }
             s.bind(p + 1, t.accountID); s.bind(p + 2, r.date.iso); s.bind(p + 3, r.amount.minorUnits); s.bind(p + 4, r.amount.currency)
             s.bind(p + 5, r.description); s.bind(p + 6, r.counterparty); s.bind(p + 7, r.note); s.bind(p + 8, r.balance?.minorUnits)
-            s.bind(p + 9, r.category); s.bind(p + 10, r.pending); s.bind(p + 11, t.needsReview); s.bind(p + 12, t.batchID); s.bind(p + 13, t.sortKey)
+            s.bind(p + 9, r.category); s.bind(p + 10, r.pending); s.bind(p + 11, t.needsReview); s.bind(p + 12, t.batchID);
+            s.bind(p + 13, t.sortKey)
         }
     }
 
@@ -162,7 +171,8 @@ final class RowWriter {
 
     private func writeLinks(_ rows: [RecordRow]) throws {
         try write(rows, table: "link", columns: Self.linkColumns) { s, p, x in
-            s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON); s.bind(p + 4, x.decidedBy)
+            s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON);
+            s.bind(p + 4, x.decidedBy)
         }
     }
 }

@@ -10,7 +10,9 @@ enum SchemaUpgrades {
         // whose ids users see or that other rows point at are rebuilt with the same columns.
         // (Ids deleted before this migration ran, above today's largest, cannot be known.)
         m.registerMigration("v3-never-reuse-ids") { db in
-            try rebuild(db, "account", """
+            try rebuild(
+                db, "account",
+                """
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 name TEXT NOT NULL UNIQUE,
                 institution TEXT, number TEXT, type TEXT, subtype TEXT,
@@ -19,7 +21,9 @@ enum SchemaUpgrades {
                 ledger_name TEXT,
                 created_at TEXT NOT NULL
                 """, indexes: [])
-            try rebuild(db, "batch", """
+            try rebuild(
+                db, "batch",
+                """
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 file_name TEXT NOT NULL, file_sha256 TEXT NOT NULL, importer TEXT NOT NULL,
                 imported_at TEXT NOT NULL,
@@ -29,7 +33,9 @@ enum SchemaUpgrades {
                 warning_count INTEGER NOT NULL DEFAULT 0,
                 undone_at TEXT
                 """, indexes: [])
-            try rebuild(db, "txn", """
+            try rebuild(
+                db, "txn",
+                """
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 account_id INTEGER NOT NULL REFERENCES account(id),
                 date TEXT NOT NULL, amount_minor INTEGER NOT NULL, currency TEXT NOT NULL,
@@ -41,7 +47,9 @@ enum SchemaUpgrades {
                 created_batch_id INTEGER NOT NULL REFERENCES batch(id),
                 sort_key INTEGER NOT NULL
                 """, indexes: ["CREATE INDEX txn_by_account_date ON txn(account_id, currency, date)"])
-            try rebuild(db, "record", """
+            try rebuild(
+                db, "record",
+                """
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 batch_id INTEGER NOT NULL REFERENCES batch(id),
                 account_id INTEGER NOT NULL REFERENCES account(id),
@@ -54,44 +62,50 @@ enum SchemaUpgrades {
                 state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active','superseded','removed')),
                 line INTEGER, page INTEGER, row INTEGER, raw TEXT NOT NULL,
                 file_seq INTEGER NOT NULL
-                """, indexes: ["CREATE UNIQUE INDEX record_by_fingerprint ON record(account_id, source_kind, fingerprint)",
-                               "CREATE INDEX record_by_external_id ON record(source_kind, external_id) WHERE external_id IS NOT NULL",
-                               "CREATE INDEX record_by_batch ON record(batch_id)"])
+                """,
+                indexes: [
+                    "CREATE UNIQUE INDEX record_by_fingerprint ON record(account_id, source_kind, fingerprint)",
+                    "CREATE INDEX record_by_external_id ON record(source_kind, external_id) WHERE external_id IS NOT NULL",
+                    "CREATE INDEX record_by_batch ON record(batch_id)",
+                ])
         }
         // Which later batches confirmed a stored record ("already present" or a provider
         // update), with where the record sits in their file: undoing the record's own batch
         // hands the record to the earliest confirming batch still active instead of deleting
         // what that batch also holds.
         m.registerMigration("v4-record-confirmation") { db in
-            try db.execute(sql: """
-                CREATE TABLE record_confirmation (
-                  record_id INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
-                  batch_id INTEGER NOT NULL REFERENCES batch(id),
-                  line INTEGER, page INTEGER, row INTEGER, raw TEXT NOT NULL, file_seq INTEGER NOT NULL,
-                  PRIMARY KEY (record_id, batch_id)) WITHOUT ROWID;
-                CREATE INDEX record_confirmation_by_batch ON record_confirmation(batch_id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_confirmation (
+                      record_id INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
+                      batch_id INTEGER NOT NULL REFERENCES batch(id),
+                      line INTEGER, page INTEGER, row INTEGER, raw TEXT NOT NULL, file_seq INTEGER NOT NULL,
+                      PRIMARY KEY (record_id, batch_id)) WITHOUT ROWID;
+                    CREATE INDEX record_confirmation_by_batch ON record_confirmation(batch_id);
+                    """)
         }
         // User edits of a transaction that an undo removed, keyed by the identity of its
         // records, so importing those rows again brings the edit back. The account is named by
         // its import key, not its id: the undo may remove the account too, and the import
         // that brings the rows back creates it again under a new id.
         m.registerMigration("v5-kept-edits") { db in
-            try db.execute(sql: """
-                CREATE TABLE kept_edit (
-                  account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
-                  user_description TEXT, user_counterparty TEXT, user_note TEXT,
-                  kept_at TEXT NOT NULL,
-                  PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE kept_edit (
+                      account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
+                      user_description TEXT, user_counterparty TEXT, user_note TEXT,
+                      kept_at TEXT NOT NULL,
+                      PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
+                    """)
         }
         // A re-import of the same bytes that changed nothing is counted on the batch that
         // imported them (see PlanApplier.identicalEarlierBatch) instead of as a new row.
         m.registerMigration("v6-batch-seen") { db in
-            try db.execute(sql: """
-                ALTER TABLE batch ADD COLUMN seen_count INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE batch ADD COLUMN last_seen_at TEXT;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE batch ADD COLUMN seen_count INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE batch ADD COLUMN last_seen_at TEXT;
+                    """)
         }
     }
 

@@ -51,9 +51,12 @@ enum StoreFile {
     static func check(_ db: Database, path: String, known: [String]) throws {
         let tables: [String]
         do {
-            tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         } catch let e as DatabaseError {
-            throw StoreError("\(path) is not a MoneyFlow store (\(e.message ?? "not an SQLite database")); point --store at a MoneyFlow store or at a new file")
+            throw StoreError(
+                "\(path) is not a MoneyFlow store (\(e.message ?? "not an SQLite database")); point --store at a MoneyFlow store or at a new file"
+            )
         }
         if tables.isEmpty { return }
         let applied = tables.contains("grdb_migrations") ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
@@ -62,11 +65,15 @@ enum StoreFile {
         if applied.isEmpty && tables == ["grdb_migrations"] { return }
         guard applied.contains("v1") else {
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
-            throw StoreError("\(path) is another application's SQLite database (tables: \(shown)), not a MoneyFlow store; it was left untouched. Point --store at a MoneyFlow store or at a new file")
+            throw StoreError(
+                "\(path) is another application's SQLite database (tables: \(shown)), not a MoneyFlow store; it was left untouched. Point --store at a MoneyFlow store or at a new file"
+            )
         }
         let unknown = applied.filter { !known.contains($0) }
         if !unknown.isEmpty {
-            throw StoreError("store \(path) was written by a newer MoneyFlow (schema changes this version does not know: \(unknown.joined(separator: ", "))); use that newer moneyflow. The store was not changed")
+            throw StoreError(
+                "store \(path) was written by a newer MoneyFlow (schema changes this version does not know: \(unknown.joined(separator: ", "))); use that newer moneyflow. The store was not changed"
+            )
         }
     }
 
@@ -84,7 +91,9 @@ enum StoreFile {
         } catch let first as DatabaseError {
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
             if wal > 0 {
-                throw StoreError("cannot read store \(path): it is not writable here and \(path)-wal holds changes not yet written into the store file; run moneyflow once where the store's folder is writable")
+                throw StoreError(
+                    "cannot read store \(path): it is not writable here and \(path)-wal holds changes not yet written into the store file; run moneyflow once where the store's folder is writable"
+                )
             }
             var allowed = CharacterSet.urlPathAllowed
             allowed.remove(charactersIn: "?#%")
@@ -119,9 +128,11 @@ extension LedgerStore {
             switch e.resultCode.primaryResultCode {
             case .SQLITE_FULL: throw StoreError("disk full while writing store \(path); nothing was written, free some space and try again")
             case .SQLITE_READONLY: throw StoreError("store \(path) is read-only here (file or folder not writable); nothing was written")
-            case .SQLITE_BUSY, .SQLITE_LOCKED: throw StoreError("store \(path) stayed locked by another process; try again when it has finished")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw StoreError("store \(path) stayed locked by another process; try again when it has finished")
             case .SQLITE_IOERR: throw StoreError("cannot write store \(path): input/output error (\(e.message ?? "disk I/O error"))")
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: throw StoreError("store \(path) is damaged (\(e.message ?? "malformed")); restore it from a backup")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                throw StoreError("store \(path) is damaged (\(e.message ?? "malformed")); restore it from a backup")
             default: throw StoreError("store \(path): \(e.message ?? "SQLite error \(e.resultCode.rawValue)")")
             }
         }

@@ -11,27 +11,31 @@ extension StoreLedgerView: AliasLedgerView {
     /// an alias.
     func confirmedPairings(accountID: Int64, currency: String) throws -> [ConfirmedPairing] {
         let plaid = SourceKind.plaid.rawValue
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT t.id, b.description, b.counterparty, p.description, p.counterparty
-            FROM txn t
-            JOIN link lb ON lb.transaction_id = t.id JOIN record b ON b.id = lb.record_id
-            JOIN link lp ON lp.transaction_id = t.id JOIN record p ON p.id = lp.record_id
-            WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.needs_review = 0
-              AND b.state = 'active' AND b.source_kind <> ? AND b.currency = t.currency
-              AND p.state = 'active' AND p.source_kind = ? AND p.currency = t.currency
-              AND NOT EXISTS (SELECT 1 FROM review rv WHERE rv.record_id IN (b.id, p.id))
-              AND EXISTS (SELECT 1 FROM link e JOIN record x ON x.id = e.record_id AND x.state = 'active'
-                          WHERE e.transaction_id = t.id
-                            AND (e.decided_by = 'user'
-                                 OR (e.decided_by = 'auto'
-                                     AND EXISTS (SELECT 1 FROM json_each(e.reasons) j
-                                                 WHERE json_extract(j.value, '$.factor') = 'carried'))))
-            ORDER BY t.id, b.id, p.id
-            """, arguments: [accountID, currency, plaid, plaid])
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT t.id, b.description, b.counterparty, p.description, p.counterparty
+                FROM txn t
+                JOIN link lb ON lb.transaction_id = t.id JOIN record b ON b.id = lb.record_id
+                JOIN link lp ON lp.transaction_id = t.id JOIN record p ON p.id = lp.record_id
+                WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.needs_review = 0
+                  AND b.state = 'active' AND b.source_kind <> ? AND b.currency = t.currency
+                  AND p.state = 'active' AND p.source_kind = ? AND p.currency = t.currency
+                  AND NOT EXISTS (SELECT 1 FROM review rv WHERE rv.record_id IN (b.id, p.id))
+                  AND EXISTS (SELECT 1 FROM link e JOIN record x ON x.id = e.record_id AND x.state = 'active'
+                              WHERE e.transaction_id = t.id
+                                AND (e.decided_by = 'user'
+                                     OR (e.decided_by = 'auto'
+                                         AND EXISTS (SELECT 1 FROM json_each(e.reasons) j
+                                                     WHERE json_extract(j.value, '$.factor') = 'carried'))))
+                ORDER BY t.id, b.id, p.id
+                """, arguments: [accountID, currency, plaid, plaid])
         var out: [ConfirmedPairing] = []
         while let row = try rows.next() {
-            out.append(ConfirmedPairing(transactionID: row[0], bankDescription: row[1], bankCounterparty: row[2],
-                                        providerDescription: row[3], providerCounterparty: row[4]))
+            out.append(
+                ConfirmedPairing(
+                    transactionID: row[0], bankDescription: row[1], bankCounterparty: row[2],
+                    providerDescription: row[3], providerCounterparty: row[4]))
         }
         return out
     }

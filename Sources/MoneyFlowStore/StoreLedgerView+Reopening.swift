@@ -2,26 +2,30 @@ import GRDB
 import MoneyFlowCore
 
 extension StoreLedgerView: ReopeningLedgerView {
-    func reopenable(accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
-                    except: Set<Int64>) throws -> Reopening {
+    func reopenable(
+        accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
+        except: Set<Int64>
+    ) throws -> Reopening {
         guard !kinds.isEmpty else { return Reopening() }
         let kindList = kinds.map(\.rawValue).sorted()
         // Engine links only, on live transactions nobody edited or linked by hand.
-        let s = try RawStatement(db, sql: """
-            SELECT r.id, l.transaction_id, r.source_kind, r.date, r.authorized_date, r.time, r.amount_minor, r.description,
-                   r.counterparty, r.note, r.balance_minor, r.category, r.pending, r.external_id, r.pending_external_id,
-                   r.line, r.page, r.row, r.raw,
-                   EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
-                   EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
-                           WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id)
-            FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
-            WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
-              AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
-              AND l.decided_by = 'auto' AND t.status = 'active'
-              AND t.user_description IS NULL AND t.user_counterparty IS NULL AND t.user_note IS NULL
-              AND NOT EXISTS (SELECT 1 FROM link u WHERE u.transaction_id = l.transaction_id AND u.decided_by = 'user')
-            ORDER BY r.id
-            """)
+        let s = try RawStatement(
+            db,
+            sql: """
+                SELECT r.id, l.transaction_id, r.source_kind, r.date, r.authorized_date, r.time, r.amount_minor, r.description,
+                       r.counterparty, r.note, r.balance_minor, r.category, r.pending, r.external_id, r.pending_external_id,
+                       r.line, r.page, r.row, r.raw,
+                       EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
+                       EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
+                               WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id)
+                FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
+                WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
+                  AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
+                  AND l.decided_by = 'auto' AND t.status = 'active'
+                  AND t.user_description IS NULL AND t.user_counterparty IS NULL AND t.user_note IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM link u WHERE u.transaction_id = l.transaction_id AND u.decided_by = 'user')
+                ORDER BY r.id
+                """)
         s.bind(1, accountID)
         for (k, kind) in kindList.enumerated() { s.bind(Int32(2 + k), kind) }
         var p = Int32(2 + kindList.count)
@@ -42,8 +46,10 @@ extension StoreLedgerView: ReopeningLedgerView {
                 balance: s.optionalInt64(10).map { Money(minorUnits: $0, currency: currency) }, pending: s.int64(12) != 0,
                 externalID: s.optionalString(13), pendingExternalID: s.optionalString(14),
                 authorizedDate: s.optionalString(4).flatMap { LocalDate(iso: $0, .lenient) }, category: s.optionalString(11),
-                time: s.optionalString(5), locator: Locator(line: s.optionalInt64(15).map(Int.init), page: s.optionalInt64(16).map(Int.init),
-                                                            row: s.optionalInt64(17).map(Int.init)),
+                time: s.optionalString(5),
+                locator: Locator(
+                    line: s.optionalInt64(15).map(Int.init), page: s.optionalInt64(16).map(Int.init),
+                    row: s.optionalInt64(17).map(Int.init)),
                 raw: s.string(18))
             let standing: ReopenedRecord.Standing = s.int64(19) != 0 ? .review : s.int64(20) != 0 ? .linked : .standalone
             if standing == .linked { shared.insert(t) }
@@ -52,11 +58,13 @@ extension StoreLedgerView: ReopeningLedgerView {
         let reopened = Set(out.records.map(\.recordID))
         for r in out.records where r.standing != .linked { out.remainders[r.transactionID] = .some(nil) }
         if !shared.isEmpty {
-            let records = try RawStatement(db, sql: """
-                SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id
-                FROM link l JOIN record r ON r.id = l.record_id
-                WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
-                """)
+            let records = try RawStatement(
+                db,
+                sql: """
+                    SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id
+                    FROM link l JOIN record r ON r.id = l.record_id
+                    WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
+                    """)
             for t in shared.sorted() {
                 out.remainders[t] = .some(try remainder(transactionID: t, accountID: accountID, without: reopened, records: records))
             }
@@ -66,24 +74,28 @@ extension StoreLedgerView: ReopeningLedgerView {
 
     /// Transaction `transactionID` as a candidate built from its active records except
     /// `without`; `s` selects a transaction's active records.
-    private func remainder(transactionID: Int64, accountID: Int64, without: Set<Int64>, records s: RawStatement) throws -> CandidateTransaction? {
+    private func remainder(transactionID: Int64, accountID: Int64, without: Set<Int64>, records s: RawStatement) throws
+        -> CandidateTransaction?
+    {
         s.reset()
         s.bind(1, transactionID)
         var sources: [TransactionRefresher.Source] = []
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
-            let source = TransactionRefresher.Source(kind: s.string(1), pending: s.int64(2) != 0, date: s.string(3), amountMinor: s.int64(4),
-                                                     currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
+            let source = TransactionRefresher.Source(
+                kind: s.string(1), pending: s.int64(2) != 0, date: s.string(3), amountMinor: s.int64(4),
+                currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
             sources.append(source)
             if let k = SourceKind(rawValue: source.kind) { kinds.insert(k) }
             if let d = LocalDate(iso: source.date, .lenient) { dates.append(d) }
             if let e = s.optionalString(8) { externalIDs.append(e) }
         }
         guard let m = TransactionRefresher.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
-        return CandidateTransaction(id: transactionID, accountID: accountID, date: date,
-                                    amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
-                                    description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-                                    supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs)
+        return CandidateTransaction(
+            id: transactionID, accountID: accountID, date: date,
+            amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
+            description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs)
     }
 }

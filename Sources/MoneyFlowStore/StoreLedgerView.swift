@@ -14,32 +14,43 @@ struct StoreLedgerView: BulkLedgerView {
     }
 
     private func existing(_ row: Row) -> ExistingRecord {
-        ExistingRecord(id: row["id"], accountID: row["account_id"], transactionID: row["transaction_id"],
-                       sourceKind: SourceKind(rawValue: row["source_kind"]) ?? .csv, externalID: row["external_id"],
-                       pending: row["pending"], state: ExistingRecord.State(rawValue: row["state"]) ?? .active,
-                       date: LocalDate(iso: row["date"] as String, .lenient) ?? LocalDate(dayNumber: 0),
-                       amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]))
+        ExistingRecord(
+            id: row["id"], accountID: row["account_id"], transactionID: row["transaction_id"],
+            sourceKind: SourceKind(rawValue: row["source_kind"]) ?? .csv, externalID: row["external_id"],
+            pending: row["pending"], state: ExistingRecord.State(rawValue: row["state"]) ?? .active,
+            date: LocalDate(iso: row["date"] as String, .lenient) ?? LocalDate(dayNumber: 0),
+            amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]))
     }
 
-    static let recordColumns = "r.id, r.account_id, l.transaction_id, r.source_kind, r.external_id, r.pending, r.state, r.date, r.amount_minor, r.currency"
+    static let recordColumns =
+        "r.id, r.account_id, l.transaction_id, r.source_kind, r.external_id, r.pending, r.state, r.date, r.amount_minor, r.currency"
 
     func record(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> ExistingRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?",
-                         arguments: [accountID, kind.rawValue, fingerprint]).map(existing)
+        try Row.fetchOne(
+            db,
+            sql:
+                "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?",
+            arguments: [accountID, kind.rawValue, fingerprint]
+        ).map(existing)
     }
 
     func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1",
-                         arguments: [kind.rawValue, externalID]).map(existing)
+        try Row.fetchOne(
+            db,
+            sql:
+                "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1",
+            arguments: [kind.rawValue, externalID]
+        ).map(existing)
     }
 
     /// `existing(_:)` for a raw row of ``recordColumns`` (columns 0-9).
     private static func existing(_ s: RawStatement) -> ExistingRecord {
-        ExistingRecord(id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
-                       sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
-                       pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
-                       date: LocalDate(iso: s.string(7), .lenient) ?? LocalDate(dayNumber: 0),
-                       amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
+        ExistingRecord(
+            id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
+            sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
+            pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
+            date: LocalDate(iso: s.string(7), .lenient) ?? LocalDate(dayNumber: 0),
+            amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
     }
 
     /// Rows matched by `sql` (bound to `args`), counted up to `limit + 1`.
@@ -58,18 +69,28 @@ struct StoreLedgerView: BulkLedgerView {
         var out: [String: ExistingRecord] = [:]
         let wanted = Set(fingerprints)
         guard !wanted.isEmpty else { return out }
-        let bindScope = { (s: RawStatement) in s.bind(1, accountID); s.bind(2, kind.rawValue) }
+        let bindScope = { (s: RawStatement) in
+            s.bind(1, accountID); s.bind(2, kind.rawValue)
+        }
         let stored = try count("r.account_id = ? AND r.source_kind = ?", limit: 4 * wanted.count, bind: bindScope)
         if stored == 0 { return out }
         if stored <= 4 * wanted.count {
-            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ?")
+            let s = try RawStatement(
+                db,
+                sql:
+                    "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ?"
+            )
             bindScope(s)
             while try s.step() {
                 let fp = s.string(10)
                 if wanted.contains(fp) { out[fp] = Self.existing(s) }
             }
         } else {
-            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?")
+            let s = try RawStatement(
+                db,
+                sql:
+                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?"
+            )
             for fp in wanted {
                 s.reset()
                 bindScope(s)
@@ -88,14 +109,22 @@ struct StoreLedgerView: BulkLedgerView {
         if stored == 0 { return out }
         if stored <= 4 * wanted.count {
             // Ascending ids: the newest record of an id wins.
-            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IS NOT NULL ORDER BY r.id")
+            let s = try RawStatement(
+                db,
+                sql:
+                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IS NOT NULL ORDER BY r.id"
+            )
             s.bind(1, kind.rawValue)
             while try s.step() {
                 let x = s.string(4)
                 if wanted.contains(x) { out[x] = Self.existing(s) }
             }
         } else {
-            let s = try RawStatement(db, sql: "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1")
+            let s = try RawStatement(
+                db,
+                sql:
+                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1"
+            )
             for x in wanted {
                 s.reset()
                 s.bind(1, kind.rawValue)
@@ -108,7 +137,10 @@ struct StoreLedgerView: BulkLedgerView {
 
     func userDecisions(accountID: Int64, kind: SourceKind) throws -> [String: UserDecision] {
         var out: [String: UserDecision] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT fingerprint, transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ?", arguments: [accountID, kind.rawValue]) {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT fingerprint, transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ?",
+            arguments: [accountID, kind.rawValue])
+        {
             let t: Int64? = row["transaction_id"]
             out[row["fingerprint"]] = t.map { .linked(transactionID: $0) } ?? .standalone
         }
@@ -118,15 +150,17 @@ struct StoreLedgerView: BulkLedgerView {
     func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction] {
         // Read column by column through the C API: a big import plans against up to millions
         // of rows here, and GRDB's `Row` costs a dictionary-like lookup per column.
-        let st = try RawStatement(db, sql: """
-            SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
-                   r.source_kind, r.date AS rdate, r.external_id
-            FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
-            WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
-            ORDER BY t.id
-            """)
+        let st = try RawStatement(
+            db,
+            sql: """
+                SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
+                       r.source_kind, r.date AS rdate, r.external_id
+                FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
+                WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
+                ORDER BY t.id
+                """)
         st.bind(1, accountID); st.bind(2, currency); st.bind(3, from.iso); st.bind(4, through.iso)
-        var dates: [String: LocalDate] = [:]   // the same few hundred dates, over and over
+        var dates: [String: LocalDate] = [:] // the same few hundred dates, over and over
         func date(_ text: String) -> LocalDate? {
             if let d = dates[text] { return d }
             let d = LocalDate(iso: text, .lenient)
@@ -138,10 +172,11 @@ struct StoreLedgerView: BulkLedgerView {
             let id = st.int64(0)
             if out.last?.id != id {
                 guard let d = date(st.string(2)) else { throw StoreError("transaction \(id) has an unreadable date") }
-                out.append(CandidateTransaction(
-                    id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: st.string(4)),
-                    description: st.string(5), counterparty: st.optionalString(6), pending: st.int64(7) != 0,
-                    supportingKinds: []))
+                out.append(
+                    CandidateTransaction(
+                        id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: st.string(4)),
+                        description: st.string(5), counterparty: st.optionalString(6), pending: st.int64(7) != 0,
+                        supportingKinds: []))
             }
             if let kind = SourceKind(rawValue: st.string(8)) { out[out.count - 1].supportingKinds.insert(kind) }
             if let d = date(st.string(9)) { out[out.count - 1].otherDates.append(d) }
@@ -151,12 +186,16 @@ struct StoreLedgerView: BulkLedgerView {
     }
 
     func fileAlreadyImported(sha256: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch WHERE file_sha256 = ? AND undone_at IS NULL)", arguments: [sha256]) ?? false
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM batch WHERE file_sha256 = ? AND undone_at IS NULL)", arguments: [sha256])
+            ?? false
     }
 
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ? AND fingerprint = ?",
-                                         arguments: [accountID, kind.rawValue, fingerprint]) else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT transaction_id FROM user_decision WHERE account_id = ? AND source_kind = ? AND fingerprint = ?",
+                arguments: [accountID, kind.rawValue, fingerprint])
+        else { return nil }
         if let t: Int64 = row["transaction_id"] { return .linked(transactionID: t) }
         return .standalone
     }

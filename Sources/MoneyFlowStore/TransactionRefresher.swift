@@ -31,37 +31,46 @@ enum TransactionRefresher {
     static func merge(_ active: [Source]) -> Merged? {
         guard let first = active.first else { return nil }
         let bank = active.first { SourceKind(rawValue: $0.kind)?.isBankOwn ?? false }
-        let plaid = active.first { $0.kind == SourceKind.plaid.rawValue && !$0.pending }
+        let plaid =
+            active.first { $0.kind == SourceKind.plaid.rawValue && !$0.pending }
             ?? active.first { $0.kind == SourceKind.plaid.rawValue }
         let primary = bank ?? plaid ?? first
-        return Merged(primary: primary, counterparty: bank?.counterparty ?? plaid?.counterparty ?? primary.counterparty,
-                      category: plaid?.category ?? primary.category, pending: active.allSatisfy { $0.pending })
+        return Merged(
+            primary: primary, counterparty: bank?.counterparty ?? plaid?.counterparty ?? primary.counterparty,
+            category: plaid?.category ?? primary.category, pending: active.allSatisfy { $0.pending })
     }
 
     static func refresh(_ db: Database, transactionID: Int64) throws {
         // Cached statements: an import refreshes every transaction it links to.
-        let select = try db.cachedStatement(sql: """
-            SELECT r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.note,
-                   r.balance_minor, r.category
-            FROM link l JOIN record r ON r.id = l.record_id
-            WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
-            """)
+        let select = try db.cachedStatement(
+            sql: """
+                SELECT r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.note,
+                       r.balance_minor, r.category
+                FROM link l JOIN record r ON r.id = l.record_id
+                WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
+                """)
         var active: [Source] = []
         let cursor = try Row.fetchCursor(select, arguments: [transactionID])
         while let row = try cursor.next() {
-            active.append(Source(kind: row[0], pending: row[1], date: row[2], amountMinor: row[3], currency: row[4],
-                                 description: row[5], counterparty: row[6], note: row[7], balanceMinor: row[8], category: row[9]))
+            active.append(
+                Source(
+                    kind: row[0], pending: row[1], date: row[2], amountMinor: row[3], currency: row[4],
+                    description: row[5], counterparty: row[6], note: row[7], balanceMinor: row[8], category: row[9]))
         }
         guard let m = merge(active) else {
             try db.cachedStatement(sql: "UPDATE txn SET status = 'void' WHERE id = ?").execute(arguments: [transactionID])
             return
         }
         let primary = m.primary
-        try db.cachedStatement(sql: """
-            UPDATE txn SET date = ?, amount_minor = ?, currency = ?, description = ?, counterparty = ?, note = ?,
-                           balance_minor = ?, category = ?, pending = ?, status = 'active'
-            WHERE id = ?
-            """).execute(arguments: [primary.date, primary.amountMinor, primary.currency, primary.description, m.counterparty,
-                                     primary.note, primary.balanceMinor, m.category, m.pending, transactionID])
+        try db.cachedStatement(
+            sql: """
+                UPDATE txn SET date = ?, amount_minor = ?, currency = ?, description = ?, counterparty = ?, note = ?,
+                               balance_minor = ?, category = ?, pending = ?, status = 'active'
+                WHERE id = ?
+                """
+        ).execute(arguments: [
+            primary.date, primary.amountMinor, primary.currency, primary.description, m.counterparty,
+            primary.note, primary.balanceMinor, m.category, m.pending, transactionID,
+        ])
     }
 }

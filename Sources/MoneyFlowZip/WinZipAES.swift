@@ -15,7 +15,8 @@ struct WinZipAESParameters: Sendable, Hashable {
         guard let block = extraBlock(extraField, id: 0x9901), block.count >= 7 else { return nil }
         let version = Int(readLE16(block, 0))
         guard version == 1 || version == 2,
-              block[block.startIndex + 2] == 0x41, block[block.startIndex + 3] == 0x45 else { return nil }
+            block[block.startIndex + 2] == 0x41, block[block.startIndex + 3] == 0x45
+        else { return nil }
         switch block[block.startIndex + 4] {
         case 1: keyBits = 128
         case 2: keyBits = 192
@@ -35,8 +36,10 @@ enum WinZipAES {
     static let iterations = 1000
 
     /// Verifies the password and the HMAC, then decrypts. Returns the (still compressed) plaintext.
-    static func decrypt(_ raw: [UInt8], parameters: WinZipAESParameters, passwords: [[UInt8]],
-                        entry: String) throws(ZipError) -> [UInt8] {
+    static func decrypt(
+        _ raw: [UInt8], parameters: WinZipAESParameters, passwords: [[UInt8]],
+        entry: String
+    ) throws(ZipError) -> [UInt8] {
         let saltLength = parameters.saltLength
         let keyLength = parameters.keyLength
         guard raw.count >= saltLength + 2 + authCodeLength else { throw .corrupt("encrypted entry too short") }

@@ -1,7 +1,8 @@
 import CMinizip
 import Foundation
+
 #if canImport(CoreFoundation)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 // The central directory: one ZipEntry per file, with the fields decryption and limits need.
@@ -29,9 +30,10 @@ extension ZipArchive {
         var extra = [UInt8](repeating: 0, count: Int(info.size_file_extra))
         let status = nameBytes.withUnsafeMutableBytes { namePointer in
             extra.withUnsafeMutableBytes { extraPointer in
-                unzGetCurrentFileInfo64(handle, &info,
-                                        namePointer.baseAddress?.assumingMemoryBound(to: CChar.self), uLong(namePointer.count),
-                                        extraPointer.baseAddress, uLong(extraPointer.count), nil, 0)
+                unzGetCurrentFileInfo64(
+                    handle, &info,
+                    namePointer.baseAddress?.assumingMemoryBound(to: CChar.self), uLong(namePointer.count),
+                    extraPointer.baseAddress, uLong(extraPointer.count), nil, 0)
             }
         }
         guard status == UNZ_OK else { throw .corrupt("corrupt central directory") }
@@ -41,7 +43,8 @@ extension ZipArchive {
         let centralPosition = unzGetOffset64(handle)
         let (recordPosition, overflow) = centralPosition.addingReportingOverflow(byteBefore)
         guard !overflow, recordPosition < UInt64(bytes.count), Int(recordPosition) + 46 <= bytes.count,
-              readLE32(bytes, Int(recordPosition)) == 0x0201_4b50 else {
+            readLE32(bytes, Int(recordPosition)) == 0x0201_4b50
+        else {
             throw .corrupt("corrupt central directory")
         }
         let record = Int(recordPosition)

@@ -1,7 +1,8 @@
 import CMinizip
 import Foundation
+
 #if canImport(CoreFoundation)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 // Entry names (UTF-8 flag, Info-ZIP Unicode path, GB18030) and the password byte forms to try.
@@ -16,8 +17,9 @@ extension ZipArchive {
         }
         // Info-ZIP Unicode Path extra field (0x7075): version 1, CRC-32 of the raw name, UTF-8 name.
         if let unicodePath = extraBlock(extra, id: 0x7075), unicodePath.count > 5, unicodePath[0] == 1,
-           readLE32(unicodePath, 1) == zipCRC32(bytes),
-           let utf8 = String(validating: unicodePath[5...], as: UTF8.self) {
+            readLE32(unicodePath, 1) == zipCRC32(bytes),
+            let utf8 = String(validating: unicodePath[5...], as: UTF8.self)
+        {
             return utf8
         }
         if flags & 0x0800 == 0, let gbk = String(data: Data(bytes), encoding: gb18030) {

@@ -1,7 +1,8 @@
 import CMinizip
 import Foundation
+
 #if canImport(CoreFoundation)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 // Telling "not a ZIP" from "truncated" and "corrupt" before minizip opens it.
@@ -27,7 +28,8 @@ extension ZipArchive {
         if end >= 20, readLE32(bytes, end - 20) == 0x0706_4b50 {
             let zip64End = readLE64(bytes, end - 20 + 8)
             if zip64End < UInt64(bytes.count), Int(zip64End) + 56 <= bytes.count,
-               readLE32(bytes, Int(zip64End)) == 0x0606_4b50 {
+                readLE32(bytes, Int(zip64End)) == 0x0606_4b50
+            {
                 recordPosition = zip64End
                 size = readLE64(bytes, Int(zip64End) + 40)
                 offset = readLE64(bytes, Int(zip64End) + 48)

@@ -1,7 +1,8 @@
 import CMinizip
 import Foundation
+
 #if canImport(CoreFoundation)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 // Reading an entry's stored bytes through minizip in raw mode, or directly (AES, ZIP64).

@@ -1,7 +1,8 @@
 import CMinizip
 import Foundation
+
 #if canImport(CoreFoundation)
-import CoreFoundation
+    import CoreFoundation
 #endif
 
 /// A ZIP archive read entirely from memory through minizip, with ZipCrypto and WinZip AES
@@ -121,18 +122,23 @@ public final class ZipArchive {
         case .none:
             break
         case .zipCrypto:
-            let checkBytes: [UInt8] = entry.hasDataDescriptor
+            let checkBytes: [UInt8] =
+                entry.hasDataDescriptor
                 ? [UInt8(truncatingIfNeeded: entry.dosDateTime >> 8), UInt8(truncatingIfNeeded: entry.crc32 >> 24)]
                 : [UInt8(truncatingIfNeeded: entry.crc32 >> 24)]
-            guard let plain = ZipCrypto.decrypt(raw, passwords: Self.passwordCandidates(password ?? ""),
-                                                checkBytes: checkBytes) else {
+            guard
+                let plain = ZipCrypto.decrypt(
+                    raw, passwords: Self.passwordCandidates(password ?? ""),
+                    checkBytes: checkBytes)
+            else {
                 throw .wrongPassword(entry: name)
             }
             raw = plain
         case .winZipAES:
             guard let aes else { throw .unsupportedEncryption(entry: name, "malformed winzip aes extra field") }
-            raw = try WinZipAES.decrypt(raw, parameters: aes, passwords: Self.passwordCandidates(password ?? ""),
-                                        entry: name)
+            raw = try WinZipAES.decrypt(
+                raw, parameters: aes, passwords: Self.passwordCandidates(password ?? ""),
+                entry: name)
             checkCRC = aes.vendorVersion != 2
         case .unsupported:
             break
@@ -173,4 +179,3 @@ public final class ZipArchive {
 
 @available(*, unavailable, message: "ZipArchive wraps a minizip handle; use it from one task")
 extension ZipArchive: Sendable {}
-

@@ -36,8 +36,9 @@ func extraBlock(_ extra: [UInt8], id: UInt16) -> ArraySlice<UInt8>? {
 
 /// CRC-32 (zlib) of `bytes`.
 func zipCRC32<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
-    let crc = bytes.withContiguousStorageIfAvailable { buffer in
-        crc32_z(0, buffer.baseAddress, Int(buffer.count))
-    } ?? Array(bytes).withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, Int($0.count)) }
+    let crc =
+        bytes.withContiguousStorageIfAvailable { buffer in
+            crc32_z(0, buffer.baseAddress, Int(buffer.count))
+        } ?? Array(bytes).withUnsafeBufferPointer { crc32_z(0, $0.baseAddress, Int($0.count)) }
     return UInt32(truncatingIfNeeded: crc)
 }

@@ -60,7 +60,10 @@ public struct ZipEntry: Sendable, Hashable {
         if name.hasPrefix("/") || name.contains("\\") || name.contains("\0") { return true }
         let scalars = Array(name.unicodeScalars.prefix(2))
         if scalars.count == 2, scalars[1] == ":", scalars[0].isASCII,
-           scalars[0].properties.isAlphabetic { return true }
+            scalars[0].properties.isAlphabetic
+        {
+            return true
+        }
         return name.split(separator: "/", omittingEmptySubsequences: false).contains("..")
     }
 }
@@ -76,8 +79,10 @@ public struct ZipLimits: Sendable, Hashable {
     public var maxTotalUncompressed: UInt64
 
     /// Creates limits; the defaults are 512 MiB per entry, ratio 1000 and 2 GiB in total.
-    public init(maxEntrySize: UInt64 = 512 << 20, maxCompressionRatio: UInt64 = 1000,
-                maxTotalUncompressed: UInt64 = 2 << 30) {
+    public init(
+        maxEntrySize: UInt64 = 512 << 20, maxCompressionRatio: UInt64 = 1000,
+        maxTotalUncompressed: UInt64 = 2 << 30
+    ) {
         self.maxEntrySize = maxEntrySize
         self.maxCompressionRatio = maxCompressionRatio
         self.maxTotalUncompressed = maxTotalUncompressed

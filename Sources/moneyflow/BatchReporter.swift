@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a batch and reports it: a progress bar on a terminal, one summary table (or JSON),
@@ -27,7 +28,9 @@ struct BatchReporter {
         if !dryRun {
             for m in manifests {
                 for name in try m.applyLedgerNames(to: service.store) {
-                    printErr(SafeText.escaped("moneyflow: note: \(m.path): [accounts] names '\(name)', which is not an account (see `moneyflow accounts`)"))
+                    printErr(
+                        SafeText.escaped(
+                            "moneyflow: note: \(m.path): [accounts] names '\(name)', which is not an account (see `moneyflow accounts`)"))
                 }
             }
         }
@@ -36,13 +39,20 @@ struct BatchReporter {
         for e in failures { printErr("moneyflow: error: " + SafeText.escaped(e.description.replacingOccurrences(of: "\n", with: " "))) }
         if results.isEmpty { throw CLIError("no files found in \(rules.map(\.pattern).joined(separator: ", "))") }
         if json {
-            printOut(JSONOutput.array(results.map { r in
-                switch r.outcome {
-                case .imported(let x): return Contracts.importResult(x, includePlan: dryRun || verbose)
-                case .failed(let e): return .object([("file", .string(r.displayPath)), ("status", .string("failed")), ("error", .string(e.description))])
-                case .skipped(let why): return .object([("file", .string(r.displayPath)), ("status", .string("skipped")), ("reason", .string(why))])
-                }
-            }).render(pretty: true))
+            printOut(
+                JSONOutput.array(
+                    results.map { r in
+                        switch r.outcome {
+                        case .imported(let x): return Contracts.importResult(x, includePlan: dryRun || verbose)
+                        case .failed(let e):
+                            return .object([
+                                ("file", .string(r.displayPath)), ("status", .string("failed")), ("error", .string(e.description)),
+                            ])
+                        case .skipped(let why):
+                            return .object([("file", .string(r.displayPath)), ("status", .string("skipped")), ("reason", .string(why))])
+                        }
+                    }
+                ).render(pretty: true))
         } else if !quiet {
             if single, let only = results.first, results.count == 1 {
                 if case .imported(let r) = only.outcome { printSingle(r) }
@@ -71,8 +81,9 @@ struct BatchReporter {
     }
 
     func printTable(_ results: [BatchFileResult]) {
-        var t = TextTable(["file", "importer", "account", "new", "present", "linked", "review", "warnings", "error"],
-                          align: [.left, .left, .left, .right, .right, .right, .right, .right, .left])
+        var t = TextTable(
+            ["file", "importer", "account", "new", "present", "linked", "review", "warnings", "error"],
+            align: [.left, .left, .left, .right, .right, .right, .right, .right, .left])
         var totals = ImportCounts()
         var errors = 0, skipped = 0
         for r in results {
@@ -81,18 +92,27 @@ struct BatchReporter {
                 let c = x.plan.counts
                 totals.new += c.new; totals.alreadyPresent += c.alreadyPresent; totals.linked += c.linked
                 totals.needsReview += c.needsReview; totals.warnings += c.warnings
-                t.add([r.displayPath, x.importerID, TextTable.truncate(x.plan.accounts.map(\.name).joined(separator: ", "), to: 30),
-                       String(c.new), String(c.alreadyPresent), String(c.linked), String(c.needsReview), String(c.warnings), ""])
+                t.add([
+                    r.displayPath, x.importerID, TextTable.truncate(x.plan.accounts.map(\.name).joined(separator: ", "), to: 30),
+                    String(c.new), String(c.alreadyPresent), String(c.linked), String(c.needsReview), String(c.warnings), "",
+                ])
             case .failed(let e):
                 errors += 1
-                t.add([r.displayPath, "", "", "", "", "", "", "", TextTable.truncate(e.problem.isEmpty ? e.description : e.description.replacingOccurrences(of: r.displayPath + ": ", with: ""), to: 60)])
+                t.add([
+                    r.displayPath, "", "", "", "", "", "", "",
+                    TextTable.truncate(
+                        e.problem.isEmpty ? e.description : e.description.replacingOccurrences(of: r.displayPath + ": ", with: ""), to: 60),
+                ])
             case .skipped:
                 skipped += 1
                 if verbose { t.add([r.displayPath, "(skipped: not a statement)", "", "", "", "", "", "", ""]) }
             }
         }
-        t.add(["total: \(results.count - errors - skipped) imported, \(errors) failed, \(skipped) skipped", "", "",
-               String(totals.new), String(totals.alreadyPresent), String(totals.linked), String(totals.needsReview), String(totals.warnings), ""])
+        t.add([
+            "total: \(results.count - errors - skipped) imported, \(errors) failed, \(skipped) skipped", "", "",
+            String(totals.new), String(totals.alreadyPresent), String(totals.linked), String(totals.needsReview), String(totals.warnings),
+            "",
+        ])
         printOut((dryRun ? "[dry run]\n" : "") + t.render())
     }
 
@@ -121,23 +141,30 @@ struct BatchReporter {
         for e in r.plan.entries {
             let rec = r.plan.statement.records[e.index]
             let d = Self.describe(e.decision)
-            t.add([String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
-                   TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d])
+            t.add([
+                String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
+                TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d,
+            ])
         }
         if !r.plan.entries.isEmpty { printOut(t.render()) }
         if !r.plan.relinks.isEmpty {
             printOut("  earlier records re-planned with this file's rows:")
-            var t = TextTable(["record", "date", "amount", "description", "was", "now"], align: [.right, .left, .right, .left, .left, .left])
+            var t = TextTable(
+                ["record", "date", "amount", "description", "was", "now"], align: [.right, .left, .right, .left, .left, .left])
             for x in r.plan.relinks {
                 let rec = x.record
-                t.add([String(x.recordID), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
-                       TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 40),
-                       "\(x.from.rawValue) in transaction \(x.fromTransactionID)", Self.describe(x.decision)])
+                t.add([
+                    String(x.recordID), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
+                    TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 40),
+                    "\(x.from.rawValue) in transaction \(x.fromTransactionID)", Self.describe(x.decision),
+                ])
             }
             printOut(t.render())
         }
         for rem in r.plan.removals where rem.recordID != nil {
-            printOut(SafeText.escaped("  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))"))
+            printOut(
+                SafeText.escaped(
+                    "  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))"))
         }
     }
 }

@@ -32,8 +32,10 @@ extension ChunkedOutput {
     /// as rendering the whole list (`Contracts.transactions` pretty + "\n", or
     /// `CSVExport.transactions` + `csvEnd`). Returns the number of transactions.
     @discardableResult
-    func streamTransactions(_ store: LedgerStore, json: Bool, includeAll: Bool, account: String?,
-                            from: LocalDate?, through: LocalDate?, csvEnd: String) throws -> Int {
+    func streamTransactions(
+        _ store: LedgerStore, json: Bool, includeAll: Bool, account: String?,
+        from: LocalDate?, through: LocalDate?, csvEnd: String
+    ) throws -> Int {
         var count = 0
         write(json ? "[" : CSVExport.header.joined(separator: ","))
         try store.forEachTransaction(account: account, from: from, through: through, includeAll: includeAll) { t in

@@ -9,20 +9,20 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Export transactions as a beancount or hledger/ledger journal, CSV or JSON.",
         discussion: """
-        beancount and ledger journals open each account at its first
-        exported transaction, post each transaction against
-        Expenses:/Income:/Equity:Uncategorized, keep the moneyflow and
-        record ids as metadata, and turn statement running balances into
-        balance assertions that bean-check / hledger check verify.
-        Accounts are named by `accounts rename --ledger-name`, else
-        Assets:<Bank>:<last 4 digits> (Liabilities: for cards).
-        csv and json are the `transactions` formats.
+            beancount and ledger journals open each account at its first
+            exported transaction, post each transaction against
+            Expenses:/Income:/Equity:Uncategorized, keep the moneyflow and
+            record ids as metadata, and turn statement running balances into
+            balance assertions that bean-check / hledger check verify.
+            Accounts are named by `accounts rename --ledger-name`, else
+            Assets:<Bank>:<last 4 digits> (Liabilities: for cards).
+            csv and json are the `transactions` formats.
 
-        Examples:
-          moneyflow export --format beancount --output ledger.beancount
-          moneyflow export --format ledger --account "CMB 8705" --from 2026-01-01
-          moneyflow export --format csv --to 2026-03-31 --output q1.csv --force
-        """)
+            Examples:
+              moneyflow export --format beancount --output ledger.beancount
+              moneyflow export --format ledger --account "CMB 8705" --from 2026-01-01
+              moneyflow export --format csv --to 2026-03-31 --output q1.csv --force
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "beancount, ledger (hledger journal), csv or json.") var format: ExportFormat
     @Option(help: "Only this account (name).") var account: String?
@@ -30,12 +30,16 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Last date, YYYY-MM-DD.") var to: String?
     @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var output: String?
     @Flag(help: "Overwrite --output if it exists.") var force = false
-    @Option(name: .customLong("operating-currency"), help: ArgumentHelp("beancount: add option \"operating_currency\" (repeatable).", valueName: "CUR"))
+    @Option(
+        name: .customLong("operating-currency"),
+        help: ArgumentHelp("beancount: add option \"operating_currency\" (repeatable).", valueName: "CUR"))
     var operatingCurrencies: [String] = []
 
     mutating func validate() throws {
         if force && output == nil { throw ValidationError("--force only applies with --output") }
-        if !operatingCurrencies.isEmpty && format != .beancount { throw ValidationError("--operating-currency only applies to --format beancount") }
+        if !operatingCurrencies.isEmpty && format != .beancount {
+            throw ValidationError("--operating-currency only applies to --format beancount")
+        }
         for c in operatingCurrencies where c.isEmpty || !c.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             throw ValidationError("--operating-currency must be a currency code such as USD")
         }
@@ -52,8 +56,9 @@ struct ExportCommand: ParsableCommand {
         try requireAccount(account, in: store)
         if output == nil && (format == .csv || format == .json) {
             // Streamed like `transactions` (constant memory on large stores).
-            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: false, account: account,
-                                                   from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), csvEnd: "\r\n")
+            try ChunkedOutput().streamTransactions(
+                store, json: format == .json, includeAll: false, account: account,
+                from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), csvEnd: "\r\n")
             return
         }
         let accounts = try store.accounts()

@@ -10,15 +10,15 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import statement files into the store (one database transaction per file).",
         discussion: """
-        The importer is chosen from each file's content (CMB PDF or its password-protected ZIP,
-        bank CSV, Plaid JSON, OFX/QFX) unless --format says otherwise. Re-importing a file adds nothing.
+            The importer is chosen from each file's content (CMB PDF or its password-protected ZIP,
+            bank CSV, Plaid JSON, OFX/QFX) unless --format says otherwise. Re-importing a file adds nothing.
 
-        Examples:
-          moneyflow import Samples/csv/chase_checking.csv
-          moneyflow import statement.zip --password-env CMB_PW
-          moneyflow import export.csv --csv-profile my-bank.toml --account "Household"
-          moneyflow import plaid/page1.json plaid/page2.json --dry-run --json
-        """)
+            Examples:
+              moneyflow import Samples/csv/chase_checking.csv
+              moneyflow import statement.zip --password-env CMB_PW
+              moneyflow import export.csv --csv-profile my-bank.toml --account "Household"
+              moneyflow import plaid/page1.json plaid/page2.json --dry-run --json
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -31,13 +31,19 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Importer: auto, csv, cmb-pdf, plaid, ofx.")
     var format: String = "auto"
 
-    @Option(name: .customLong("csv-profile"), help: ArgumentHelp("Built-in CSV profile name (see `moneyflow profiles`) or a profile file (.json/.toml).", valueName: "name|file"))
+    @Option(
+        name: .customLong("csv-profile"),
+        help: ArgumentHelp("Built-in CSV profile name (see `moneyflow profiles`) or a profile file (.json/.toml).", valueName: "name|file"))
     var csvProfile: String?
 
-    @Option(name: .customLong("password-env"), help: ArgumentHelp("Read the ZIP/PDF password from this environment variable.", valueName: "var"))
+    @Option(
+        name: .customLong("password-env"), help: ArgumentHelp("Read the ZIP/PDF password from this environment variable.", valueName: "var")
+    )
     var passwordEnv: String?
 
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("Read the ZIP/PDF password from the first line of this file.", valueName: "file"))
+    @Option(
+        name: .customLong("password-file"),
+        help: ArgumentHelp("Read the ZIP/PDF password from the first line of this file.", valueName: "file"))
     var passwordFile: String?
 
     @Option(name: .customLong("window"), help: "Largest posting-date gap in days when matching records of different sources.")
@@ -90,17 +96,20 @@ struct ImportCommand: ParsableCommand {
         // --strict wins over a folder manifest's `strict = false`.
         if strict { for i in rules.indices { rules[i].options.strict = true } }
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
-            .run(rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1, manifests: manifests)
+            .run(
+                rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1,
+                manifests: manifests)
     }
 
     func resolveProfile(_ p: String) throws -> [CSVProfile] {
         let builtIn = BuiltInCSVProfiles.named(p)
         if !builtIn.isEmpty { return builtIn }
         guard FileManager.default.fileExists(atPath: p) else {
-            throw CLIError("unknown CSV profile '\(p)' (built-in: \(BuiltInCSVProfiles.names.joined(separator: ", ")); or give a .json/.toml file)")
+            throw CLIError(
+                "unknown CSV profile '\(p)' (built-in: \(BuiltInCSVProfiles.names.joined(separator: ", ")); or give a .json/.toml file)")
         }
-        do { return [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: p))] }
-        catch let e as ProfileError { throw CLIError(e.description) }
-        catch { throw CLIError("\(p): cannot read CSV profile") }
+        do { return [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: p))] } catch let e as ProfileError {
+            throw CLIError(e.description)
+        } catch { throw CLIError("\(p): cannot read CSV profile") }
     }
 }

@@ -9,12 +9,12 @@ struct AccountsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accounts", abstract: "List accounts, rename them, or attach import identities to them.",
         discussion: """
-        Examples:
-          moneyflow accounts
-          moneyflow accounts --format json
-          moneyflow accounts rename "CMB 8705" "CMB Debit" --ledger-name Assets:CMB:8705
-          moneyflow accounts link "CMB Debit" csv:cmb/8705
-        """,
+            Examples:
+              moneyflow accounts
+              moneyflow accounts --format json
+              moneyflow accounts rename "CMB 8705" "CMB Debit" --ledger-name Assets:CMB:8705
+              moneyflow accounts link "CMB Debit" csv:cmb/8705
+            """,
         subcommands: [List.self, Rename.self, Link.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
@@ -27,8 +27,11 @@ struct AccountsCommand: ParsableCommand {
             switch format {
             case .json: printOut(Contracts.accounts(accounts).render(pretty: true))
             case .table:
-                var t = TextTable(["id", "name", "institution", "number", "type", "currencies"], align: [.right, .left, .left, .left, .left, .left])
-                for a in accounts { t.add([String(a.id), a.name, a.institution ?? "", a.number ?? "", a.type ?? "", a.currencies.joined(separator: ",")]) }
+                var t = TextTable(
+                    ["id", "name", "institution", "number", "type", "currencies"], align: [.right, .left, .left, .left, .left, .left])
+                for a in accounts {
+                    t.add([String(a.id), a.name, a.institution ?? "", a.number ?? "", a.type ?? "", a.currencies.joined(separator: ",")])
+                }
                 printOut(t.render())
             }
         }
@@ -55,10 +58,10 @@ struct AccountsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attach an import identity to an existing account.",
             discussion: """
-            Later imports carrying that identity land in this account: e.g. a re-linked Plaid
-            account (new account_id) or a CSV export of the same account.
-            Example: moneyflow accounts link "CMB 8705" plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp
-            """)
+                Later imports carrying that identity land in this account: e.g. a re-linked Plaid
+                account (new account_id) or a CSV export of the same account.
+                Example: moneyflow accounts link "CMB 8705" plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp
+                """)
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Account name.") var name: String
         @Argument(help: "Identity key, e.g. plaid:<account_id>, cmb:<number>, csv:chase/checking.") var key: String
@@ -77,11 +80,11 @@ struct TransactionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transactions", abstract: "List transactions (one per real-world money movement).",
         discussion: """
-        Ordered by account, then date, then source order. Amounts are negative for money out.
-        Examples:
-          moneyflow transactions --account "CMB 8705" --from 2026-06-01
-          moneyflow transactions --format json --all
-        """)
+            Ordered by account, then date, then source order. Amounts are negative for money out.
+            Examples:
+              moneyflow transactions --account "CMB 8705" --from 2026-06-01
+              moneyflow transactions --format json --all
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Only this account (name).") var account: String?
     @Option(help: "First date, YYYY-MM-DD.") var from: String?
@@ -94,21 +97,25 @@ struct TransactionsCommand: ParsableCommand {
         try requireAccount(account, in: store)
         let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
         if format != .table {
-            try ChunkedOutput().streamTransactions(store, json: format == .json, includeAll: all, account: account,
-                                                   from: first, through: last, csvEnd: "\n")
+            try ChunkedOutput().streamTransactions(
+                store, json: format == .json, includeAll: all, account: account,
+                from: first, through: last, csvEnd: "\n")
             return
         }
         let txs = try store.transactions(account: account, from: first, through: last, includeAll: all)
         switch format {
         case .json, .csv: break
         case .table:
-            var t = TextTable(["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
-                              align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
+            var t = TextTable(
+                ["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
+                align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
             for x in txs {
-                t.add([String(x.id), x.account, x.date.iso, x.amount.decimalString, x.amount.currency,
-                       TextTable.truncate(x.description, to: 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
-                       TextTable.truncate(x.counterparty ?? "", to: 28), x.balance?.decimalString ?? "",
-                       x.sources.map { $0.kind.rawValue + (all && $0.state != "active" ? "(\($0.state))" : "") }.joined(separator: ",")])
+                t.add([
+                    String(x.id), x.account, x.date.iso, x.amount.decimalString, x.amount.currency,
+                    TextTable.truncate(x.description, to: 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
+                    TextTable.truncate(x.counterparty ?? "", to: 28), x.balance?.decimalString ?? "",
+                    x.sources.map { $0.kind.rawValue + (all && $0.state != "active" ? "(\($0.state))" : "") }.joined(separator: ","),
+                ])
             }
             printOut(t.render())
         }
@@ -116,8 +123,9 @@ struct TransactionsCommand: ParsableCommand {
 }
 
 struct BatchesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "batches", abstract: "List import batches (one per imported file).",
-                                                    discussion: "Example: moneyflow batches --format json")
+    static let configuration = CommandConfiguration(
+        commandName: "batches", abstract: "List import batches (one per imported file).",
+        discussion: "Example: moneyflow batches --format json")
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "table or json.") var format: ListFormat = .table
 
@@ -126,12 +134,15 @@ struct BatchesCommand: ParsableCommand {
         switch format {
         case .json: printOut(Contracts.batches(batches).render(pretty: true))
         case .table:
-            var t = TextTable(["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone", "seen again"],
-                              align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left, .left])
+            var t = TextTable(
+                ["id", "file", "importer", "imported at", "new", "present", "linked", "review", "warnings", "undone", "seen again"],
+                align: [.right, .left, .left, .left, .right, .right, .right, .right, .right, .left, .left])
             for b in batches {
-                t.add([String(b.id), b.fileName, b.importer, b.importedAt, String(b.counts.new), String(b.counts.alreadyPresent),
-                       String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? "",
-                       b.seenAgain == 0 ? "" : "\(b.seenAgain)× (last \(b.lastSeenAt ?? "?"))"])
+                t.add([
+                    String(b.id), b.fileName, b.importer, b.importedAt, String(b.counts.new), String(b.counts.alreadyPresent),
+                    String(b.counts.linked), String(b.counts.needsReview), String(b.counts.warnings), b.undoneAt ?? "",
+                    b.seenAgain == 0 ? "" : "\(b.seenAgain)× (last \(b.lastSeenAt ?? "?"))",
+                ])
             }
             printOut(t.render())
         }
@@ -147,9 +158,12 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         let c = try storeOptions.openExisting().undo(batchID: batch)
-        printOut("undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
-                 + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
-                 + (c.editedTransactionsRemoved > 0 ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)" : ""))
+        printOut(
+            "undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
+                + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
+                + (c.editedTransactionsRemoved > 0
+                    ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)"
+                    : ""))
     }
 }
 
@@ -157,15 +171,15 @@ struct ProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles", abstract: "List the built-in CSV profiles, or print one as a profile file.",
         discussion: """
-        Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your
-        own profile as JSON or TOML (see README "CSV profiles"). --show prints one built-in
-        profile as the TOML file a user would write, to save and edit.
-        Examples:
-          moneyflow profiles
-          moneyflow profiles --format json
-          moneyflow profiles --show chase/card > mybank.toml
-          moneyflow import export.csv --csv-profile chase/card
-        """)
+            Use a name with --csv-profile (e.g. chase, or chase/card for one variant), or write your
+            own profile as JSON or TOML (see README "CSV profiles"). --show prints one built-in
+            profile as the TOML file a user would write, to save and edit.
+            Examples:
+              moneyflow profiles
+              moneyflow profiles --format json
+              moneyflow profiles --show chase/card > mybank.toml
+              moneyflow import export.csv --csv-profile chase/card
+            """)
     @Option(help: "table or json.") var format: ListFormat = .table
     @Option(name: .long, help: "Print this built-in profile (NAME or NAME/VARIANT) as a TOML profile file.")
     var show: String?
@@ -175,10 +189,12 @@ struct ProfilesCommand: ParsableCommand {
             let found = BuiltInCSVProfiles.sourcesNamed(name)
             guard !found.isEmpty else {
                 let all = BuiltInCSVProfiles.all.map(\.qualifiedName)
-                throw CLIError("no built-in CSV profile '\(name)'\(NearestName.hint(name, in: all)); built-in: \(all.joined(separator: ", "))")
+                throw CLIError(
+                    "no built-in CSV profile '\(name)'\(NearestName.hint(name, in: all)); built-in: \(all.joined(separator: ", "))")
             }
             guard found.count == 1 else {
-                throw CLIError("'\(name)' has \(found.count) variants; show one of: \(found.map(\.profile.qualifiedName).joined(separator: ", "))")
+                throw CLIError(
+                    "'\(name)' has \(found.count) variants; show one of: \(found.map(\.profile.qualifiedName).joined(separator: ", "))")
             }
             printOut(ProfileFiles.toml(found[0].file).trimmingCharacters(in: .newlines))
             return
@@ -188,8 +204,12 @@ struct ProfilesCommand: ParsableCommand {
         case .table:
             var t = TextTable(["profile", "variant", "institution", "kind", "recognised by columns"])
             for p in BuiltInCSVProfiles.all {
-                t.add([p.name, p.variant ?? "", p.institution ?? "", p.sourceKind.rawValue,
-                       p.hasHeader ? (p.requiredHeaders.map { $0.first ?? "" } + p.signature).joined(separator: ", ") : "(no header: date, amount, *, check no., description)"])
+                t.add([
+                    p.name, p.variant ?? "", p.institution ?? "", p.sourceKind.rawValue,
+                    p.hasHeader
+                        ? (p.requiredHeaders.map { $0.first ?? "" } + p.signature).joined(separator: ", ")
+                        : "(no header: date, amount, *, check no., description)",
+                ])
             }
             printOut(t.render())
         }

@@ -10,18 +10,20 @@ struct MoneyFlowCommand: ParsableCommand {
         commandName: "moneyflow",
         abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON, OFX/QFX) into one de-duplicated ledger.",
         discussion: """
-        Examples:
-          moneyflow import statement.zip --password-env CMB_PW
-          moneyflow import chase.csv --csv-profile chase --dry-run
-          moneyflow transactions --format json
-          moneyflow reconcile --format json
+            Examples:
+              moneyflow import statement.zip --password-env CMB_PW
+              moneyflow import chase.csv --csv-profile chase --dry-run
+              moneyflow transactions --format json
+              moneyflow reconcile --format json
 
-        Exit codes: 0 success, 1 bad input or a failed operation, 2 usage error.
-        """,
+            Exit codes: 0 success, 1 bad input or a failed operation, 2 usage error.
+            """,
         version: "0.1.0",
-        subcommands: [ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
-                      UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
-                      LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self])
+        subcommands: [
+            ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
+            UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
+            LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self,
+        ])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
     static func main() {
@@ -54,7 +56,8 @@ struct MoneyFlowCommand: ParsableCommand {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         guard !names.contains(first) else { return }
         let hint = NearestName.nearest(first, in: names).map { "did you mean '\($0)'? " } ?? ""
-        FileHandle.standardError.write(Data("moneyflow: error: unknown command '\(SafeText.escaped(first))'; \(hint)(see `moneyflow --help` for the commands)\n".utf8))
+        FileHandle.standardError.write(
+            Data("moneyflow: error: unknown command '\(SafeText.escaped(first))'; \(hint)(see `moneyflow --help` for the commands)\n".utf8))
         Foundation.exit(2)
     }
 

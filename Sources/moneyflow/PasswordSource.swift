@@ -1,7 +1,8 @@
 import Foundation
 import MoneyFlowImporters
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where passwords come from: an environment variable, a file, or a no-echo prompt on a terminal.

@@ -26,13 +26,13 @@ struct ReviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "review", abstract: "List records the engine would not decide alone, with their candidates side by side.",
         discussion: """
-        Decide with `moneyflow link RECORD TRANSACTION` or `moneyflow unlink RECORD`.
-        Examples:
-          moneyflow review
-          moneyflow review --format json
-          moneyflow link 42 17        # record 42 is the same movement as transaction 17
-          moneyflow unlink 42         # record 42 is a movement of its own
-        """)
+            Decide with `moneyflow link RECORD TRANSACTION` or `moneyflow unlink RECORD`.
+            Examples:
+              moneyflow review
+              moneyflow review --format json
+              moneyflow link 42 17        # record 42 is the same movement as transaction 17
+              moneyflow unlink 42         # record 42 is a movement of its own
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "table or json.") var format: ListFormat = .table
 
@@ -42,25 +42,42 @@ struct ReviewCommand: ParsableCommand {
         let txs = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
         switch format {
         case .json:
-            printOut(JSONOutput.array(reviews.map { r in
-                .object([("record", .int(r.recordID)), ("transaction", .int(r.transactionID)), ("account", .string(r.account)),
-                         ("date", .string(r.record.date.iso)), ("amount", .string(r.record.amount.decimalString)),
-                         ("description", .string(r.record.description)), ("kind", .string(r.record.kind.rawValue)),
-                         ("candidates", .array(r.candidates.map { c in
-                            .object([("transaction", .int64(c.transactionID)), ("score", .number(String(format: "%.3f", c.score))),
-                                     ("reasons", .array(c.reasons.map { .string($0.description) }))])
-                         }))])
-            }).render(pretty: true))
+            printOut(
+                JSONOutput.array(
+                    reviews.map { r in
+                        .object([
+                            ("record", .int(r.recordID)), ("transaction", .int(r.transactionID)), ("account", .string(r.account)),
+                            ("date", .string(r.record.date.iso)), ("amount", .string(r.record.amount.decimalString)),
+                            ("description", .string(r.record.description)), ("kind", .string(r.record.kind.rawValue)),
+                            (
+                                "candidates",
+                                .array(
+                                    r.candidates.map { c in
+                                        .object([
+                                            ("transaction", .int64(c.transactionID)), ("score", .number(String(format: "%.3f", c.score))),
+                                            ("reasons", .array(c.reasons.map { .string($0.description) })),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    }
+                ).render(pretty: true))
         case .table:
             if reviews.isEmpty { printOut("nothing to review"); return }
             for r in reviews {
-                printOut(SafeText.escaped("record \(r.recordID) (\(r.record.kind.rawValue), \(r.account)): \(r.record.date.iso)  \(r.record.amount.decimalString) \(r.record.amount.currency)  \(r.record.description)"))
+                printOut(
+                    SafeText.escaped(
+                        "record \(r.recordID) (\(r.record.kind.rawValue), \(r.account)): \(r.record.date.iso)  \(r.record.amount.decimalString) \(r.record.amount.currency)  \(r.record.description)"
+                    ))
                 var t = TextTable(["candidate", "date", "amount", "description", "sources", "score", "reasons"])
                 for c in r.candidates {
                     guard let id = c.transactionID, let tx = txs[id] else { continue }
-                    t.add(["transaction \(id)", tx.date.iso, tx.amount.decimalString, TextTable.truncate(tx.description + (tx.counterparty.map { " / " + $0 } ?? ""), to: 36),
-                           tx.sources.map(\.kind.rawValue).joined(separator: ","), String(format: "%.2f", c.score),
-                           c.reasons.map(\.description).joined(separator: "; ")])
+                    t.add([
+                        "transaction \(id)", tx.date.iso, tx.amount.decimalString,
+                        TextTable.truncate(tx.description + (tx.counterparty.map { " / " + $0 } ?? ""), to: 36),
+                        tx.sources.map(\.kind.rawValue).joined(separator: ","), String(format: "%.2f", c.score),
+                        c.reasons.map(\.description).joined(separator: "; "),
+                    ])
                 }
                 printOut(t.render())
                 printOut("  -> moneyflow link \(r.recordID) <transaction>   or   moneyflow unlink \(r.recordID)\n")
@@ -90,8 +107,10 @@ struct UnlinkCommand: ParsableCommand {
     @Argument(help: "Record id.") var record: Int64
     func run() throws {
         let u = try storeOptions.openExisting().unlink(recordID: record)
-        printOut(u.alreadyAlone ? "record \(record) is already alone in transaction \(u.transactionID) (unchanged)"
-                                : "record \(record) is now transaction \(u.transactionID)")
+        printOut(
+            u.alreadyAlone
+                ? "record \(record) is already alone in transaction \(u.transactionID) (unchanged)"
+                : "record \(record) is now transaction \(u.transactionID)")
     }
 }
 
@@ -99,17 +118,19 @@ struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit", abstract: "Set your own description, counterparty or note on a transaction.",
         discussion: """
-        Your edits win over every source and survive later imports (Plaid modifications, new
-        statements). An empty value removes your edit.
-        Example: moneyflow edit 17 --note "dinner with Ana"
-        """)
+            Your edits win over every source and survive later imports (Plaid modifications, new
+            statements). An empty value removes your edit.
+            Example: moneyflow edit 17 --note "dinner with Ana"
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Transaction id.") var transaction: Int64
     @Option(help: "Description to show instead of the bank's.") var description: String?
     @Option(help: "Counterparty to show.") var counterparty: String?
     @Option(help: "Your note.") var note: String?
     func validate() throws {
-        if description == nil && counterparty == nil && note == nil { throw ValidationError("give --description, --counterparty or --note") }
+        if description == nil && counterparty == nil && note == nil {
+            throw ValidationError("give --description, --counterparty or --note")
+        }
     }
     func run() throws {
         try storeOptions.openExisting().editTransaction(transaction, description: description, counterparty: counterparty, note: note)

@@ -7,11 +7,11 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run a saved batch described by a manifest (TOML).",
         discussion: """
-        The manifest lists files, folders or globs, with per-entry account, CSV profile and
-        password source (password_env or password_file; never a password itself), and an
-        optional [accounts] table of ledger names. See README "Batch runs".
-        Example: moneyflow run Samples/moneyflow.toml --store demo.sqlite
-        """)
+            The manifest lists files, folders or globs, with per-entry account, CSV profile and
+            password source (password_env or password_file; never a password itself), and an
+            optional [accounts] table of ledger names. See README "Batch runs".
+            Example: moneyflow run Samples/moneyflow.toml --store demo.sqlite
+            """)
     @OptionGroup var storeOptions: StoreOptions
     @Argument(help: "Manifest file.") var manifest: String
     @Flag(name: .customLong("dry-run"), help: "Print what would happen; write nothing.") var dryRun = false
@@ -23,8 +23,9 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var m: BatchManifest
-        do { m = try BatchManifest.load(manifest, defaults: FileImportOptions(dryRun: dryRun)) }
-        catch let e as BatchManifest.Error { throw CLIError(e.message) }
+        do { m = try BatchManifest.load(manifest, defaults: FileImportOptions(dryRun: dryRun)) } catch let e as BatchManifest.Error {
+            throw CLIError(e.message)
+        }
         // --strict wins over a manifest's `strict = false`.
         if strict { for i in m.rules.indices { m.rules[i].options.strict = true } }
         let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"

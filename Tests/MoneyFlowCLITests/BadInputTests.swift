@@ -6,8 +6,9 @@ import MoneyFlowStore
 import MoneyFlowTestSupport
 import MoneyFlowZip
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Running the real binary (shared by the robustness suites)
@@ -16,13 +17,17 @@ typealias MFRun = BinaryRun
 
 /// The robustness suites' names for the shared runner (``MoneyFlowBinary``) and paths.
 enum MF {
-    static func spawn(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
-                      umask: Int? = nil, wrapper: [String] = []) throws -> BinaryChild {
+    static func spawn(
+        _ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
+        umask: Int? = nil, wrapper: [String] = []
+    ) throws -> BinaryChild {
         try MoneyFlowBinary.spawn(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper)
     }
 
-    static func run(_ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
-                    umask: Int? = nil, wrapper: [String] = []) throws -> MFRun {
+    static func run(
+        _ args: [String], cwd: String, env: [String: String] = [:], logDir: String? = nil,
+        umask: Int? = nil, wrapper: [String] = []
+    ) throws -> MFRun {
         try MoneyFlowBinary.run(args, cwd: cwd, env: env, logDir: logDir, umask: umask, wrapper: wrapper)
     }
 
@@ -98,8 +103,9 @@ struct BadInputCase: Sendable, CustomTestStringConvertible, Decodable {
         BadInputCase(file: "generated:amount_10mb_digits.json", expect: ["amount"]),
         BadInputCase(file: "generated:bomb_300mb_declared_and_actual.zip", expect: ["refused", "size limit"]),
         BadInputCase(file: "generated:bomb_300mb_declared_2mb.zip", expect: ["refused", "size limit"]),
-        BadInputCase(file: "generated:bomb_200mb_honest_pdf.zip", expect: ["pdf"],
-                     note: "200 MiB that really inflate (ratio < 1000, below the 256 MiB cap), then a junk PDF"),
+        BadInputCase(
+            file: "generated:bomb_200mb_honest_pdf.zip", expect: ["pdf"],
+            note: "200 MiB that really inflate (ratio < 1000, below the 256 MiB cap), then a junk PDF"),
     ]
 
     static let all = committed + generated
@@ -114,17 +120,24 @@ enum GeneratedInputs {
         var data = Data()
         switch name {
         case "field_10mb_quoted.csv":
-            data = Data((chaseHeader + "DEBIT,03/01/2026,\"").utf8) + Data(repeating: UInt8(ascii: "A"), count: tenMB)
+            data =
+                Data((chaseHeader + "DEBIT,03/01/2026,\"").utf8) + Data(repeating: UInt8(ascii: "A"), count: tenMB)
                 + Data("\",-5.00,DEBIT_CARD,4000.00,,\r\n".utf8)
         case "field_10mb_unquoted.csv":
-            data = Data((chaseHeader + "DEBIT,03/01/2026,").utf8) + Data(repeating: UInt8(ascii: "B"), count: tenMB)
+            data =
+                Data((chaseHeader + "DEBIT,03/01/2026,").utf8) + Data(repeating: UInt8(ascii: "B"), count: tenMB)
                 + Data(",-5.00,DEBIT_CARD,4000.00,,\r\n".utf8)
         case "header_10mb_field.csv":
             data = Data(repeating: UInt8(ascii: "H"), count: tenMB) + Data(",Posting Date,Description,Amount\r\n".utf8)
         case "amount_10mb_digits.json":
-            data = Data(#"{"added":[{"account_id":"a1","transaction_id":"t1","date":"2026-03-01","name":"X","iso_currency_code":"USD","pending":false,"amount":"#.utf8)
+            data =
+                Data(
+                    #"{"added":[{"account_id":"a1","transaction_id":"t1","date":"2026-03-01","name":"X","iso_currency_code":"USD","pending":false,"amount":"#
+                        .utf8)
                 + Data(repeating: UInt8(ascii: "7"), count: tenMB)
-                + Data(#"}],"modified":[],"removed":[],"next_cursor":"c","has_more":false,"accounts":[{"account_id":"a1","balances":{"current":1.0,"iso_currency_code":"USD"},"name":"C","type":"depository"}]}"#.utf8)
+                + Data(
+                    #"}],"modified":[],"removed":[],"next_cursor":"c","has_more":false,"accounts":[{"account_id":"a1","balances":{"current":1.0,"iso_currency_code":"USD"},"name":"C","type":"depository"}]}"#
+                        .utf8)
         case "bomb_300mb_declared_and_actual.zip":
             let (deflated, crc) = ZipBomb.deflate(megabytes: 300, noiseEvery: 0)
             data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 300 << 20)
@@ -218,17 +231,22 @@ enum PriorStore {
     static let built: Result<(path: String, digest: String), Error> = Result {
         let dir = try MF.tempDir("badinput-template")
         let store = "\(dir)/store.sqlite"
-        let r = try MF.run(["import", "\(MF.samples)/csv/chase_checking.csv", "\(MF.samples)/plaid/plain_added/page1.json",
-                            "\(MF.samples)/cmb/cmb2024_basic.aes256.zip", "--password-env", "MF_TEST_PW", "--store", store],
-                           cwd: dir, env: ["MF_TEST_PW": "DQH9JB"])
-        guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "prior import failed: \(r.stderr)"]) }
+        let r = try MF.run(
+            [
+                "import", "\(MF.samples)/csv/chase_checking.csv", "\(MF.samples)/plaid/plain_added/page1.json",
+                "\(MF.samples)/cmb/cmb2024_basic.aes256.zip", "--password-env", "MF_TEST_PW", "--store", store,
+            ],
+            cwd: dir, env: ["MF_TEST_PW": "DQH9JB"])
+        guard r.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "prior import failed: \(r.stderr)"])
+        }
         return (store, try MF.storeState(store).digest)
     }
 }
 
 @Suite("Bad inputs: one clear error, exit 1, store unchanged")
 struct BadInputTests {
-    static let memoryLimitKiB = 1024 * 1024   // 1 GiB
+    static let memoryLimitKiB = 1024 * 1024 // 1 GiB
 
     @Test("bad input is refused cleanly", arguments: BadInputCase.all)
     func badInput(_ c: BadInputCase) throws {
@@ -294,7 +312,9 @@ struct BadInputTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try MF.copyStore(template, into: dir)
         let bad = ["csv/bad_amount.csv", "plaid/duplicate_key_amount.json", "pdf/truncated_50pct.pdf", "zip/bomb_ratio.zip"]
-        for b in bad { try FileManager.default.copyItem(atPath: "\(MF.badInputs)/\(b)", toPath: "\(dir)/\((b as NSString).lastPathComponent)") }
+        for b in bad {
+            try FileManager.default.copyItem(atPath: "\(MF.badInputs)/\(b)", toPath: "\(dir)/\((b as NSString).lastPathComponent)")
+        }
         try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/amex.csv", toPath: "\(dir)/amex.csv")
         let names = bad.map { ($0 as NSString).lastPathComponent } + ["amex.csv"]
         let r = try MF.run(["import"] + names + ["--store", store], cwd: dir)

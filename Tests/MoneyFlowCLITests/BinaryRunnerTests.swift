@@ -11,8 +11,9 @@ import Testing
         let piped = try MoneyFlowBinary.run(["import", zip, "--store", try TestPaths.tempStore()], stdin: "DQH9JB\n")
         #expect(piped.status == 1)
         #expect(piped.stderr.contains("password required"), "\(piped.stderr)")
-        let fromEnv = try MoneyFlowBinary.run(["import", zip, "--password-env", "MF_PW", "--store", try TestPaths.tempStore()],
-                                              env: ["MF_PW": "DQH9JB"])
+        let fromEnv = try MoneyFlowBinary.run(
+            ["import", zip, "--password-env", "MF_PW", "--store", try TestPaths.tempStore()],
+            env: ["MF_PW": "DQH9JB"])
         #expect(fromEnv.status == 0, "\(fromEnv.stderr)")
     }
 

@@ -9,7 +9,9 @@ struct BinaryWorkflowTests {
     /// A temp folder holding copies of `files` (paths under Samples/, kept as base names).
     static func folder(_ label: String, samples files: [String] = []) throws -> String {
         let dir = try MF.tempDir(label)
-        for f in files { try FileManager.default.copyItem(atPath: "\(MF.samples)/\(f)", toPath: "\(dir)/\((f as NSString).lastPathComponent)") }
+        for f in files {
+            try FileManager.default.copyItem(atPath: "\(MF.samples)/\(f)", toPath: "\(dir)/\((f as NSString).lastPathComponent)")
+        }
         return dir
     }
 
@@ -17,28 +19,37 @@ struct BinaryWorkflowTests {
 
     /// Runs `moneyflow args --store store` in `dir`; requires exit 0 unless `status` says otherwise.
     @discardableResult
-    static func mf(_ args: [String], _ dir: String, store: String = "store.sqlite", status: Int32 = 0,
-                   sourceLocation: SourceLocation = #_sourceLocation) throws -> MFRun {
+    static func mf(
+        _ args: [String], _ dir: String, store: String = "store.sqlite", status: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> MFRun {
         let r = try MF.run(args + ["--store", store], cwd: dir)
-        #expect(r.signal == 0 && r.status == status, "moneyflow \(args.joined(separator: " ")): exit \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            r.signal == 0 && r.status == status, "moneyflow \(args.joined(separator: " ")): exit \(r.status): \(r.stderr)",
+            sourceLocation: sourceLocation)
         return r
     }
 
     static func json(_ r: MFRun) throws -> [[String: Any]] {
-        try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "not a JSON array: \(r.stdout.prefix(300))")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]], "not a JSON array: \(r.stdout.prefix(300))")
     }
 
     // A Chase checking export and a Plaid page of the same account (imported with --account):
     // the coffee matches on the same day; the hardware purchase is dated 6 days later by Plaid.
     static let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\n"
-    static let bankCSV = chaseHeader + """
-        DEBIT,03/10/2026,"BLUE BOTTLE COFFEE",-5.75,DEBIT_CARD, ,,
-        DEBIT,03/01/2026,"HARDWARE STORE 55",-42.10,DEBIT_CARD, ,,
+    static let bankCSV =
+        chaseHeader + """
+            DEBIT,03/10/2026,"BLUE BOTTLE COFFEE",-5.75,DEBIT_CARD, ,,
+            DEBIT,03/01/2026,"HARDWARE STORE 55",-42.10,DEBIT_CARD, ,,
 
-        """
+            """
     static func plaidPage(_ rows: [(id: String, date: String, amount: String, name: String)]) -> String {
-        let added = rows.map { #"{"account_id": "acc1", "amount": \#($0.amount), "iso_currency_code": "USD", "date": "\#($0.date)", "name": "\#($0.name)", "pending": false, "pending_transaction_id": null, "transaction_id": "\#($0.id)"}"# }
-        return #"{"added": [\#(added.joined(separator: ","))], "modified": [], "removed": [], "next_cursor": "c1", "has_more": false, "request_id": "r", "accounts": [{"account_id": "acc1", "name": "Checking", "mask": "0001", "type": "depository", "subtype": "checking", "balances": {"current": 100.0, "iso_currency_code": "USD"}}]}"#
+        let added = rows.map {
+            #"{"account_id": "acc1", "amount": \#($0.amount), "iso_currency_code": "USD", "date": "\#($0.date)", "name": "\#($0.name)", "pending": false, "pending_transaction_id": null, "transaction_id": "\#($0.id)"}"#
+        }
+        return
+            #"{"added": [\#(added.joined(separator: ","))], "modified": [], "removed": [], "next_cursor": "c1", "has_more": false, "request_id": "r", "accounts": [{"account_id": "acc1", "name": "Checking", "mask": "0001", "type": "depository", "subtype": "checking", "balances": {"current": 100.0, "iso_currency_code": "USD"}}]}"#
     }
     static let feed = plaidPage([("t1", "2026-03-07", "42.10", "HARDWARE STORE 55"), ("t2", "2026-03-10", "5.75", "BLUE BOTTLE COFFEE")])
 
@@ -52,17 +63,22 @@ struct BinaryWorkflowTests {
         let report = try Self.json(try Self.mf(["reconcile", "--format", "json"], dir))
         #expect(report.map { $0["account"] as? String } == ["CMB 1357", "Chase Checking"])
         for a in report {
-            #expect(Set(a.keys).isSuperset(of: ["account", "confirmed", "statement_only", "plaid_only", "needs_review", "balance_breaks"]), "\(a.keys)")
+            #expect(
+                Set(a.keys).isSuperset(of: ["account", "confirmed", "statement_only", "plaid_only", "needs_review", "balance_breaks"]),
+                "\(a.keys)")
         }
         func list(_ a: [String: Any], _ key: String) -> [[String: Any]] { a[key] as? [[String: Any]] ?? [] }
         let cmb = report[0], chase = report[1]
         // The CMB sample prints one pair of 2020-01-15 rows swapped: its expected.json names the breaks.
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(MF.samples)/cmb/cmb2020_layout.expected.json"))) as! [String: Any]
+        let expected =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(MF.samples)/cmb/cmb2020_layout.expected.json")))
+            as! [String: Any]
         let rows = expected["transactions"] as! [[String: Any]]
         let breaks = (expected["balance_chain_breaks"] as! [Int]).map { rows[$0]["balance"] as! String }
         #expect(breaks.count == 3)
         #expect(list(cmb, "balance_breaks").map { $0["printed_balance"] as? String } == breaks)
-        #expect(list(cmb, "balance_breaks").allSatisfy { $0["file"] as? String == "cmb2020_layout.pdf" && $0["expected_balance"] is String })
+        #expect(
+            list(cmb, "balance_breaks").allSatisfy { $0["file"] as? String == "cmb2020_layout.pdf" && $0["expected_balance"] is String })
         #expect(list(cmb, "statement_only").count == rows.count && list(cmb, "confirmed").isEmpty && list(cmb, "plaid_only").isEmpty)
         // Chase: the coffee is confirmed by both sources; the hardware purchase 6 days apart is not.
         #expect(list(chase, "confirmed").map { $0["description"] as? String } == ["BLUE BOTTLE COFFEE"])
@@ -81,10 +97,13 @@ struct BinaryWorkflowTests {
             try Self.write(Self.bankCSV, "\(dir)/bank.csv")
             try Self.write(Self.feed, "\(dir)/feed.json")
             try Self.mf(["import", "bank.csv"], dir)
-            let r = try Self.mf(["import", "feed.json", "--account", "Chase Checking", "--json"] + (window.map { ["--window", "\($0)"] } ?? []), dir)
+            let r = try Self.mf(
+                ["import", "feed.json", "--account", "Chase Checking", "--json"] + (window.map { ["--window", "\($0)"] } ?? []), dir)
             #expect(try Self.json(r).first?["linked"] as? Int == 3 - hardware, "window \(window.map(String.init) ?? "default")")
             let txs = try Self.json(try Self.mf(["transactions", "--format", "json"], dir))
-            #expect(txs.filter { $0["description"] as? String == "HARDWARE STORE 55" }.count == hardware, "window \(window.map(String.init) ?? "default")")
+            #expect(
+                txs.filter { $0["description"] as? String == "HARDWARE STORE 55" }.count == hardware,
+                "window \(window.map(String.init) ?? "default")")
         }
     }
 
@@ -94,7 +113,10 @@ struct BinaryWorkflowTests {
     @Test func reviewLinkUnlinkRoundTrip() throws {
         let dir = try Self.folder("bw-review")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.write(Self.chaseHeader + "DEBIT,03/05/2026,\"SAFEWAY 123\",-20.00,DEBIT_CARD, ,,\nDEBIT,03/05/2026,\"WHOLEFDS 456\",-20.00,DEBIT_CARD, ,,\n", "\(dir)/bank.csv")
+        try Self.write(
+            Self.chaseHeader
+                + "DEBIT,03/05/2026,\"SAFEWAY 123\",-20.00,DEBIT_CARD, ,,\nDEBIT,03/05/2026,\"WHOLEFDS 456\",-20.00,DEBIT_CARD, ,,\n",
+            "\(dir)/bank.csv")
         try Self.write(Self.plaidPage([("t9", "2026-03-05", "20.00", "GROCERY PURCHASE")]), "\(dir)/feed.json")
         try Self.mf(["import", "bank.csv"], dir)
         let imp = try Self.json(try Self.mf(["import", "feed.json", "--account", "Chase Checking", "--json"], dir))
@@ -107,8 +129,10 @@ struct BinaryWorkflowTests {
         #expect(candidates.count == 2 && Set(candidates).count == 2, "one entry per candidate: \(candidates)")
         let target = try #require(candidates.last)
         // Ids other transactions held (the record's own review transaction may come back to it).
-        let othersBefore = Set(try Self.json(try Self.mf(["transactions", "--all", "--format", "json"], dir)).compactMap { $0["id"] as? Int })
-            .subtracting([item["transaction"] as? Int ?? -1])
+        let othersBefore = Set(
+            try Self.json(try Self.mf(["transactions", "--all", "--format", "json"], dir)).compactMap { $0["id"] as? Int }
+        )
+        .subtracting([item["transaction"] as? Int ?? -1])
 
         try Self.mf(["link", "\(record)", "\(target)"], dir)
         #expect(try Self.json(try Self.mf(["review", "--format", "json"], dir)).isEmpty)
@@ -140,12 +164,18 @@ struct BinaryWorkflowTests {
             let dir = try Self.folder("bw-failfast")
             defer { try? FileManager.default.removeItem(atPath: dir) }
             try FileManager.default.createDirectory(atPath: "\(dir)/in", withIntermediateDirectories: true)
-            for (name, sample) in [("a_amex.csv", "csv/amex.csv"), ("b_bad.csv", "csv/broken/unterminated_quote.csv"), ("c_chase.csv", "csv/chase_checking.csv")] {
+            for (name, sample) in [
+                ("a_amex.csv", "csv/amex.csv"), ("b_bad.csv", "csv/broken/unterminated_quote.csv"),
+                ("c_chase.csv", "csv/chase_checking.csv"),
+            ] {
                 try FileManager.default.copyItem(atPath: "\(MF.samples)/\(sample)", toPath: "\(dir)/in/\(name)")
             }
             let r = try Self.mf(["import", "in"] + (failFast ? ["--fail-fast"] : []), dir, status: 1)
             #expect(r.stderr.contains("b_bad.csv"), "\(r.stderr)")
-            let files = Set(try Self.json(try Self.mf(["batches", "--format", "json"], dir)).compactMap { $0["file"] as? String }.map { ($0 as NSString).lastPathComponent })
+            let files = Set(
+                try Self.json(try Self.mf(["batches", "--format", "json"], dir)).compactMap { $0["file"] as? String }.map {
+                    ($0 as NSString).lastPathComponent
+                })
             #expect(files.contains("a_amex.csv"), "fail-fast \(failFast): earlier file lost: \(files)")
             #expect(files.contains("c_chase.csv") == !failFast, "fail-fast \(failFast): batches \(files)")
             #expect(!files.contains("b_bad.csv"))
@@ -154,15 +184,18 @@ struct BinaryWorkflowTests {
 
     /// Quoted globs are expanded by moneyflow: `*` stays in its folder, `**` crosses folders.
     @Test func globsSelectTheRightFiles() throws {
-        for (pattern, expected) in [("in/*.csv", ["amex.csv"]), ("in/**/*.csv", ["amex.csv", "bofa_card.csv", "chase_checking.csv"]),
-                                    ("in/sub/**/*.csv", ["bofa_card.csv", "chase_checking.csv"]), ("in/**/deeper/*.csv", ["chase_checking.csv"]),
-                                    ("in/**/c*.csv", ["chase_checking.csv"])] {
+        for (pattern, expected) in [
+            ("in/*.csv", ["amex.csv"]), ("in/**/*.csv", ["amex.csv", "bofa_card.csv", "chase_checking.csv"]),
+            ("in/sub/**/*.csv", ["bofa_card.csv", "chase_checking.csv"]), ("in/**/deeper/*.csv", ["chase_checking.csv"]),
+            ("in/**/c*.csv", ["chase_checking.csv"]),
+        ] {
             let dir = try Self.folder("bw-glob")
             defer { try? FileManager.default.removeItem(atPath: dir) }
             try FileManager.default.createDirectory(atPath: "\(dir)/in/sub/deeper", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/amex.csv", toPath: "\(dir)/in/amex.csv")
             try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/bofa_card.csv", toPath: "\(dir)/in/sub/bofa_card.csv")
-            try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/chase_checking.csv", toPath: "\(dir)/in/sub/deeper/chase_checking.csv")
+            try FileManager.default.copyItem(
+                atPath: "\(MF.samples)/csv/chase_checking.csv", toPath: "\(dir)/in/sub/deeper/chase_checking.csv")
             try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/README.md", toPath: "\(dir)/in/sub/README.md")
             let r = try Self.json(try Self.mf(["import", pattern, "--json"], dir))
             let got = r.compactMap { $0["file"] as? String }.map { ($0 as NSString).lastPathComponent }.sorted()
@@ -180,7 +213,8 @@ struct BinaryWorkflowTests {
             try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/\(f)", toPath: "\(dir)/csv/\(f)")
         }
         try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/bofa_card.csv", toPath: "\(dir)/csv/old/bofa_card.csv")
-        try Self.write("""
+        try Self.write(
+            """
             store = "ledger.sqlite"
             exclude = ["csv/old/**", "**/*.toml"]
             [[files]]
@@ -195,7 +229,8 @@ struct BinaryWorkflowTests {
         let r = try MF.run(["run", "manifest.toml", "--json"], cwd: dir)
         #expect(r.status == 0 && r.signal == 0, "\(r.stderr)")
         let results = try Self.json(r)
-        #expect(results.compactMap { $0["file"] as? String }.map { ($0 as NSString).lastPathComponent }.sorted()
+        #expect(
+            results.compactMap { $0["file"] as? String }.map { ($0 as NSString).lastPathComponent }.sorted()
                 == ["amex.csv", "chase_checking.csv", "generic_semicolon_ddmmyyyy.csv"])
         #expect(FileManager.default.fileExists(atPath: "\(dir)/ledger.sqlite"), "the manifest's store was not used")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/moneyflow.sqlite"))
@@ -215,9 +250,13 @@ struct BinaryWorkflowTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.mf(["import", "page1.json"], dir)
         try Self.mf(["import", "page2.json"], dir)
-        let coffees = try Self.json(try Self.mf(["transactions", "--format", "json"], dir)).filter { ($0["description"] as? String ?? "").hasPrefix("BLUE BOTTLE") }
+        let coffees = try Self.json(try Self.mf(["transactions", "--format", "json"], dir)).filter {
+            ($0["description"] as? String ?? "").hasPrefix("BLUE BOTTLE")
+        }
         #expect(coffees.count == 2)
-        #expect(Set(coffees.compactMap { $0["amount"] as? String }) == ["-5.75"] && Set(coffees.compactMap { $0["date"] as? String }).count == 1)
+        #expect(
+            Set(coffees.compactMap { $0["amount"] as? String }) == ["-5.75"] && Set(coffees.compactMap { $0["date"] as? String }).count == 1
+        )
     }
 }
 
@@ -234,7 +273,8 @@ struct DemoStoryTests {
         // Only Plaid pages that open a multi-page update warn, and say so.
         let warnings = files.flatMap { $0["warning_messages"] as? [String] ?? [] }
         #expect(warnings.count == 3 && warnings.allSatisfy { $0.contains("has_more") }, "\(warnings)")
-        let accounts = try BinaryWorkflowTests.json(try MF.run(["accounts", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
+        let accounts = try BinaryWorkflowTests.json(
+            try MF.run(["accounts", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
         #expect(accounts.compactMap { $0["name"] as? String }.sorted() == ["CMB 2468", "Plaid Checking 0000", "Plaid Credit Card 3333"])
         let report = try BinaryWorkflowTests.json(try MF.run(["reconcile", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
         func counts(_ name: String) -> [Int] {

@@ -3,8 +3,8 @@ import GRDB
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
-import Testing
 import MoneyFlowTestSupport
+import Testing
 
 /// Issue 13, CLI part: hostile text on terminals and in exports, `--strict`, manifests,
 /// unknown names, renames in summaries, streamed listings, export arithmetic. Every check
@@ -38,8 +38,10 @@ import MoneyFlowTestSupport
 
     // MARK: 1. Terminal escapes
 
-    static let hostile = ["CLEAR\u{1B}[2JSCREEN", "TITLE\u{1B}]0;pwned\u{07} BEL\u{07} CR\rX",
-                          "C1\u{9B}31m RLO\u{202E}evil\u{202C} ISO\u{2066}x\u{2069} LS\u{2028}PS\u{2029}end", "MULTI\nLINE"]
+    static let hostile = [
+        "CLEAR\u{1B}[2JSCREEN", "TITLE\u{1B}]0;pwned\u{07} BEL\u{07} CR\rX",
+        "C1\u{9B}31m RLO\u{202E}evil\u{202C} ISO\u{2066}x\u{2069} LS\u{2028}PS\u{2029}end", "MULTI\nLINE",
+    ]
 
     /// A Chase checking export whose descriptions carry escape sequences, saved under a file
     /// name that carries one too.
@@ -78,8 +80,10 @@ import MoneyFlowTestSupport
         let verbose = try CLI.run(["import", file, "--csv-profile", "chase", "--account", account, "--dry-run"], store: store)
         #expect(Self.rawControls(verbose.stdout).isEmpty, "dry-run plan: \(Self.rawControls(verbose.stdout))")
 
-        for args in [["transactions"], ["transactions", "--all"], ["batches"], ["accounts"], ["reconcile"], ["review"],
-                     ["import", dir, "--csv-profile", "chase", "--account", account]] {
+        for args in [
+            ["transactions"], ["transactions", "--all"], ["batches"], ["accounts"], ["reconcile"], ["review"],
+            ["import", dir, "--csv-profile", "chase", "--account", account],
+        ] {
             let r = try CLI.run(args, store: store)
             #expect(Self.rawControls(r.stdout + r.stderr).isEmpty, "\(args[0]): \(Self.rawControls(r.stdout + r.stderr))")
         }
@@ -138,9 +142,11 @@ import MoneyFlowTestSupport
         #expect(dry.status == 1)
 
         // Manifest: top level, per [[files]] entry, and `run --strict` over a lax manifest.
-        for (manifest, extra) in [("strict = true\n", [String]()),
-                                  ("[[files]]\npath = \"p/page1.json\"\nstrict = true\n", []),
-                                  ("exclude = []\n", ["--strict"])] {
+        for (manifest, extra) in [
+            ("strict = true\n", [String]()),
+            ("[[files]]\npath = \"p/page1.json\"\nstrict = true\n", []),
+            ("exclude = []\n", ["--strict"]),
+        ] {
             let dir = try Self.tempDir()
             try Self.copySample(page, to: dir + "/p/page1.json")
             try Self.write(manifest, to: dir + "/moneyflow.toml")
@@ -158,7 +164,8 @@ import MoneyFlowTestSupport
         let dir = try Self.tempDir()
         try Self.copySample("Samples/csv/chase_checking.csv", to: dir + "/chase.csv")
         try Self.write("not,a,statement\n1,2,3\n", to: dir + "/bad.csv")
-        try Self.write("""
+        try Self.write(
+            """
             [[files]]
             path = "bad.csv"
             [accounts]
@@ -169,8 +176,9 @@ import MoneyFlowTestSupport
             let r = try CLI.run(command, store: store)
             #expect(r.status == 1, "\(r.stdout)")
             let accounts = Self.json(try CLI.run(["accounts", "--format", "json"], store: store).stdout)
-            #expect(accounts.first { $0["name"] as? String == "Chase Checking" }?["ledger_name"] as? String == "Assets:Chase:Main",
-                    "\(command[0]): \(accounts)")
+            #expect(
+                accounts.first { $0["name"] as? String == "Chase Checking" }?["ledger_name"] as? String == "Assets:Chase:Main",
+                "\(command[0]): \(accounts)")
             let bean = try CLI.run(["export", "--format", "beancount"], store: store).stdout
             #expect(bean.contains("open Assets:Chase:Main"))
         }
@@ -180,7 +188,8 @@ import MoneyFlowTestSupport
         let dir = try Self.tempDir()
         try Self.copySample("Samples/csv/chase_checking.csv", to: dir + "/chase.csv")
         try Self.copySample("Samples/csv/amex.csv", to: dir + "/old/amex.csv")
-        try Self.write("""
+        try Self.write(
+            """
             exclude = ["old/**"]
             [defaults]
             account = "Household"
@@ -253,12 +262,15 @@ import MoneyFlowTestSupport
     @Test func unknownAccountIsAnErrorListingKnownNamesEverywhere() throws {
         let store = try CLI.tempStore()
         #expect(try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store).status == 0)
-        for args in [["transactions", "--account", "Chase Chekcing"], ["transactions", "--format", "json", "--account", "Chase Chekcing"],
-                     ["reconcile", "--account", "Chase Chekcing"], ["export", "--format", "csv", "--account", "Chase Chekcing"],
-                     ["accounts", "rename", "Chase Chekcing", "X"], ["accounts", "link", "Chase Chekcing", "csv:x"]] {
+        for args in [
+            ["transactions", "--account", "Chase Chekcing"], ["transactions", "--format", "json", "--account", "Chase Chekcing"],
+            ["reconcile", "--account", "Chase Chekcing"], ["export", "--format", "csv", "--account", "Chase Chekcing"],
+            ["accounts", "rename", "Chase Chekcing", "X"], ["accounts", "link", "Chase Chekcing", "csv:x"],
+        ] {
             let r = try CLI.run(args, store: store)
             #expect(r.status == 1 && r.stdout.isEmpty, "\(args)")
-            #expect(r.stderr.contains("no account named 'Chase Chekcing'") && r.stderr.contains("known accounts: 'Chase Checking'")
+            #expect(
+                r.stderr.contains("no account named 'Chase Chekcing'") && r.stderr.contains("known accounts: 'Chase Checking'")
                     && r.stderr.contains("did you mean 'Chase Checking'"), "\(args): \(r.stderr)")
         }
     }
@@ -302,12 +314,15 @@ import MoneyFlowTestSupport
         #expect(try CLI.run(["import", "Samples/plaid/plain_added", "--quiet"], store: store).status == 0)
         let ledger = try LedgerStore(path: store)
         let someAccount = try #require(try ledger.accounts().last?.name)
-        for (args, all, account) in [([String](), false, String?.none), (["--all"], true, nil), (["--account", someAccount], false, someAccount),
-                                     (["--from", "2030-01-01"], false, nil)] {
+        for (args, all, account) in [
+            ([String](), false, String?.none), (["--all"], true, nil), (["--account", someAccount], false, someAccount),
+            (["--from", "2030-01-01"], false, nil),
+        ] {
             let from = args.contains("--from") ? LocalDate(iso: "2030-01-01", .lenient) : nil
             let txs = try ledger.transactions(account: account, from: from, includeAll: all)
             let json = try CLI.run(["transactions", "--format", "json"] + args, store: store)
-            #expect(json.status == 0 && json.stdout == Contracts.transactions(txs, includeState: all).render(pretty: true) + "\n", "\(args)")
+            #expect(
+                json.status == 0 && json.stdout == Contracts.transactions(txs, includeState: all).render(pretty: true) + "\n", "\(args)")
             let csv = try CLI.run(["transactions", "--format", "csv"] + args, store: store)
             #expect(csv.status == 0 && csv.stdout == CSVExport.transactions(txs) + "\n", "\(args)")
             guard !all else { continue }
@@ -331,7 +346,9 @@ import MoneyFlowTestSupport
             try db.execute(sql: "UPDATE record SET amount_minor = 5000000000000000000, balance_minor = 5000000000000000000")
         }
         try db.close()
-        for args in [["export", "--format", "beancount"], ["export", "--format", "ledger"], ["reconcile", "--format", "json"], ["reconcile"]] {
+        for args in [
+            ["export", "--format", "beancount"], ["export", "--format", "ledger"], ["reconcile", "--format", "json"], ["reconcile"],
+        ] {
             let r = try CLI.run(args, store: store)
             #expect(r.status == 0 && r.stdout.contains("50000000000000000.00"), "\(args): \(r.status) \(r.stderr.prefix(300))")
         }
@@ -341,16 +358,19 @@ import MoneyFlowTestSupport
     /// Int64. Export and reconcile must not crash.
     @Test func hugeStoredAmountsExportWithoutOverflow() throws {
         let huge = Money(minorUnits: 5_000_000_000_000_000_000, currency: "USD")
-        let account = LedgerAccount(id: 1, name: "Chase Checking", institution: "Chase", number: nil, type: "checking", subtype: nil,
-                                    currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil,
-                                    availableBalance: nil, ledgerName: nil, keys: ["csv:chase/checking"])
+        let account = LedgerAccount(
+            id: 1, name: "Chase Checking", institution: "Chase", number: nil, type: "checking", subtype: nil,
+            currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil,
+            availableBalance: nil, ledgerName: nil, keys: ["csv:chase/checking"])
         func tx(_ id: Int64, _ day: Int, balance: Money?) -> LedgerTransaction {
             let date = LocalDate(iso: "2026-02-0\(day)", .lenient)!
-            let source = LedgerSource(id: id, kind: .csv, externalID: nil, file: "big.csv", line: Int(id) + 1, page: nil, row: nil,
-                                      state: "active", date: date, amount: huge, description: "BIG", counterparty: nil, pending: false)
-            return LedgerTransaction(id: id, accountID: 1, account: "Chase Checking", date: date, amount: huge, description: "BIG",
-                                     counterparty: nil, note: nil, balance: balance, category: nil, pending: false, status: "active",
-                                     needsReview: false, sources: [source])
+            let source = LedgerSource(
+                id: id, kind: .csv, externalID: nil, file: "big.csv", line: Int(id) + 1, page: nil, row: nil,
+                state: "active", date: date, amount: huge, description: "BIG", counterparty: nil, pending: false)
+            return LedgerTransaction(
+                id: id, accountID: 1, account: "Chase Checking", date: date, amount: huge, description: "BIG",
+                counterparty: nil, note: nil, balance: balance, category: nil, pending: false, status: "active",
+                needsReview: false, sources: [source])
         }
         let min = Money(minorUnits: .min, currency: "USD")
         let txs = [tx(1, 1, balance: huge), tx(2, 2, balance: Money(minorUnits: .max, currency: "USD")), tx(3, 3, balance: min)]

@@ -25,7 +25,9 @@ enum CLI {
         #expect(r.status == 0)
         let array = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]]
         #expect(!array.isEmpty)
-        let keys: Set<String> = ["id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources"]
+        let keys: Set<String> = [
+            "id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources",
+        ]
         for t in array {
             #expect(Set(t.keys) == keys)
             #expect(t["amount"] is String)
@@ -46,7 +48,8 @@ enum CLI {
         let store = try CLI.tempStore()
         _ = try CLI.run(["import", "Samples/csv/amex.csv"], store: store)
         func snapshot() throws -> String {
-            try CLI.run(["transactions", "--all", "--format", "json"], store: store).stdout + CLI.run(["batches", "--format", "json"], store: store).stdout
+            try CLI.run(["transactions", "--all", "--format", "json"], store: store).stdout
+                + CLI.run(["batches", "--format", "json"], store: store).stdout
         }
         let before = try snapshot()
         let r = try CLI.run(["import", "Samples/csv/broken/bad_date.csv"], store: store)
@@ -77,7 +80,9 @@ enum CLI {
         let js = try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as! [[String: Any]]
         #expect(js[0]["new"] as? Int == 0 && js[0]["already_present"] as? Int == newCount)
         #expect(js[0]["batch"] as? Int == j1[0]["batch"] as? Int)
-        let listed = try JSONSerialization.jsonObject(with: Data(try CLI.run(["batches", "--format", "json"], store: store).stdout.utf8)) as! [[String: Any]]
+        let listed =
+            try JSONSerialization.jsonObject(with: Data(try CLI.run(["batches", "--format", "json"], store: store).stdout.utf8))
+            as! [[String: Any]]
         #expect(listed.count == 1 && listed[0]["seen_again"] as? Int == 1 && listed[0]["last_seen_at"] is String)
         // The same rows in other bytes (another export of the same period): a batch of its own.
         let copy = (try CLI.tempStore() as NSString).deletingLastPathComponent + "/wells_fargo_again.csv"
@@ -95,7 +100,9 @@ enum CLI {
         #expect(undo.status == 0)
         #expect(undo.stdout.contains("0 records and 0 transactions removed; \(newCount) records kept"))
         let txs = try CLI.run(["transactions", "--format", "json"], store: store)
-        #expect(txs.stdout == before.replacingOccurrences(of: "\"file\": \"wells_fargo_checking.csv\"", with: "\"file\": \"wells_fargo_again.csv\""))
+        #expect(
+            txs.stdout
+                == before.replacingOccurrences(of: "\"file\": \"wells_fargo_checking.csv\"", with: "\"file\": \"wells_fargo_again.csv\""))
         let undo2 = try CLI.run(["undo", String(j2[0]["batch"] as! Int)], store: store)
         #expect(undo2.stdout.contains("\(newCount) records and \(newCount) transactions removed"))
         let empty = try CLI.run(["transactions", "--format", "json"], store: store)
@@ -119,7 +126,9 @@ enum CLI {
         #expect(try CLI.run(["import", "Samples/csv/chase_checking.csv"], store: store).status == 0)
         let link = try CLI.run(["accounts", "link", "Chase Checking", "plaid:82fhzmgnlJv0jjhwrecUGPWKM3wQDEZHK9Qhm"], store: store)
         #expect(link.status == 0, "\(link.stderr)")
-        #expect(try CLI.run(["import", "Samples/plaid/plain_added/page1.json", "Samples/plaid/plain_added/page2.json"], store: store).status == 0)
+        #expect(
+            try CLI.run(["import", "Samples/plaid/plain_added/page1.json", "Samples/plaid/plain_added/page2.json"], store: store).status
+                == 0)
         let accounts = try json(try CLI.run(["accounts", "--format", "json"], store: store)).map { $0["name"] as! String }
         #expect(accounts.contains("Chase Checking"))
         #expect(!accounts.contains("Plaid Checking 0000"))
@@ -134,7 +143,9 @@ enum CLI {
         let before = try json(try CLI.run(["transactions", "--format", "json"], store: store))
         // The transaction the next page modifies (its record keeps its link).
         let page2 = try String(contentsOf: CLI.repoRoot.appendingPathComponent("Samples/plaid/modified_posted/page2.json"), encoding: .utf8)
-        let target = before.first { t in (t["sources"] as! [[String: Any]]).contains { s in page2.contains((s["external_id"] as? String) ?? "\u{0}") } }!
+        let target = before.first { t in
+            (t["sources"] as! [[String: Any]]).contains { s in page2.contains((s["external_id"] as? String) ?? "\u{0}") }
+        }!
         let id = target["id"] as! Int
         #expect(try CLI.run(["edit", String(id), "--note", "farmers market with Ana"], store: store).status == 0)
         #expect(try CLI.run(["import", "Samples/plaid/modified_posted/page2.json"], store: store).status == 0)

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF
 import MoneyFlowTestSupport
+import Testing
 
 /// End-to-end CMB PDF reading (poppler extraction + reconstruction) against the sample statements
 /// in `Samples/cmb`, every field of every row compared with `<fixture>.expected.json`.
@@ -131,7 +131,8 @@ struct CMBSamplesTests {
     /// Password of a broken sample, from `broken/passwords.json` (or a `name ... \`pw\`` line of README.md).
     static func password(for name: String) -> String? {
         if let data = try? broken("passwords.json"),
-           let map = try? JSONDecoder().decode([String: String].self, from: data), let pw = map[name] {
+            let map = try? JSONDecoder().decode([String: String].self, from: data), let pw = map[name]
+        {
             return pw
         }
         guard let readme = try? String(contentsOf: samples.appendingPathComponent("broken/README.md"), encoding: .utf8) else { return nil }

@@ -9,8 +9,10 @@ import Testing
 func ledgerShape(_ transactions: [LedgerTransaction]) -> [String] {
     transactions.map { t in
         let kinds = t.sources.map { "\($0.kind.rawValue)/\($0.state)" }.sorted().joined(separator: "+")
-        return [t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.status, t.description,
-                t.balance?.decimalString ?? "-", t.pending ? "pending" : "posted", kinds].joined(separator: "|")
+        return [
+            t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.status, t.description,
+            t.balance?.decimalString ?? "-", t.pending ? "pending" : "posted", kinds,
+        ].joined(separator: "|")
     }.sorted()
 }
 
@@ -50,10 +52,14 @@ struct ConcurrencyTests {
         for round in 1...(freshStore ? 1 : 2) {
             let store = "\(batch.dir)/concurrent-\(round).sqlite"
             try prepare(store)
-            let children = try subsets.map { try MF.spawn(["import"] + $0 + ["--quiet", "--store", store], cwd: batch.dir, logDir: batch.dir) }
+            let children = try subsets.map {
+                try MF.spawn(["import"] + $0 + ["--quiet", "--store", store], cwd: batch.dir, logDir: batch.dir)
+            }
             let results = children.map { $0.wait() }
             for (k, r) in results.enumerated() {
-                #expect(r.signal == 0 && r.status == 0, "round \(round), process \(k) of \(n): exit \(r.status) signal \(r.signal): \(r.stderr)")
+                #expect(
+                    r.signal == 0 && r.status == 0, "round \(round), process \(k) of \(n): exit \(r.status) signal \(r.signal): \(r.stderr)"
+                )
                 let lower = r.stderr.lowercased()
                 #expect(!lower.contains("locked") && !lower.contains("busy"), "round \(round), process \(k): \(r.stderr)")
                 #expect(r.stderr.isEmpty, "round \(round), process \(k): \(r.stderr)")
@@ -62,10 +68,14 @@ struct ConcurrencyTests {
             #expect(try opened.integrityCheck() == "ok")
             let concurrent = try opened.transactions(includeAll: true)
             // Nothing duplicated, nothing lost.
-            #expect(concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
+            #expect(
+                concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
             #expect(concurrent.reduce(0) { $0 + $1.sources.count } == sequentialRecords, "round \(round): record count differs")
             let shape = ledgerShape(concurrent), expected = ledgerShape(sequential)
-            #expect(shape == expected, "round \(round): ledger differs from the sequential result: only concurrent \(Set(shape).subtracting(expected).prefix(3)), only sequential \(Set(expected).subtracting(shape).prefix(3))")
+            #expect(
+                shape == expected,
+                "round \(round): ledger differs from the sequential result: only concurrent \(Set(shape).subtracting(expected).prefix(3)), only sequential \(Set(expected).subtracting(shape).prefix(3))"
+            )
             // Every file added its records in exactly one batch (later runs find it already present).
             let batches = try opened.batches()
             for f in batch.files {

@@ -3,9 +3,10 @@ import GRDB
 import MoneyFlowCore
 import MoneyFlowStore
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import MoneyFlowTestSupport
+    import Glibc
+    import MoneyFlowTestSupport
 #endif
 
 /// A batch of statement files for crash and concurrency tests: sample CSVs of every built-in
@@ -15,12 +16,16 @@ struct ImportBatch {
     /// File names in the order the batch runner applies them (natural path order).
     let files: [String]
 
-    static func make(label: String, synthetic: Int = 16, rowsPerFile: Int = 60, pdfs: [String] = ImportBatch.defaultPDFs) throws -> ImportBatch {
+    static func make(label: String, synthetic: Int = 16, rowsPerFile: Int = 60, pdfs: [String] = ImportBatch.defaultPDFs) throws
+        -> ImportBatch
+    {
         let dir = try MF.tempDir(label)
         let fm = FileManager.default
         var names: [String] = []
-        for f in ["amex.csv", "bofa_card.csv", "bofa_checking.csv", "capital_one_360.csv", "capital_one_card.csv",
-                  "chase_card.csv", "chase_checking.csv", "wells_fargo_checking.csv"] {
+        for f in [
+            "amex.csv", "bofa_card.csv", "bofa_checking.csv", "capital_one_360.csv", "capital_one_card.csv",
+            "chase_card.csv", "chase_checking.csv", "wells_fargo_checking.csv",
+        ] {
             try fm.copyItem(atPath: "\(MF.samples)/csv/\(f)", toPath: "\(dir)/\(f)"); names.append(f)
         }
         for f in ["cmb_pc_gbk.csv", "cmb_pc_utf8bom.csv"] + pdfs {
@@ -29,7 +34,9 @@ struct ImportBatch {
         for k in 0..<synthetic {
             var text = "Date,Description,Amount\n"
             for r in 0..<rowsPerFile {
-                text += String(format: "%02d/%02d/2026,SYNTH MERCHANT %03d ROW %03d,%d.%02d\n", k % 12 + 1, r % 28 + 1, k, r, 3 + r * 7 % 90, (k * 31 + r) % 100)
+                text += String(
+                    format: "%02d/%02d/2026,SYNTH MERCHANT %03d ROW %03d,%d.%02d\n", k % 12 + 1, r % 28 + 1, k, r, 3 + r * 7 % 90,
+                    (k * 31 + r) % 100)
             }
             let name = "synthetic_\(k).csv"
             try text.write(toFile: "\(dir)/\(name)", atomically: false, encoding: .utf8)
@@ -51,17 +58,25 @@ struct FileLevelState {
     var batchRowsByFile: [String: [Int]]
 
     static func read(_ path: String) throws -> FileLevelState {
-        guard FileManager.default.fileExists(atPath: path) else { return FileLevelState(integrity: "ok", recordsByFile: [:], batchRowsByFile: [:]) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return FileLevelState(integrity: "ok", recordsByFile: [:], batchRowsByFile: [:])
+        }
         let db = try DatabaseQueue(path: path)
         return try db.read { db in
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ")
             guard try db.tableExists("batch") else { return FileLevelState(integrity: integrity, recordsByFile: [:], batchRowsByFile: [:]) }
             var records: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT b.file_name AS f, COUNT(*) AS n FROM record r JOIN batch b ON b.id = r.batch_id GROUP BY b.file_name") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT b.file_name AS f, COUNT(*) AS n FROM record r JOIN batch b ON b.id = r.batch_id GROUP BY b.file_name")
+            {
                 records[row["f"]] = row["n"]
             }
             var batches: [String: [Int]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT file_name AS f, new_count + present_count + linked_count + review_count AS n FROM batch WHERE undone_at IS NULL ORDER BY id") {
+            for row in try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT file_name AS f, new_count + present_count + linked_count + review_count AS n FROM batch WHERE undone_at IS NULL ORDER BY id"
+            ) {
                 batches[row["f"], default: []].append(row["n"])
             }
             return FileLevelState(integrity: integrity, recordsByFile: records, batchRowsByFile: batches)
@@ -135,7 +150,9 @@ struct CrashConsistencyTests {
                 if Self.committedBatches(store) > before { wrote = true; break }
                 // A run with little left can finish between two polls (and its WAL is gone then).
                 var info = siginfo_t()
-                if waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD { exited = true; break }
+                if waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD {
+                    exited = true; break
+                }
                 usleep(2_000)
             }
             if !wrote && !exited { neverWrote += 1 }
@@ -146,7 +163,11 @@ struct CrashConsistencyTests {
             usleep(useconds_t(delay * 1_000_000))
             kill(child.pid, SIGKILL)
             let r = child.wait()
-            if r.signal == SIGKILL { if wrote { killedMidWrite += 1 } } else { finishedBeforeKill += 1; #expect(r.status == 0, "\(r.stderr)") }
+            if r.signal == SIGKILL {
+                if wrote { killedMidWrite += 1 }
+            } else {
+                finishedBeforeKill += 1; #expect(r.status == 0, "\(r.stderr)")
+            }
 
             let s = try FileLevelState.read(store)
             let context = "attempt \(attempt), seed \(seed), killed \(String(format: "%.3f", delay)) s after the run's first commit"
@@ -181,7 +202,9 @@ struct CrashConsistencyTests {
             }
         }
         #expect(neverWrote == 0, "\(neverWrote) runs committed nothing before the deadline")
-        #expect(killedMidWrite >= Self.kills / 3, "only \(killedMidWrite) of \(Self.kills) kills landed after a run's first commit and before its end")
+        #expect(
+            killedMidWrite >= Self.kills / 3,
+            "only \(killedMidWrite) of \(Self.kills) kills landed after a run's first commit and before its end")
         #expect(completions >= 2, "the completed-ledger check ran \(completions) times")
 
         // Re-running completes the import: same ledger as the uninterrupted run.
@@ -191,6 +214,8 @@ struct CrashConsistencyTests {
         #expect(finished.integrity == "ok")
         #expect(finished.recordsByFile == reference.recordsByFile)
         #expect(try ledgerTransactions(store) == referenceLedger, "final ledger differs from an uninterrupted import")
-        print("crash consistency: \(killedMidWrite) of \(Self.kills) SIGKILLs mid-write (after the run's first commit), \(finishedBeforeKill) runs finished first, \(completions) completed ledgers checked; files committed after each kill: \(committedHistory) of \(batch.files.count); full run \(String(format: "%.2f", fullDuration)) s; seed \(seed)")
+        print(
+            "crash consistency: \(killedMidWrite) of \(Self.kills) SIGKILLs mid-write (after the run's first commit), \(finishedBeforeKill) runs finished first, \(completions) completed ledgers checked; files committed after each kill: \(committedHistory) of \(batch.files.count); full run \(String(format: "%.2f", fullDuration)) s; seed \(seed)"
+        )
     }
 }

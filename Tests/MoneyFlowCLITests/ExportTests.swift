@@ -5,8 +5,10 @@ import Testing
 
 /// `moneyflow export`: structure always; `bean-check` / `hledger check` when they are on PATH.
 @Suite struct ExportTests {
-    static let samples = ["Samples/csv/chase_checking.csv", "Samples/cmb/cmb2024_multicurrency.pdf",
-                          "Samples/plaid/plain_added/page1.json", "Samples/plaid/plain_added/page2.json"]
+    static let samples = [
+        "Samples/csv/chase_checking.csv", "Samples/cmb/cmb2024_multicurrency.pdf",
+        "Samples/plaid/plain_added/page1.json", "Samples/plaid/plain_added/page2.json",
+    ]
 
     static func importedStore(_ files: [String] = samples) throws -> String {
         let store = try CLI.tempStore()
@@ -98,7 +100,7 @@ import Testing
         #expect(ids.sorted() == txs.map { $0["id"] as! Int }.sorted())
         #expect(lines.filter { $0.hasPrefix("  sources: \"") }.count == txs.count)
         #expect(text.contains("  sources: \"cmb-pdf:"))
-        #expect(text.contains("  external-id: \""))   // Plaid transaction ids
+        #expect(text.contains("  external-id: \"")) // Plaid transaction ids
 
         // Opens at each account's first transaction, with its currencies.
         #expect(lines.contains("2026-03-01 open Assets:CMB:3321 CNY,HKD,USD"))
@@ -114,9 +116,11 @@ import Testing
         #expect(balances.contains("2026-03-02 balance Assets:CMB:3321  18950.00 HKD"))
         #expect(balances.contains { $0.hasSuffix(" USD") && $0.contains("Assets:CMB:3321") })
         #expect(balances.contains { $0.contains("Assets:Chase:Checking") })
-        #expect(!balances.contains { $0.contains("Plaid") })   // Plaid prints no running balance
+        #expect(!balances.contains { $0.contains("Plaid") }) // Plaid prints no running balance
         // At most one assertion per account, currency and date.
-        let keys = balances.map { l -> String in let p = l.split(separator: " "); return "\(p[0]) \(p[2]) \(p.last!)" }
+        let keys = balances.map { l -> String in
+            let p = l.split(separator: " "); return "\(p[0]) \(p[2]) \(p.last!)"
+        }
         #expect(Set(keys).count == keys.count)
         try Self.expectBeanCheckPasses(text)
     }
@@ -126,11 +130,11 @@ import Testing
         let store = try Self.importedStore(["Samples/csv/chase_checking.csv"])
         let bean = try Self.export(store, "beancount")
         let lines = Self.lines(bean)
-        #expect(lines.contains("2026-01-03 balance Assets:Chase:Checking  3250.16 USD"))   // not 5100.16
-        #expect(lines.contains("2026-02-14 balance Assets:Chase:Checking  5771.84 USD"))   // payroll after Spotify
-        #expect(lines.contains("2026-02-18 balance Assets:Chase:Checking  5154.27 USD"))   // the fee, top of 02/17
+        #expect(lines.contains("2026-01-03 balance Assets:Chase:Checking  3250.16 USD")) // not 5100.16
+        #expect(lines.contains("2026-02-14 balance Assets:Chase:Checking  5771.84 USD")) // payroll after Spotify
+        #expect(lines.contains("2026-02-18 balance Assets:Chase:Checking  5154.27 USD")) // the fee, top of 02/17
         #expect(lines.contains("2026-02-21 balance Assets:Chase:Checking  4150.31 USD"))
-        #expect(!lines.contains { $0.hasPrefix("2026-02-28 balance") })                    // 02/27 row has no balance
+        #expect(!lines.contains { $0.hasPrefix("2026-02-28 balance") }) // 02/27 row has no balance
         // An opening balance makes the first assertion hold.
         #expect(lines.contains("  Assets:Chase:Checking  5187.64 USD"))
 
@@ -154,7 +158,10 @@ import Testing
         let headers = lines.filter { Self.isDated($0) && !$0.hasSuffix(" Opening balance") }
         #expect(headers.count == txs.count)
         #expect(lines.filter { $0.hasPrefix("    ; moneyflow-id: ") }.count == txs.count)
-        for a in ["Assets:CMB:3321", "Assets:Chase:Checking", "Assets:Plaid:0000", "Liabilities:Plaid:3333", "Expenses:Uncategorized", "Income:Uncategorized"] {
+        for a in [
+            "Assets:CMB:3321", "Assets:Chase:Checking", "Assets:Plaid:0000", "Liabilities:Plaid:3333", "Expenses:Uncategorized",
+            "Income:Uncategorized",
+        ] {
             #expect(lines.contains("account \(a)"))
         }
         for c in ["CNY", "HKD", "USD"] { #expect(lines.contains("commodity 1000.00 \(c)")) }
@@ -192,8 +199,12 @@ import Testing
         let store = try Self.importedStore()
         let rename = try CLI.run(["accounts", "rename", "CMB 3321", "--ledger-name", "Assets:Bank:CMB-Main"], store: store)
         #expect(rename.status == 0, "\(rename.stderr)")
-        let text = try Self.export(store, "beancount", ["--account", "CMB 3321", "--from", "2026-04-01", "--to", "2026-04-15",
-                                                        "--operating-currency", "CNY"])
+        let text = try Self.export(
+            store, "beancount",
+            [
+                "--account", "CMB 3321", "--from", "2026-04-01", "--to", "2026-04-15",
+                "--operating-currency", "CNY",
+            ])
         let lines = Self.lines(text)
         #expect(lines.contains("option \"operating_currency\" \"CNY\""))
         #expect(lines.contains("2026-04-01 open Assets:Bank:CMB-Main CNY,HKD,USD"))
@@ -247,33 +258,44 @@ import Testing
     /// zero amounts, an invalid user ledger name, two accounts with the same default name.
     @Test func awkwardTextAndNames() throws {
         let accounts = [
-            LedgerAccount(id: 1, name: "工资卡", institution: "招商银行", number: "6214 **** 0042", type: nil, subtype: nil,
-                          currencies: ["CNY"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
-                          ledgerName: nil, keys: ["cmb:6214********0042"]),
-            LedgerAccount(id: 2, name: "My Card", institution: "Some Bank", number: nil, type: "card", subtype: nil,
-                          currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
-                          ledgerName: "liabilities:信用卡:visa card", keys: []),
-            LedgerAccount(id: 3, name: "Some Bank Savings", institution: "Some Bank", number: nil, type: "savings", subtype: nil,
-                          currencies: ["JPY"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
-                          ledgerName: nil, keys: []),
-            LedgerAccount(id: 4, name: "Some Bank Savings!", institution: "Some Bank", number: nil, type: "savings", subtype: nil,
-                          currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
-                          ledgerName: nil, keys: []),
+            LedgerAccount(
+                id: 1, name: "工资卡", institution: "招商银行", number: "6214 **** 0042", type: nil, subtype: nil,
+                currencies: ["CNY"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
+                ledgerName: nil, keys: ["cmb:6214********0042"]),
+            LedgerAccount(
+                id: 2, name: "My Card", institution: "Some Bank", number: nil, type: "card", subtype: nil,
+                currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
+                ledgerName: "liabilities:信用卡:visa card", keys: []),
+            LedgerAccount(
+                id: 3, name: "Some Bank Savings", institution: "Some Bank", number: nil, type: "savings", subtype: nil,
+                currencies: ["JPY"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
+                ledgerName: nil, keys: []),
+            LedgerAccount(
+                id: 4, name: "Some Bank Savings!", institution: "Some Bank", number: nil, type: "savings", subtype: nil,
+                currencies: ["USD"], provider: nil, providerAccountID: nil, currentBalance: nil, availableBalance: nil,
+                ledgerName: nil, keys: []),
         ]
-        func tx(_ id: Int64, _ account: Int64, _ date: String, _ minor: Int64, _ cur: String, _ desc: String,
-                counterparty: String? = nil, note: String? = nil, balance: Int64? = nil, pending: Bool = false) -> LedgerTransaction {
-            LedgerTransaction(id: id, accountID: account, account: accounts[Int(account) - 1].name, date: LocalDate(iso: date, .lenient)!,
-                              amount: Money(minorUnits: minor, currency: cur), description: desc, counterparty: counterparty, note: note,
-                              balance: balance.map { Money(minorUnits: $0, currency: cur) }, category: nil, pending: pending,
-                              status: "active", needsReview: false,
-                              sources: [LedgerSource(id: id, kind: .csv, externalID: nil, file: "f\(account).csv", line: Int(id) + 1, page: nil,
-                                                     row: Int(id), state: "active", date: LocalDate(iso: date, .lenient)!,
-                                                     amount: Money(minorUnits: minor, currency: cur), description: desc,
-                                                     counterparty: counterparty, pending: pending)])
+        func tx(
+            _ id: Int64, _ account: Int64, _ date: String, _ minor: Int64, _ cur: String, _ desc: String,
+            counterparty: String? = nil, note: String? = nil, balance: Int64? = nil, pending: Bool = false
+        ) -> LedgerTransaction {
+            LedgerTransaction(
+                id: id, accountID: account, account: accounts[Int(account) - 1].name, date: LocalDate(iso: date, .lenient)!,
+                amount: Money(minorUnits: minor, currency: cur), description: desc, counterparty: counterparty, note: note,
+                balance: balance.map { Money(minorUnits: $0, currency: cur) }, category: nil, pending: pending,
+                status: "active", needsReview: false,
+                sources: [
+                    LedgerSource(
+                        id: id, kind: .csv, externalID: nil, file: "f\(account).csv", line: Int(id) + 1, page: nil,
+                        row: Int(id), state: "active", date: LocalDate(iso: date, .lenient)!,
+                        amount: Money(minorUnits: minor, currency: cur), description: desc,
+                        counterparty: counterparty, pending: pending)
+                ])
         }
         let txs = [
-            tx(1, 1, "2026-01-01", -1234, "CNY", "快捷支付 \"quoted\" back\\slash; semi | pipe", counterparty: "某某|公司;", note: "line1\nline2",
-               balance: 98766),
+            tx(
+                1, 1, "2026-01-01", -1234, "CNY", "快捷支付 \"quoted\" back\\slash; semi | pipe", counterparty: "某某|公司;", note: "line1\nline2",
+                balance: 98766),
             tx(2, 1, "2026-01-01", 0, "CNY", "zero", balance: 98766),
             tx(3, 2, "2026-01-02", -500, "USD", "pending charge", pending: true),
             tx(4, 3, "2026-01-03", 1500, "JPY", "interest", balance: 101500),

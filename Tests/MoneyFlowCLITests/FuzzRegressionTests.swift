@@ -32,7 +32,9 @@ struct FuzzRegression: Sendable, CustomTestStringConvertible {
         var out: [FuzzRegression] = []
         for h in ["csv", "plaid", "zip", "cmb"] {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(h)")) ?? []
-            for f in files.sorted() where !f.hasPrefix(".") && f != "README.md" { out.append(FuzzRegression(harness: h, path: "\(root)/\(h)/\(f)")) }
+            for f in files.sorted() where !f.hasPrefix(".") && f != "README.md" {
+                out.append(FuzzRegression(harness: h, path: "\(root)/\(h)/\(f)"))
+            }
         }
         return out
     }()
@@ -41,7 +43,8 @@ struct FuzzRegression: Sendable, CustomTestStringConvertible {
     /// `expected.json`, keyed `<harness>/<file>`.
     static let expectations: [String: Expected] = {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: "\(root)/expected.json")),
-              let file = try? JSONDecoder().decode(ExpectedFile.self, from: data) else { return [:] }
+            let file = try? JSONDecoder().decode(ExpectedFile.self, from: data)
+        else { return [:] }
         return file.cases
     }()
 }
@@ -54,7 +57,10 @@ struct BadInputFuzzRegressionTests {
             #expect(FuzzRegression.all.filter { $0.harness == h }.count >= 3, "\(h): fewer than 3 regression inputs")
         }
         let keys = Set(FuzzRegression.all.map(\.key))
-        #expect(keys == Set(FuzzRegression.expectations.keys), "files without expectation: \(keys.subtracting(FuzzRegression.expectations.keys)); expectations without file: \(Set(FuzzRegression.expectations.keys).subtracting(keys))")
+        #expect(
+            keys == Set(FuzzRegression.expectations.keys),
+            "files without expectation: \(keys.subtracting(FuzzRegression.expectations.keys)); expectations without file: \(Set(FuzzRegression.expectations.keys).subtracting(keys))"
+        )
     }
 
     @Test("fuzz input gives its required outcome", arguments: FuzzRegression.all)
@@ -74,22 +80,30 @@ struct BadInputFuzzRegressionTests {
             let input = ImportInput(fileName: "fuzz.csv", data: data)
             let sniffed = CSVImporter().sniff(input, options: ImportOptions())
             let got = sniffed > 0 ? outcome { try CSVImporter().read(input, options: ImportOptions()) } : nil
-            #expect(got == records, "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
+            #expect(
+                got == records,
+                "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
             var bytes = [UInt8](data)
             for d: UInt8 in [0x2C, 0x3B, 0x09, 0x7C] { _ = try? CSVParser.parse(bytes: &bytes, delimiter: d) }
         case "plaid":
             let input = ImportInput(fileName: "fuzz.json", data: data)
             let sniffed = PlaidImporter().sniff(input, options: ImportOptions())
             let got = sniffed > 0 ? outcome { try PlaidImporter().read(input, options: ImportOptions()) } : nil
-            #expect(got == records, "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
+            #expect(
+                got == records,
+                "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
         case "zip":
             let archive = try? ZipArchive(data: data, limits: ZipLimits(maxEntrySize: 16 << 20, maxTotalUncompressed: 64 << 20))
-            #expect(archive?.entries.count == entries, "\(f.key): entries \(archive.map { "\($0.entries.count)" } ?? "thrown"), expected \(entries.map(String.init) ?? "thrown")")
+            #expect(
+                archive?.entries.count == entries,
+                "\(f.key): entries \(archive.map { "\($0.entries.count)" } ?? "thrown"), expected \(entries.map(String.init) ?? "thrown")")
             for e in archive?.entries.prefix(4) ?? [] { _ = try? archive?.data(for: e, password: e.isEncrypted ? "secret123" : nil) }
         case "cmb":
             let pages = data.withUnsafeBytes { FuzzTextPages.decode($0) }
             let got = outcome { try CMBStatementReconstructor().importedStatement(from: pages, fileName: "fuzz.pdf") }
-            #expect(got == records, "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
+            #expect(
+                got == records,
+                "\(f.key): in-process records \(got.map(String.init) ?? "refused"), expected \(records.map(String.init) ?? "refused")")
         default:
             Issue.record("unknown harness \(f.harness)")
         }
@@ -100,7 +114,8 @@ struct BadInputFuzzRegressionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let name = (f.path as NSString).lastPathComponent
         try data.write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
-        let r = try MF.run(["import", name, "--store", "\(dir)/store.sqlite", "--password-env", "MF_FUZZ_PW"], cwd: dir, env: ["MF_FUZZ_PW": "secret123"])
+        let r = try MF.run(
+            ["import", name, "--store", "\(dir)/store.sqlite", "--password-env", "MF_FUZZ_PW"], cwd: dir, env: ["MF_FUZZ_PW": "secret123"])
         #expect(r.signal == 0, "crashed: \(r.stderr)")
         #expect(r.status == wantExit, "exit \(r.status), expected \(wantExit): \(r.stderr)")
         if wantExit == 1 {

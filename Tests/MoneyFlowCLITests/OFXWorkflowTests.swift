@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MoneyFlowStore
 
 /// OFX/QFX through the real binary: import, re-import, overlap with a CSV download and the demo.
@@ -26,7 +27,8 @@ struct OFXWorkflowTests {
         #expect(first.status == 0, "\(first.stderr)")
         let files = try Self.json(first).filter { $0["importer"] as? String == "ofx" }
         #expect(files.count == 6)
-        let expectedRows = try FileManager.default.contentsOfDirectory(atPath: Self.ofx).filter { $0.hasSuffix(".expected.json") }.map { name in
+        let expectedRows = try FileManager.default.contentsOfDirectory(atPath: Self.ofx).filter { $0.hasSuffix(".expected.json") }.map {
+            name in
             let e = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(Self.ofx)/\(name)"))) as! [String: Any]
             return (e["records"] as! [Any]).count
         }.reduce(0, +)
@@ -50,7 +52,8 @@ struct OFXWorkflowTests {
         let dir = try MF.tempDir("ofx-csv")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = "\(dir)/s.sqlite"
-        let csv = try MF.run(["import", "\(MF.samples)/us/first_platypus_checking.csv", "--json", "--account", "Checking", "--store", store], cwd: dir)
+        let csv = try MF.run(
+            ["import", "\(MF.samples)/us/first_platypus_checking.csv", "--json", "--account", "Checking", "--store", store], cwd: dir)
         #expect(csv.status == 0, "\(csv.stderr)")
         let ofxFile = "\(Self.ofx)/first_platypus_checking.ofx"
         let r = try MF.run(["import", ofxFile, "--json", "--account", "Checking", "--store", store], cwd: dir)
@@ -59,7 +62,7 @@ struct OFXWorkflowTests {
         let again = try MF.run(["import", ofxFile, "--json", "--account", "Checking", "--store", store], cwd: dir)
         #expect(Self.counts(try Self.json(again)[0]) == [0, 13, 0])
         let txs = try Self.json(try MF.run(["transactions", "--format", "json", "--store", store], cwd: dir))
-        #expect(txs.count == 15)   // 14 CSV rows + the 03/11 withdrawal
+        #expect(txs.count == 15) // 14 CSV rows + the 03/11 withdrawal
         let both = txs.filter { Set(($0["sources"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }) == ["csv", "ofx"] }
         #expect(both.count == 12)
         let coffees = txs.filter { ($0["description"] as? String ?? "").hasPrefix("BLUE BOTTLE") }
@@ -76,7 +79,8 @@ struct OFXWorkflowTests {
         let store = "\(dir)/demo.sqlite"
         #expect(try MF.run(["import", MF.samples, "--quiet", "--store", store], cwd: dir).status == 0)
         let before = try Self.json(try MF.run(["transactions", "--format", "json", "--store", store], cwd: dir)).count
-        let r = try MF.run(["import", "\(Self.ofx)/first_platypus_checking.ofx", "--json", "--account", "Plaid Checking 0000", "--store", store], cwd: dir)
+        let r = try MF.run(
+            ["import", "\(Self.ofx)/first_platypus_checking.ofx", "--json", "--account", "Plaid Checking 0000", "--store", store], cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(Self.counts(try Self.json(r)[0]) == [0, 0, 13])
         #expect(try Self.json(try MF.run(["transactions", "--format", "json", "--store", store], cwd: dir)).count == before)

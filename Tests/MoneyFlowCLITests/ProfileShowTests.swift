@@ -3,8 +3,10 @@ import Testing
 
 /// `moneyflow profiles --show NAME` prints a profile file a user can save and use.
 @Suite struct ProfileShowTests {
-    @Test(arguments: [("chase/card", "Samples/csv/chase_card.csv"), ("wells-fargo", "Samples/csv/wells_fargo_checking.csv"),
-                      ("capital-one/360", "Samples/csv/capital_one_360.csv"), ("cmb", "Samples/cmb/cmb_pc_gbk.csv")])
+    @Test(arguments: [
+        ("chase/card", "Samples/csv/chase_card.csv"), ("wells-fargo", "Samples/csv/wells_fargo_checking.csv"),
+        ("capital-one/360", "Samples/csv/capital_one_360.csv"), ("cmb", "Samples/cmb/cmb_pc_gbk.csv"),
+    ])
     func shownProfileImportsLikeTheBuiltIn(name: String, sample: String) throws {
         let shown = try CLI.run(["profiles", "--show", name], store: nil)
         #expect(shown.status == 0, "\(shown.stderr)")

@@ -39,13 +39,17 @@ struct SecurityTests {
         // Hold a reader open so the WAL and SHM files survive the import and can be checked too.
         let r = try MF.run(["import", "\(MF.samples)/csv/amex.csv", "--store", store], cwd: dir, logDir: dir, umask: umask)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(fileMode(store) == 0o600, "store mode \(String(fileMode(store) ?? -1, radix: 8)) under umask \(umask.map { String($0, radix: 8) } ?? "inherited")")
+        #expect(
+            fileMode(store) == 0o600,
+            "store mode \(String(fileMode(store) ?? -1, radix: 8)) under umask \(umask.map { String($0, radix: 8) } ?? "inherited")")
         let reader = try DatabaseQueue(path: store)
         try reader.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record") }
         let again = try MF.run(["import", "\(MF.samples)/csv/bofa_card.csv", "--store", store], cwd: dir, logDir: dir, umask: umask)
         #expect(again.status == 0, "\(again.stderr)")
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
-            #expect(fileMode(store + suffix) == 0o600, "\(suffix.isEmpty ? "store" : suffix) mode \(String(fileMode(store + suffix) ?? -1, radix: 8))")
+            #expect(
+                fileMode(store + suffix) == 0o600,
+                "\(suffix.isEmpty ? "store" : suffix) mode \(String(fileMode(store + suffix) ?? -1, radix: 8))")
         }
         // Nothing else next to the store.
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix(".mf-") })
@@ -58,7 +62,7 @@ struct SecurityTests {
         let storeDir = "\(dir)/store"
         try FileManager.default.createDirectory(atPath: storeDir, withIntermediateDirectories: true)
         let store = "\(storeDir)/ledger.sqlite"
-        let good = "DQH9JB"                 // Samples/cmb/passwords/cmb2024_basic.txt
+        let good = "DQH9JB" // Samples/cmb/passwords/cmb2024_basic.txt
         let wrong = "Wr0ng-Pa55-7Q3Z"
         for f in ["cmb2024_basic.aes256.zip", "cmb2024_basic.zipcrypto.zip", "cmb2024_q1.aes256.zip"] {
             try FileManager.default.copyItem(atPath: "\(MF.samples)/cmb/\(f)", toPath: "\(dir)/\(f)")
@@ -67,18 +71,29 @@ struct SecurityTests {
 
         // First import creates the store; then keep a reader open so the WAL keeps what later runs write.
         var outputs: [MFRun] = []
-        outputs.append(try MF.run(["import", "cmb2024_basic.aes256.zip", "--password-env", "MF_PW", "--verbose", "--store", store],
-                                  cwd: dir, env: ["MF_PW": good], logDir: dir))
+        outputs.append(
+            try MF.run(
+                ["import", "cmb2024_basic.aes256.zip", "--password-env", "MF_PW", "--verbose", "--store", store],
+                cwd: dir, env: ["MF_PW": good], logDir: dir))
         #expect(outputs[0].status == 0, "\(outputs[0].stderr)")
         let reader = try DatabaseQueue(path: store)
         try reader.read { db in _ = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM batch") }
-        outputs.append(try MF.run(["import", "cmb2024_basic.zipcrypto.zip", "--password-file", "pw.txt", "--json", "--dry-run", "--store", store],
-                                  cwd: dir, logDir: dir))
-        outputs.append(try MF.run(["import", "cmb2024_q1.aes256.zip", "--password-env", "MF_PW", "--json", "--store", store],
-                                  cwd: dir, env: ["MF_PW": wrong], logDir: dir))
+        outputs.append(
+            try MF.run(
+                ["import", "cmb2024_basic.zipcrypto.zip", "--password-file", "pw.txt", "--json", "--dry-run", "--store", store],
+                cwd: dir, logDir: dir))
+        outputs.append(
+            try MF.run(
+                ["import", "cmb2024_q1.aes256.zip", "--password-env", "MF_PW", "--json", "--store", store],
+                cwd: dir, env: ["MF_PW": wrong], logDir: dir))
         #expect(outputs[2].status == 1)
-        outputs.append(try MF.run(["import", "cmb2024_q1.aes256.zip", "cmb2024_basic.zipcrypto.zip", "--password-env", "MF_PW", "--verbose", "--store", store],
-                                  cwd: dir, env: ["MF_PW": wrong], logDir: dir))
+        outputs.append(
+            try MF.run(
+                [
+                    "import", "cmb2024_q1.aes256.zip", "cmb2024_basic.zipcrypto.zip", "--password-env", "MF_PW", "--verbose", "--store",
+                    store,
+                ],
+                cwd: dir, env: ["MF_PW": wrong], logDir: dir))
         outputs.append(try MF.run(["batches", "--format", "json", "--store", store], cwd: dir, logDir: dir))
         outputs.append(try MF.run(["transactions", "--all", "--format", "json", "--store", store], cwd: dir, logDir: dir))
         outputs.append(try MF.run(["export", "--format", "json", "--store", store], cwd: dir, logDir: dir))
@@ -91,7 +106,9 @@ struct SecurityTests {
         for (name, bytes) in bytesOfFiles(in: storeDir) {
             for pw in [good, wrong] {
                 #expect(bytes.range(of: Data(pw.utf8)) == nil, "\(name) holds a password")
-                #expect(bytes.range(of: Data(pw.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })) == nil, "\(name) holds a password (UTF-16)")
+                #expect(
+                    bytes.range(of: Data(pw.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })) == nil,
+                    "\(name) holds a password (UTF-16)")
             }
         }
         _ = reader
@@ -103,7 +120,7 @@ struct SecurityTests {
         if let o = json as? [String: Any] {
             for (k, v) in o {
                 let key = k.lowercased()
-                if (key.contains("token") || key.contains("secret")), let s = v as? String, s.count >= 8 { out.insert(s) }
+                if key.contains("token") || key.contains("secret"), let s = v as? String, s.count >= 8 { out.insert(s) }
                 out.formUnion(secretValues(v))
             }
         } else if let a = json as? [Any] {
@@ -129,25 +146,27 @@ struct SecurityTests {
         #expect(secrets.contains("2bb80d537b1da3e38bd30361aa8556"))
 
         // Secrets inside a transaction object too: its raw JSON is kept for audit and must be redacted.
-        let planted = ["access-production-planted-0001", "processor-production-planted-0002", "planted-client-secret-0003",
-                       "link-production-planted-0004", "planted-request-secret-0005"]
+        let planted = [
+            "access-production-planted-0001", "processor-production-planted-0002", "planted-client-secret-0003",
+            "link-production-planted-0004", "planted-request-secret-0005",
+        ]
         let page = """
-        {"request": {"access_token": "access-production-planted-0001", "secret": "planted-request-secret-0005", "client_id": "cid"},
-         "response": {"accounts": [{"account_id": "secacct1", "balances": {"current": 10.0, "iso_currency_code": "USD"},
-                                    "name": "Sec Checking", "type": "depository", "subtype": "checking", "mask": "4242"}],
-          "added": [{"account_id": "secacct1", "transaction_id": "sectxn1", "amount": 4.5, "date": "2026-03-02",
-                     "name": "COFFEE", "iso_currency_code": "USD", "pending": false,
-                     "access_token": "access-production-planted-0001",
-                     "payment_meta": {"processor_token": "processor-production-planted-0002", "client_secret": "planted-client-secret-0003"},
-                     "link_token": "link-production-planted-0004"}],
-          "modified": [], "removed": [], "next_cursor": "sec-cursor-1", "has_more": false}}
-        """
+            {"request": {"access_token": "access-production-planted-0001", "secret": "planted-request-secret-0005", "client_id": "cid"},
+             "response": {"accounts": [{"account_id": "secacct1", "balances": {"current": 10.0, "iso_currency_code": "USD"},
+                                        "name": "Sec Checking", "type": "depository", "subtype": "checking", "mask": "4242"}],
+              "added": [{"account_id": "secacct1", "transaction_id": "sectxn1", "amount": 4.5, "date": "2026-03-02",
+                         "name": "COFFEE", "iso_currency_code": "USD", "pending": false,
+                         "access_token": "access-production-planted-0001",
+                         "payment_meta": {"processor_token": "processor-production-planted-0002", "client_secret": "planted-client-secret-0003"},
+                         "link_token": "link-production-planted-0004"}],
+              "modified": [], "removed": [], "next_cursor": "sec-cursor-1", "has_more": false}}
+            """
         try page.write(toFile: "\(dir)/planted.json", atomically: false, encoding: .utf8)
         let errorBody = """
-        {"request": {"access_token": "access-production-planted-0001", "secret": "planted-request-secret-0005"},
-         "response": {"error_type": "INVALID_INPUT", "error_code": "INVALID_ACCESS_TOKEN",
-                      "error_message": "the access token access-production-planted-0001 is invalid", "display_message": null}}
-        """
+            {"request": {"access_token": "access-production-planted-0001", "secret": "planted-request-secret-0005"},
+             "response": {"error_type": "INVALID_INPUT", "error_code": "INVALID_ACCESS_TOKEN",
+                          "error_message": "the access token access-production-planted-0001 is invalid", "display_message": null}}
+            """
         try errorBody.write(toFile: "\(dir)/error.json", atomically: false, encoding: .utf8)
         secrets.formUnion(planted)
 
@@ -184,21 +203,35 @@ struct SecurityTests {
     @Test func writesOnlyTheStoreAndTheExportPath() throws {
         let root = try MF.tempDir("security-writes")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let (cwd, home, tmp, inputs, storeDir, out, logs) = ("\(root)/cwd", "\(root)/home", "\(root)/tmp", "\(root)/in", "\(root)/store", "\(root)/out", "\(root)/logs")
-        for d in [cwd, home, tmp, inputs, storeDir, out, logs] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
-        for f in ["csv/chase_checking.csv", "csv/amex.csv", "cmb/cmb2024_basic.aes256.zip", "plaid/plain_added/page1.json", "plaid/plain_added/page2.json"] {
-            try FileManager.default.copyItem(atPath: "\(MF.samples)/\(f)", toPath: "\(inputs)/\((f as NSString).lastPathComponent.replacingOccurrences(of: "page", with: "plaid_page"))")
+        let (cwd, home, tmp, inputs, storeDir, out, logs) = (
+            "\(root)/cwd", "\(root)/home", "\(root)/tmp", "\(root)/in", "\(root)/store", "\(root)/out", "\(root)/logs"
+        )
+        for d in [cwd, home, tmp, inputs, storeDir, out, logs] {
+            try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        }
+        for f in [
+            "csv/chase_checking.csv", "csv/amex.csv", "cmb/cmb2024_basic.aes256.zip", "plaid/plain_added/page1.json",
+            "plaid/plain_added/page2.json",
+        ] {
+            try FileManager.default.copyItem(
+                atPath: "\(MF.samples)/\(f)",
+                toPath: "\(inputs)/\((f as NSString).lastPathComponent.replacingOccurrences(of: "page", with: "plaid_page"))")
         }
         try FileManager.default.createDirectory(atPath: "\(inputs)/sub", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "\(MF.samples)/csv/bofa_card.csv", toPath: "\(inputs)/sub/bofa_card.csv")
         let inputsBefore = tree(inputs)
         let store = "\(storeDir)/ledger.sqlite"
-        let env = ["HOME": home, "TMPDIR": tmp, "XDG_CONFIG_HOME": "\(home)/.config", "XDG_CACHE_HOME": "\(home)/.cache",
-                   "XDG_DATA_HOME": "\(home)/.local/share", "MF_PW": "DQH9JB"]
+        let env = [
+            "HOME": home, "TMPDIR": tmp, "XDG_CONFIG_HOME": "\(home)/.config", "XDG_CACHE_HOME": "\(home)/.cache",
+            "XDG_DATA_HOME": "\(home)/.local/share", "MF_PW": "DQH9JB",
+        ]
         let strace = FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")
         var traces: [String] = []
         let commands: [[String]] = [
-            ["import", "\(inputs)/chase_checking.csv", "\(inputs)/amex.csv", "\(inputs)/cmb2024_basic.aes256.zip", "--password-env", "MF_PW"],
+            [
+                "import", "\(inputs)/chase_checking.csv", "\(inputs)/amex.csv", "\(inputs)/cmb2024_basic.aes256.zip", "--password-env",
+                "MF_PW",
+            ],
             ["import", "\(inputs)/plaid_page1.json", "\(inputs)/plaid_page2.json", "--json"],
             ["import", inputs, "--dry-run", "--password-env", "MF_PW"],
             ["import", "\(inputs)/sub"],
@@ -210,7 +243,12 @@ struct SecurityTests {
         for (i, c) in commands.enumerated() {
             let trace = "\(logs)/trace-\(i).txt"
             traces.append(trace)
-            let wrapper = strace ? ["/usr/bin/strace", "-f", "-qq", "-o", trace, "-e", "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,truncate,unlink,unlinkat"] : []
+            let wrapper =
+                strace
+                ? [
+                    "/usr/bin/strace", "-f", "-qq", "-o", trace, "-e",
+                    "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,link,linkat,symlink,symlinkat,truncate,unlink,unlinkat",
+                ] : []
             let r = try MF.run(c + (c[0] == "profiles" ? [] : ["--store", store]), cwd: cwd, env: env, logDir: logs, wrapper: wrapper)
             #expect(r.status == 0 && r.signal == 0, "\(c.joined(separator: " ")): \(r.stderr)")
         }
@@ -218,7 +256,9 @@ struct SecurityTests {
         #expect(tree(home).isEmpty, "HOME: \(tree(home).keys.sorted())")
         #expect(tree(tmp).isEmpty, "TMPDIR: \(tree(tmp).keys.sorted())")
         #expect(tree(inputs) == inputsBefore, "the inputs folder changed")
-        #expect(Set(tree(storeDir).keys).isSubset(of: ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm"]), "\(tree(storeDir).keys.sorted())")
+        #expect(
+            Set(tree(storeDir).keys).isSubset(of: ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm"]),
+            "\(tree(storeDir).keys.sorted())")
         #expect(Array(tree(out).keys) == ["ledger.beancount"], "\(tree(out).keys.sorted())")
 
         // With strace: every path opened for writing, created, renamed or removed is the store's or the export's.
@@ -228,11 +268,15 @@ struct SecurityTests {
             if path.hasPrefix(storeDir + "/") {
                 // The store, its WAL/SHM/rollback journal, and FileManager.createFile's temporary file
                 // (created next to the store and renamed onto it when the store is first created).
-                return ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "ledger.sqlite-journal"].contains(name) || name.hasPrefix(".dat.nosync")
+                return ["ledger.sqlite", "ledger.sqlite-wal", "ledger.sqlite-shm", "ledger.sqlite-journal"].contains(name)
+                    || name.hasPrefix(".dat.nosync")
             }
             return path == "\(out)/ledger.beancount"
         }
-        let writeCall = try NSRegularExpression(pattern: #"(openat|open|creat|mkdir|mkdirat|rename|renameat2?|link|linkat|symlink|symlinkat|truncate|unlink|unlinkat)\((?:AT_FDCWD, )?"([^"]*)"(?:, (?:AT_FDCWD, )?"([^"]*)")?(.*)\) = (-?\d+)"#)
+        let writeCall = try NSRegularExpression(
+            pattern:
+                #"(openat|open|creat|mkdir|mkdirat|rename|renameat2?|link|linkat|symlink|symlinkat|truncate|unlink|unlinkat)\((?:AT_FDCWD, )?"([^"]*)"(?:, (?:AT_FDCWD, )?"([^"]*)")?(.*)\) = (-?\d+)"#
+        )
         var offending: Set<String> = []
         for t in traces {
             let text = (try? String(contentsOfFile: t, encoding: .utf8)) ?? ""
@@ -242,7 +286,9 @@ struct SecurityTests {
                 func group(_ i: Int) -> String? { Range(m.range(at: i), in: l).map { String(l[$0]) } }
                 guard let call = group(1), let path = group(2), let result = group(5), !result.hasPrefix("-") else { continue }
                 let rest = group(4) ?? ""
-                let isWrite = (call.hasPrefix("open") || call == "creat") ? (rest.contains("O_WRONLY") || rest.contains("O_RDWR") || rest.contains("O_CREAT") || call == "creat") : true
+                let isWrite =
+                    (call.hasPrefix("open") || call == "creat")
+                    ? (rest.contains("O_WRONLY") || rest.contains("O_RDWR") || rest.contains("O_CREAT") || call == "creat") : true
                 guard isWrite else { continue }
                 if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") { continue }
                 let absolute = path.hasPrefix("/") ? path : "\(cwd)/\(path)"

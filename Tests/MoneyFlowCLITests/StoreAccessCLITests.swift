@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
+import MoneyFlowStore
 import MoneyFlowTestSupport
 import Testing
-import MoneyFlowStore
 
 /// Reading commands on stores that cannot or must not be written, through the real binary.
 @Suite struct StoreAccessCLITests {
@@ -21,7 +21,9 @@ import MoneyFlowStore
             #expect(!FileManager.default.fileExists(atPath: store), "\(args) created the store")
         }
         // Commands that change existing data need it too.
-        for args in [["undo", "1"], ["link", "1", "2"], ["unlink", "1"], ["edit", "1", "--note", "x"], ["accounts", "rename", "A", "B"]] {
+        for args in [
+            ["undo", "1"], ["link", "1", "2"], ["unlink", "1"], ["edit", "1", "--note", "x"], ["accounts", "rename", "A", "B"],
+        ] {
             let r = try CLI.run(args, store: store)
             #expect(r.status == 1 && r.stderr.contains("no store at \(store)"), "\(args): \(r.stderr)")
             #expect(!FileManager.default.fileExists(atPath: store), "\(args) created the store")

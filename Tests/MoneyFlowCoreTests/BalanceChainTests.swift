@@ -1,10 +1,12 @@
 import Testing
+
 @testable import MoneyFlowCore
 
 @Suite struct BalanceChainTests {
     func entry(_ amount: Int64, _ balance: Int64?, _ day: Int, line: Int, currency: String = "USD") -> BalanceChain.Entry {
-        BalanceChain.Entry(amount: Money(minorUnits: amount, currency: currency), balance: balance.map { Money(minorUnits: $0, currency: currency) },
-                           date: LocalDate(year: 2026, month: 3, day: day), locator: Locator(line: line))
+        BalanceChain.Entry(
+            amount: Money(minorUnits: amount, currency: currency), balance: balance.map { Money(minorUnits: $0, currency: currency) },
+            date: LocalDate(year: 2026, month: 3, day: day), locator: Locator(line: line))
     }
 
     @Test func oldestFirstChainsAndOneAlteredAmountBreaksOnce() {
@@ -40,8 +42,10 @@ import Testing
     }
 
     @Test func rowsWithoutBalanceCarryTheirAmountAndCurrenciesChainApart() {
-        let file = [entry(-10, 990, 1, line: 2), entry(-5, nil, 2, line: 3), entry(-1, 984, 3, line: 4),
-                    entry(100, 5000, 3, line: 5, currency: "EUR"), entry(-100, 4900, 4, line: 6, currency: "EUR")]
+        let file = [
+            entry(-10, 990, 1, line: 2), entry(-5, nil, 2, line: 3), entry(-1, 984, 3, line: 4),
+            entry(100, 5000, 3, line: 5, currency: "EUR"), entry(-100, 4900, 4, line: 6, currency: "EUR"),
+        ]
         #expect(BalanceChain.check(file).breaks.isEmpty)
         #expect(BalanceChain.check([entry(1, 1, 1, line: 2)]).direction == nil)
     }

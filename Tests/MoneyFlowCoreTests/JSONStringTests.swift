@@ -1,5 +1,5 @@
-import Testing
 import MoneyFlowCore
+import Testing
 
 /// The one JSON string writer; its U+2028/2029 option is pinned here.
 @Suite struct JSONStringTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MoneyFlowCore
 
 @Suite struct MoneyTests {
@@ -117,8 +118,9 @@ import Testing
 
 @Suite struct FingerprintTests {
     func record(_ desc: String, _ minor: Int64) -> IncomingRecord {
-        IncomingRecord(accountKey: "a", sourceKind: .csv, date: LocalDate(year: 2026, month: 1, day: 2)!,
-                       amount: Money(minorUnits: minor, currency: "USD"), description: desc, locator: Locator(line: 1))
+        IncomingRecord(
+            accountKey: "a", sourceKind: .csv, date: LocalDate(year: 2026, month: 1, day: 2)!,
+            amount: Money(minorUnits: minor, currency: "USD"), description: desc, locator: Locator(line: 1))
     }
 
     @Test func identicalRowsGetOccurrenceIndexes() {

@@ -1,5 +1,5 @@
-import Testing
 import MoneyFlowCore
+import Testing
 
 /// The one ordered parallel map: index order whatever the worker count, each worker one
 /// contiguous run (callers give each worker its own resource).

@@ -1,5 +1,5 @@
-import Testing
 import MoneyFlowCore
+import Testing
 
 /// The explicit options of the shared primitives: each source's differences are a parameter of
 /// the one implementation, and each option is pinned here once.
@@ -51,7 +51,8 @@ import MoneyFlowCore
 @Suite struct PlaidSyncScopeTests {
     @Test func scopesAreWrittenAndRecognisedInOnePlace() {
         let item = SyncUpdate(scope: SyncUpdate.plaidItemScope(itemID: "it_1"), startCursor: nil, nextCursor: "c", complete: true)
-        let accounts = SyncUpdate(scope: SyncUpdate.plaidAccountsScope(accountIDs: ["b", "a"]), startCursor: nil, nextCursor: "c", complete: true)
+        let accounts = SyncUpdate(
+            scope: SyncUpdate.plaidAccountsScope(accountIDs: ["b", "a"]), startCursor: nil, nextCursor: "c", complete: true)
         #expect(item.scope == "plaid:item:it_1" && item.isPlaidItemScope && !item.isPlaidAccountsScope)
         #expect(accounts.scope == "plaid:accounts:a,b" && accounts.isPlaidAccountsScope && !accounts.isPlaidItemScope)
     }

@@ -1,7 +1,7 @@
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowTestSupport
+import Testing
 
 /// Randomised statements (font size, column positions, optional columns, wraps of 1-3 lines,
 /// page count, currencies, stream order) must be reconstructed exactly.
@@ -97,9 +97,11 @@ struct CMBRandomLayoutTests {
                 y += s.fixedPitch ?? (lines * s.lineSpacing + 0.6 * size)
                 if y > 760 || (rows.count >= 1 && Int.random(in: 0..<12, using: &rng) == 0) { break }
                 balances[currency] = balance
-                rows.append(Row(date, currency, fmt(amount), fmt(balance),
-                                ["快捷支付", "转账汇款", "网联收款", "代发工资"].randomElement(using: &rng)!,
-                                counterparty: cp, note: note))
+                rows.append(
+                    Row(
+                        date, currency, fmt(amount), fmt(balance),
+                        ["快捷支付", "转账汇款", "网联收款", "代发工资"].randomElement(using: &rng)!,
+                        counterparty: cp, note: note))
                 expected.append((cp.isEmpty ? nil : cp.joined(), note.isEmpty ? nil : note.joined()))
             }
             pages.append(rows)

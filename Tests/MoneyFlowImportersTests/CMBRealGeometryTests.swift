@@ -1,6 +1,6 @@
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
+import Testing
 
 /// Word boxes of page 1 of a real 2020 CMB statement (`pdftotext -bbox`, anonymized, in
 /// content-stream order: the 记账日期 / 货币 / Date header words come last, as in the file).
@@ -105,8 +105,9 @@ struct CMBRealGeometryTests {
     ]
 
     static var page: TextPage {
-        TextPage(number: 1, width: 595, height: 842.07,
-                 items: words.map { PositionedText(text: $0.4, x0: $0.0, y0: $0.1, x1: $0.2, y1: $0.3) })
+        TextPage(
+            number: 1, width: 595, height: 842.07,
+            items: words.map { PositionedText(text: $0.4, x0: $0.0, y0: $0.1, x1: $0.2, y1: $0.3) })
     }
 
     @Test func readsTheRealLayout() throws {
@@ -124,11 +125,12 @@ struct CMBRealGeometryTests {
         #expect(st.rows.map(\.amount.decimalString) == ["10000.00", "-4000.00", "-34.90", "-10.00", "-23.50", "-120.00", "5300.00"])
         #expect(st.rows.map(\.balance.decimalString) == ["13893.32", "9893.32", "9858.42", "9848.42", "9824.92", "3893.32", "15124.92"])
         #expect(st.rows.map(\.description) == ["零售汇入汇款", "银联快捷支付", "快捷支付", "快捷支付", "快捷支付", "快捷支付", "招行个人转账汇款转入"])
-        #expect(st.rows.map(\.counterparty) == [
-            "某某某某供应链管理有限公司", "银联快捷支付待清算电子交换汇差一卡通交易资金",
-            "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "待清算电子交换汇差-网联待清算资金-借记卡核算专户",
-            "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "某某某",
-        ])
+        #expect(
+            st.rows.map(\.counterparty) == [
+                "某某某某供应链管理有限公司", "银联快捷支付待清算电子交换汇差一卡通交易资金",
+                "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "待清算电子交换汇差-网联待清算资金-借记卡核算专户",
+                "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "待清算电子交换汇差-网联待清算资金-借记卡核算专户", "某某某",
+            ])
         #expect(st.rows.allSatisfy { $0.currency == "CNY" && $0.note == nil && $0.page == 1 })
         // The anonymized balances break the chain twice; only 1 of 54 pages was read.
         let breaks = st.warnings.filter { $0.message.hasPrefix("balance chain break") }.compactMap(\.locator?.row)

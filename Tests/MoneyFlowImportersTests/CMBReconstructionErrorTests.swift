@@ -1,6 +1,6 @@
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
+import Testing
 
 /// CMB statements the reconstruction must refuse, naming page, row and column (synthetic glyph
 /// boxes, no PDF involved).
@@ -17,8 +17,10 @@ struct CMBReconstructionErrorTests {
     /// wider values layout detection reads never reach the ledger).
     @Test func amountBeyondTheLimitIsRefused() throws {
         let s = CMBSyntheticStatement.v2024()
-        let rows = [Row("2026-06-01", "CNY", "-5.00", "132.24", "快捷支付", counterparty: ["上海公共交通卡股份有限公司"]),
-                    Row("2026-06-02", "CNY", "20000000000.00", "20000000132.24", "网联收款", counterparty: ["李昶乐"])]
+        let rows = [
+            Row("2026-06-01", "CNY", "-5.00", "132.24", "快捷支付", counterparty: ["上海公共交通卡股份有限公司"]),
+            Row("2026-06-02", "CNY", "20000000000.00", "20000000132.24", "网联收款", counterparty: ["李昶乐"]),
+        ]
         do {
             _ = try reconstruct(s.statement([rows]))
             Issue.record("an amount of 2e10 (2e12 minor units) was read")
@@ -31,8 +33,9 @@ struct CMBReconstructionErrorTests {
 
     @Test func notACMBStatement() throws {
         let s = CMBSyntheticStatement.v2024()
-        let page = TextPage(number: 1, width: 595, height: 842,
-                            items: s.glyphs("电子发票（普通发票）", x: 50, top: 50) + s.glyphs("2026-05-20 合计 ¥100.00", x: 50, top: 80))
+        let page = TextPage(
+            number: 1, width: 595, height: 842,
+            items: s.glyphs("电子发票（普通发票）", x: 50, top: 50) + s.glyphs("2026-05-20 合计 ¥100.00", x: 50, top: 80))
         #expect {
             _ = try CMBStatementReconstructor().reconstruct([page], fileName: "x.pdf")
         } throws: { error in

@@ -1,6 +1,6 @@
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
+import Testing
 
 /// Reconstruction of CMB statements from synthetic glyph boxes (no PDF involved).
 @Suite("CMB statement reconstruction")
@@ -13,7 +13,8 @@ struct CMBReconstructionTests {
         // Wrapped above and below the date line, split inside a word.
         Row("2026-06-02", "CNY", "-15.59", "216.65", "快捷支付", counterparty: ["拉扎斯网络科技（上海）有限公", "司"]),
         // Name and account number on one line (a space), wrap splitting the number.
-        Row("2026-06-03", "CNY", "-2,942.23", "-2,725.58", "转账汇款",
+        Row(
+            "2026-06-03", "CNY", "-2,942.23", "-2,725.58", "转账汇款",
             counterparty: ["冯某某 62225189984492230", "45"], note: ["房租"]),
         Row("2026-06-04", "CNY", "3,000.00", "274.42", "代发工资", note: ["6月工资"]),
     ]
@@ -47,8 +48,11 @@ struct CMBReconstructionTests {
         #expect(r.map(\.amount.minorUnits) == [-500, 10000, -1559, -294223, 300000])
         #expect(r.map(\.balance.minorUnits) == [13224, 23224, 21665, -272558, 27442])
         #expect(r.map(\.description) == ["快捷支付", "网联收款", "快捷支付", "转账汇款", "代发工资"])
-        #expect(r.map(\.counterparty) == ["上海公共交通卡股份有限公司", "李昶乐", "拉扎斯网络科技（上海）有限公司",
-                                           "冯某某 6222518998449223045", nil])
+        #expect(
+            r.map(\.counterparty) == [
+                "上海公共交通卡股份有限公司", "李昶乐", "拉扎斯网络科技（上海）有限公司",
+                "冯某某 6222518998449223045", nil,
+            ])
         #expect(r.map(\.note) == [nil, nil, nil, "房租", "6月工资"])
         #expect(r.map(\.page) == [1, 1, 1, 1, 1])
         #expect(r.map(\.rowOnPage) == [1, 2, 3, 4, 5])
@@ -140,10 +144,12 @@ struct CMBReconstructionTests {
     @Test(arguments: [UInt64(1), 2, 3, 42, 2024])
     func streamOrderDoesNotMatter(seed: UInt64) throws {
         let s = CMBSyntheticStatement.v2024()
-        let rows = Self.basicRows + [
-            Row("2026-06-05", "CNY", "-3,000.00", "-2,725.58", "转账汇款",
-                counterparty: ["北京某某某某科技有限公司", "110912345610201"], note: ["代付北京某某科技有", "限公司办公室租金及", "物业费押金"]),
-        ]
+        let rows =
+            Self.basicRows + [
+                Row(
+                    "2026-06-05", "CNY", "-3,000.00", "-2,725.58", "转账汇款",
+                    counterparty: ["北京某某某某科技有限公司", "110912345610201"], note: ["代付北京某某科技有", "限公司办公室租金及", "物业费押金"])
+            ]
         let pages = s.statement([rows, Self.basicRows])
         let ordered = try reconstruct(pages)
         let shuffled = try reconstruct(pages.enumerated().map { $1.shuffled(seed: seed &+ UInt64($0)) })
@@ -155,9 +161,14 @@ struct CMBReconstructionTests {
 
     @Test func pageMarkerAndClosingNoticeBeforeTheTableInStreamOrder() throws {
         let s = CMBSyntheticStatement.v2020()
-        var pages = s.statement([[Row("2020-03-27", "人民币", "50,000.00", "51,982.45", "RI网银贷记接收收款", counterparty: ["某某"])],
-                                 [Row("2020-03-28", "人民币", "-1.88", "51,980.57", "快捷支付",
-                                      counterparty: ["待清算电子交换汇差-网联待", "清算资金-借记卡核算专户"])]])
+        var pages = s.statement([
+            [Row("2020-03-27", "人民币", "50,000.00", "51,982.45", "RI网银贷记接收收款", counterparty: ["某某"])],
+            [
+                Row(
+                    "2020-03-28", "人民币", "-1.88", "51,980.57", "快捷支付",
+                    counterparty: ["待清算电子交换汇差-网联待", "清算资金-借记卡核算专户"])
+            ],
+        ])
         // Move the furniture (marker, notice) to the front of the content stream.
         for i in pages.indices {
             let noticeY = pages[i].items.first { $0.text == "本" }?.y0 ?? .infinity
@@ -176,15 +187,20 @@ struct CMBReconstructionTests {
     @Test func threeLineCellsNextToEachOther() throws {
         let s = CMBSyntheticStatement.v2024()
         let rows = [
-            Row("2026-06-04", "CNY", "-3,000.00", "7,000.00", "转账汇款",
+            Row(
+                "2026-06-04", "CNY", "-3,000.00", "7,000.00", "转账汇款",
                 counterparty: ["北京某某某某科技有限公司", "110912345610201"], note: ["代付北京某某科技有", "限公司办公室租金及", "物业费押金"]),
-            Row("2026-06-05", "CNY", "2,000.00", "9,000.00", "汇入汇款",
+            Row(
+                "2026-06-05", "CNY", "2,000.00", "9,000.00", "汇入汇款",
                 counterparty: ["北京某某某某信息技术服务", "有限公司 110912345610201", "234"], note: ["2026年第一季度差旅", "费用报销款"]),
             Row("2026-06-05", "CNY", "-1.00", "8,999.00", "快捷支付", counterparty: ["某某便利店"]),
         ]
         let st = try reconstruct(s.statement([rows]))
-        #expect(st.rows.map(\.counterparty) == ["北京某某某某科技有限公司110912345610201",
-                                                 "北京某某某某信息技术服务有限公司 110912345610201234", "某某便利店"])
+        #expect(
+            st.rows.map(\.counterparty) == [
+                "北京某某某某科技有限公司110912345610201",
+                "北京某某某某信息技术服务有限公司 110912345610201234", "某某便利店",
+            ])
         #expect(st.rows.map(\.note) == ["代付北京某某科技有限公司办公室租金及物业费押金", "2026年第一季度差旅费用报销款", nil])
         #expect(st.warnings.isEmpty)
     }
@@ -203,14 +219,14 @@ struct CMBReconstructionTests {
         let s = CMBSyntheticStatement.v2024()
         var second = Self.basicRows
         second[0] = Row("2026-06-05", "CNY", "-1.00", "273.42", "快捷支付")
-        second[1] = Row("2026-06-05", "CNY", "-1.00", "300.00", "快捷支付")     // should be 272.42
+        second[1] = Row("2026-06-05", "CNY", "-1.00", "300.00", "快捷支付") // should be 272.42
         second[2] = Row("2026-06-06", "CNY", "-10.00", "290.00", "快捷支付")
         let st = try reconstruct(s.statement([Self.basicRows, Array(second.prefix(3))]))
         let breaks = st.warnings.filter { $0.message.hasPrefix("balance chain break") }
         #expect(breaks.count == 1)
         #expect(breaks.first?.locator == Locator(page: 2, row: 2))
         #expect(breaks.first?.message.contains("272.42") == true)
-        #expect(st.rows[6].balance.minorUnits == 30000)   // data unchanged
+        #expect(st.rows[6].balance.minorUnits == 30000) // data unchanged
         #expect(st.warnings.count == 1)
     }
 
@@ -228,8 +244,9 @@ struct CMBReconstructionTests {
         // Page 2 with columns 30 pt further right and no 客户摘要 column.
         let lefts: [Double?] = s.columnLefts.enumerated().map { i, x in i == 6 ? nil : x.map { $0 + 30 } }
         let (header, below) = s.columnHeader(top: 40, lefts: lefts)
-        let (rows, _) = s.rows([Row("2026-06-07", "CNY", "-7.00", "267.42", "快捷支付", counterparty: ["某某便利店", "第二分店"])],
-                               top: below, lefts: lefts)
+        let (rows, _) = s.rows(
+            [Row("2026-06-07", "CNY", "-7.00", "267.42", "快捷支付", counterparty: ["某某便利店", "第二分店"])],
+            top: below, lefts: lefts)
         pages[1].items = header + rows + s.pageMarker(2, 2)
         let st = try reconstruct(pages)
         #expect(st.rows.count == 6)
@@ -277,7 +294,6 @@ struct CMBReconstructionTests {
         #expect(st.rows.map(\.amount.minorUnits) == [-500, 10000, -1559, -294223, 300000])
     }
 
-
     @Test func pageWithoutColumnHeaderBorrowsThePreviousColumns() throws {
         let s = CMBSyntheticStatement.v2024()
         var pages = s.statement([Self.basicRows, []])
@@ -294,7 +310,13 @@ struct CMBReconstructionTests {
     @Test func cellThatReadsLikeAPageMarkerIsData() throws {
         let s = CMBSyntheticStatement.v2024()
         let rows = [Row("2026-06-01", "CNY", "-1.00", "99.00", "快捷支付", counterparty: ["1/2"], note: ["3/4"])]
-        let st = try reconstruct(s.statement([rows, rows.map { var r = $0; r.balance = "98.00"; return r }]))
+        let st = try reconstruct(
+            s.statement([
+                rows,
+                rows.map {
+                    var r = $0; r.balance = "98.00"; return r
+                },
+            ]))
         #expect(st.rows.map(\.counterparty) == ["1/2", "1/2"])
         #expect(st.rows.map(\.note) == ["3/4", "3/4"])
         #expect(st.declaredPageCount == 2)
@@ -308,12 +330,15 @@ struct CMBReconstructionTests {
         pages[1].items = totals + s.closingNotice(top: end + 10) + s.pageMarker(2, 2)
         let st = try reconstruct(pages)
         #expect(st.rows.count == 5)
-        #expect(st.totals == [CMBStatement.CurrencyTotal(currency: "CNY", income: Money(minorUnits: 310000, currency: "CNY"),
-                                                         expense: Money(minorUnits: -296282, currency: "CNY"))])
+        #expect(
+            st.totals == [
+                CMBStatement.CurrencyTotal(
+                    currency: "CNY", income: Money(minorUnits: 310000, currency: "CNY"),
+                    expense: Money(minorUnits: -296282, currency: "CNY"))
+            ])
         #expect(st.declaredPageCount == 2)
         #expect(st.warnings.isEmpty, "\(st.warnings)")
     }
-
 
     @Test func unfamiliarEnglishLabelsAreStillHeader() throws {
         let s = CMBSyntheticStatement.v2024()
@@ -321,8 +346,9 @@ struct CMBReconstructionTests {
         let y = pages[0].items.first { $0.text == "记" }!.y0
         pages[0].items.removeAll { $0.y0 >= y - 0.01 && $0.y0 < 700 }
         let (header, below) = s.columnHeader(top: y, englishLabels: ["Booking Dt", "Ccy", "Amt", "Bal", "Narrative", "Payee", "Remark"])
-        let (rows, _) = s.rows([Row("2026-06-01", "CNY", "-5.00", "95.00", "快捷支付", counterparty: ["ACME GLOBAL", "TRADING"], note: ["Gift", "For Bob"])],
-                               top: below)
+        let (rows, _) = s.rows(
+            [Row("2026-06-01", "CNY", "-5.00", "95.00", "快捷支付", counterparty: ["ACME GLOBAL", "TRADING"], note: ["Gift", "For Bob"])],
+            top: below)
         pages[0].items += header + rows
         let st = try reconstruct(pages)
         #expect(st.rows.count == 1)
@@ -342,7 +368,6 @@ struct CMBReconstructionTests {
         #expect(st.warnings.map(\.message) == ["text outside any row ignored: 孤立文字"])
         #expect(st.warnings.first?.locator == Locator(page: 1))
     }
-
 
     @Test func pageMarkerOnTheBaselineOfALastWrappedLine() throws {
         // The last row's second 对手信息 line shares its baseline with the `1/1` marker.
@@ -391,7 +416,10 @@ struct CMBReconstructionTests {
         #expect(r.counterparty == "冯某某 6222518998449223045")
         #expect(r.note == "房租")
         #expect(r.locator == Locator(page: 1, row: 4))
-        #expect(r.raw == #"{"amount":"-2,942.23","balance":"-2,725.58","counterparty":"冯某某 6222518998449223045","currency":"CNY","date":"2026-06-03","description":"转账汇款","note":"房租"}"#)
+        #expect(
+            r.raw
+                == #"{"amount":"-2,942.23","balance":"-2,725.58","counterparty":"冯某某 6222518998449223045","currency":"CNY","date":"2026-06-03","description":"转账汇款","note":"房租"}"#
+        )
         #expect(imported.records[0].raw.contains(#""note":null"#))
         #expect(imported.warnings.isEmpty)
     }

@@ -19,8 +19,10 @@ struct CMBSyntheticStatement {
         /// Printed lines of 客户摘要.
         var note: [String]
 
-        init(_ date: String, _ currency: String, _ amount: String, _ balance: String, _ description: String,
-             counterparty: [String] = [], note: [String] = [], descriptionLines: [String]? = nil) {
+        init(
+            _ date: String, _ currency: String, _ amount: String, _ balance: String, _ description: String,
+            counterparty: [String] = [], note: [String] = [], descriptionLines: [String]? = nil
+        ) {
             self.date = date; self.currency = currency; self.amount = amount; self.balance = balance
             self.description = descriptionLines ?? [description]; self.counterparty = counterparty; self.note = note
         }
@@ -35,15 +37,17 @@ struct CMBSyntheticStatement {
     var lineSpacing: Double
 
     static func v2024(fontSize: Double = 8.25, withNote: Bool = true) -> CMBSyntheticStatement {
-        CMBSyntheticStatement(layout: .v2024, fontSize: fontSize,
-                              columnLefts: [36.0, 88.3, 135.4, 213.8, 292.2, 375.8, withNote ? 480.3 : nil],
-                              fixedPitch: nil, lineSpacing: fontSize * 1.18)
+        CMBSyntheticStatement(
+            layout: .v2024, fontSize: fontSize,
+            columnLefts: [36.0, 88.3, 135.4, 213.8, 292.2, 375.8, withNote ? 480.3 : nil],
+            fixedPitch: nil, lineSpacing: fontSize * 1.18)
     }
 
     static func v2020() -> CMBSyntheticStatement {
-        CMBSyntheticStatement(layout: .v2020, fontSize: 10,
-                              columnLefts: [28.33, 92.93, 165.75, 235.45, 304.3, 437.18, nil],
-                              fixedPitch: 27.2, lineSpacing: 10.2)
+        CMBSyntheticStatement(
+            layout: .v2020, fontSize: 10,
+            columnLefts: [28.33, 92.93, 165.75, 235.45, 304.3, 437.18, nil],
+            fixedPitch: 27.2, lineSpacing: 10.2)
     }
 
     // MARK: glyphs
@@ -113,8 +117,10 @@ struct CMBSyntheticStatement {
     }
 
     /// Column header (Chinese labels over English ones); returns items and the y below it.
-    func columnHeader(top: Double, lefts: [Double?]? = nil, chineseLabels: [String]? = nil,
-                      englishLabels: [String]? = nil) -> ([PositionedText], Double) {
+    func columnHeader(
+        top: Double, lefts: [Double?]? = nil, chineseLabels: [String]? = nil,
+        englishLabels: [String]? = nil
+    ) -> ([PositionedText], Double) {
         let lefts = lefts ?? columnLefts
         let chinese = chineseLabels ?? ["记账日期", "货币", "交易金额", "联机余额", "交易摘要", "对手信息", "客户摘要"]
         let english = englishLabels ?? ["Date", "Currency", "Amount", "Balance", "Transaction Type", "Counter Party", "Customer Type"]
@@ -186,8 +192,10 @@ struct CMBSyntheticStatement {
     }
 
     /// A whole statement: header on page 1, `pages` lists the rows of each page.
-    func statement(_ pages: [[Row]], header: Header = Header(), totals: [(String, String, String)]? = nil,
-                   markerTotal: Int? = nil, closing: Bool = true) -> [TextPage] {
+    func statement(
+        _ pages: [[Row]], header: Header = Header(), totals: [(String, String, String)]? = nil,
+        markerTotal: Int? = nil, closing: Bool = true
+    ) -> [TextPage] {
         var out: [TextPage] = []
         for (i, pageRows) in pages.enumerated() {
             var items: [PositionedText] = []

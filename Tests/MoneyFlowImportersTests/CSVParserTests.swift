@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MoneyFlowImporters
 
 @Suite struct CSVParserTests {
@@ -9,7 +10,7 @@ import Testing
         #expect(rows.count == 3)
         #expect(rows[1].fields == ["x, y", "he said \"hi\"", "two\nlines"])
         #expect(rows[1].line == 2)
-        #expect(rows[2].line == 4)   // the quoted newline advanced the physical line
+        #expect(rows[2].line == 4) // the quoted newline advanced the physical line
         #expect(rows[2].fields == ["1", "2", "3"])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowConfig
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// Profile files (JSON, TOML through MoneyFlowConfig/TOMLKit) and the built-in profile files.
@@ -13,15 +14,16 @@ import MoneyFlowCore
     }
 
     @Test func readsTOMLIntoJSONValues() throws {
-        let table = try TOMLReader.parse("""
-        # profile
-        name = "mine"
-        date_column = ["Date", "Datum"]
-        amount_column = 3
-        invert_sign = true
-        [extra]
-        x = 'lit'
-        """)
+        let table = try TOMLReader.parse(
+            """
+            # profile
+            name = "mine"
+            date_column = ["Date", "Datum"]
+            amount_column = 3
+            invert_sign = true
+            [extra]
+            x = 'lit'
+            """)
         #expect(table["name"] == .string("mine"))
         #expect(table["date_column"] == .array([.string("Date"), .string("Datum")]))
         #expect(table["amount_column"] == .number("3"))
@@ -30,32 +32,38 @@ import MoneyFlowCore
     }
 
     @Test func tomlSyntaxErrorsNameTheLine() throws {
-        do { _ = try TOMLReader.parse("a = 1\nb = 2\na = 3\n"); Issue.record("accepted a duplicate key") }
-        catch { #expect(error.line == 3, "\(error)") }
+        do { _ = try TOMLReader.parse("a = 1\nb = 2\na = 3\n"); Issue.record("accepted a duplicate key") } catch {
+            #expect(error.line == 3, "\(error)")
+        }
         let url = try write("name = \"x\"\ndate_column = \"D\"\namount_column = \n", ext: "toml")
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted a missing value") }
-        catch let e as ProfileError {
+        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted a missing value") } catch let e as ProfileError {
             #expect(e.description.hasPrefix(url.path) && e.message.contains("TOML line 3"), "\(e)")
         }
     }
 
     @Test func tomlWrongTypeAndUnknownKeyNameTheKey() throws {
-        let wrong = try write("name = \"x\"\ndate_column = \"D\"\ndescription_column = \"T\"\namount_column = \"A\"\ninvert_sign = \"yes\"\n", ext: "toml")
+        let wrong = try write(
+            "name = \"x\"\ndate_column = \"D\"\ndescription_column = \"T\"\namount_column = \"A\"\ninvert_sign = \"yes\"\n", ext: "toml")
         defer { try? FileManager.default.removeItem(at: wrong) }
-        do { _ = try ProfileFiles.load(contentsOf: wrong); Issue.record("accepted a string bool") }
-        catch let e as ProfileError { #expect(e.message.contains("'invert_sign'") && e.message.contains("true or false"), "\(e)") }
-        let misspelt = try write("name = \"x\"\ndate_column = \"D\"\ndescription_column = \"T\"\namount_column = \"A\"\ninvert_sing = true\n", ext: "toml")
+        do { _ = try ProfileFiles.load(contentsOf: wrong); Issue.record("accepted a string bool") } catch let e as ProfileError {
+            #expect(e.message.contains("'invert_sign'") && e.message.contains("true or false"), "\(e)")
+        }
+        let misspelt = try write(
+            "name = \"x\"\ndate_column = \"D\"\ndescription_column = \"T\"\namount_column = \"A\"\ninvert_sing = true\n", ext: "toml")
         defer { try? FileManager.default.removeItem(at: misspelt) }
-        do { _ = try ProfileFiles.load(contentsOf: misspelt); Issue.record("accepted invert_sing") }
-        catch let e as ProfileError { #expect(e.message.contains("unknown key 'invert_sing'") && e.message.contains("invert_sign"), "\(e)") }
+        do { _ = try ProfileFiles.load(contentsOf: misspelt); Issue.record("accepted invert_sing") } catch let e as ProfileError {
+            #expect(e.message.contains("unknown key 'invert_sing'") && e.message.contains("invert_sign"), "\(e)")
+        }
     }
 
     @Test func signatureColumnsAreHeaderNames() throws {
-        let url = try write(#"{"name": "x", "date_column": "D", "description_column": "T", "amount_column": "A", "signature_columns": ["Type", 3]}"#, ext: "json")
+        let url = try write(
+            #"{"name": "x", "date_column": "D", "description_column": "T", "amount_column": "A", "signature_columns": ["Type", 3]}"#,
+            ext: "json")
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try CSVProfile.load(contentsOf: url); Issue.record("accepted an index as a signature column") }
-        catch let e as ProfileError { #expect(e.message.contains("signature_columns"), "\(e)") }
+        do { _ = try CSVProfile.load(contentsOf: url); Issue.record("accepted an index as a signature column") } catch let e as ProfileError
+        { #expect(e.message.contains("signature_columns"), "\(e)") }
     }
 
     /// The portable importer target reads JSON only; it says where TOML is read instead of
@@ -67,10 +75,11 @@ import MoneyFlowCore
     }
 
     @Test func builtInProfilesComeFromTheirFiles() throws {
-        #expect(BuiltInCSVProfiles.all.map(\.qualifiedName) == [
-            "chase/checking", "chase/card", "bofa/checking", "bofa/card", "wells-fargo/checking",
-            "capital-one/card", "capital-one/360", "amex/card", "cmb/pc",
-        ])
+        #expect(
+            BuiltInCSVProfiles.all.map(\.qualifiedName) == [
+                "chase/checking", "chase/card", "bofa/checking", "bofa/card", "wells-fargo/checking",
+                "capital-one/card", "capital-one/360", "amex/card", "cmb/pc",
+            ])
         let chaseCard = try #require(BuiltInCSVProfiles.named("chase/card").first)
         #expect(chaseCard.signatureAlternatives == [["Post Date"], ["Transaction Date", "Trans Date"], ["Type"]])
         let cmb = try #require(BuiltInCSVProfiles.named("cmb-pc").first)
@@ -104,16 +113,16 @@ import MoneyFlowCore
     @Test func dotsAndBracketsInStringsCommentsAndValuesAreNotNesting() throws {
         let dots = String(repeating: ".", count: 200), opens = String(repeating: "[{", count: 200)
         let text = """
-        a = "\(dots)\(opens)"   # \(dots)\(opens)
-        b = '\(dots)'
-        c = \"\"\"
-        \(dots) "\(opens)
-        \"\"\"
-        d = [\(Array(repeating: "1.5", count: 200).joined(separator: ", "))]
-        "e.\(dots)" = 1
-        [t."\(dots)"]
-        f = { g = 1.5, h = "\(opens)" }
-        """
+            a = "\(dots)\(opens)"   # \(dots)\(opens)
+            b = '\(dots)'
+            c = \"\"\"
+            \(dots) "\(opens)
+            \"\"\"
+            d = [\(Array(repeating: "1.5", count: 200).joined(separator: ", "))]
+            "e.\(dots)" = 1
+            [t."\(dots)"]
+            f = { g = 1.5, h = "\(opens)" }
+            """
         let t = try TOMLReader.parse(text)
         #expect(t["a"] == .string(dots + opens))
         #expect(t["d"]?.arrayValue?.count == 200)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import MoneyFlowConfig
 import MoneyFlowCore
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowImporters
 
 let repoRoot = TestPaths.repoRoot
@@ -62,10 +63,12 @@ func expectMatches(_ statement: ImportedStatement, expectedFile: String) throws 
     }
 
     @Test func profileFilesJSONAndTOML() throws {
-        for (csv, profileFile) in [("generic_semicolon_ddmmyyyy", "generic_semicolon_ddmmyyyy.profile.json"),
-                                   ("generic_semicolon_ddmmyyyy", "generic_semicolon_ddmmyyyy.profile.toml"),
-                                   ("generic_tab_utf16", "generic_tab_utf16.profile.json"),
-                                   ("generic_gbk", "generic_gbk.profile.json")] {
+        for (csv, profileFile) in [
+            ("generic_semicolon_ddmmyyyy", "generic_semicolon_ddmmyyyy.profile.json"),
+            ("generic_semicolon_ddmmyyyy", "generic_semicolon_ddmmyyyy.profile.toml"),
+            ("generic_tab_utf16", "generic_tab_utf16.profile.json"),
+            ("generic_gbk", "generic_gbk.profile.json"),
+        ] {
             let profile = try ProfileFiles.load(contentsOf: csvSamples.appendingPathComponent(profileFile))
             let s = try readCSVSample(csv + ".csv", profiles: [profile])
             try expectMatches(s, expectedFile: csv + ".expected.json")
@@ -84,7 +87,8 @@ func expectMatches(_ statement: ImportedStatement, expectedFile: String) throws 
 
     @Test func brokenFilesNameFileLineAndColumn() throws {
         let broken = csvSamples.appendingPathComponent("broken")
-        let cases = try JSONDecoder().decode([ExpectedError].self, from: Data(contentsOf: broken.appendingPathComponent("expected_errors.json")))
+        let cases = try JSONDecoder().decode(
+            [ExpectedError].self, from: Data(contentsOf: broken.appendingPathComponent("expected_errors.json")))
         #expect(cases.count == 4)
         for c in cases {
             let input = ImportInput(fileName: c.file, data: try Data(contentsOf: broken.appendingPathComponent(c.file)))

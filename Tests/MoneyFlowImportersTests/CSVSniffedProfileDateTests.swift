@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// A built-in profile picked by its header alone (`Date,Description,Amount` is American
@@ -30,7 +31,8 @@ import MoneyFlowCore
             let s = try CSVImporter().read(ImportInput(fileName: name, data: data), options: ImportOptions())
             #expect(!s.warnings.contains { $0.message.contains("day or the month") }, "\(name)")
         }
-        let chaseEarly = chaseHeader + "DEBIT,03/02/2026,\"B\",-6.00,DEBIT_CARD,994.00,,\r\nDEBIT,03/01/2026,\"A\",-5.00,DEBIT_CARD,1000.00,,\r\n"
+        let chaseEarly =
+            chaseHeader + "DEBIT,03/02/2026,\"B\",-6.00,DEBIT_CARD,994.00,,\r\nDEBIT,03/01/2026,\"A\",-5.00,DEBIT_CARD,1000.00,,\r\n"
         let s = try CSVImporter().read(ImportInput(fileName: "c.csv", data: Data(chaseEarly.utf8)), options: ImportOptions())
         #expect(s.warnings.isEmpty, "\(s.warnings)")
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowConfig
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// Issue 13 "silent wrong values": CSV input the importer must refuse (naming the line) or warn
@@ -60,12 +61,16 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
     @Test func mixedEncodingsAreRefused() throws {
         var data = Data(chaseHeader.utf8)
         data += Data("DEBIT,03/01/2026,\"上海公共交通卡\",-5.00,DEBIT_CARD,4000.00,,\r\n".utf8)
-        let gbk = try #require("DEBIT,03/02/2026,\"上海公共交通卡\",-6.00,DEBIT_CARD,3994.00,,\r\n".data(using: String.Encoding(rawValue: 0x8000_0632)))
+        let gbk = try #require(
+            "DEBIT,03/02/2026,\"上海公共交通卡\",-6.00,DEBIT_CARD,3994.00,,\r\n".data(using: String.Encoding(rawValue: 0x8000_0632)))
         data += gbk
         #expect(throws: ImportError.self) { try CSVImporter().read(ImportInput(fileName: "m.csv", data: data), options: ImportOptions()) }
-        do { _ = try CSVImporter().read(ImportInput(fileName: "m.csv", data: data), options: ImportOptions()) }
-        catch let e as ImportError { #expect(e.locator?.line == 3 && e.problem.contains("encodings mixed")) }
-        #expect(CSVImporter().sniff(ImportInput(fileName: "m.csv", data: data), options: ImportOptions()) > 0.2, "auto-detection lets read() name the line")
+        do { _ = try CSVImporter().read(ImportInput(fileName: "m.csv", data: data), options: ImportOptions()) } catch let e as ImportError {
+            #expect(e.locator?.line == 3 && e.problem.contains("encodings mixed"))
+        }
+        #expect(
+            CSVImporter().sniff(ImportInput(fileName: "m.csv", data: data), options: ImportOptions()) > 0.2,
+            "auto-detection lets read() name the line")
     }
 }
 
@@ -90,8 +95,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
     }
 
     @Test func ambiguousFileAsksForDateFormat() throws {
-        do { _ = try readFixture("uk_ambiguous.csv", profile: "uk.profile.toml"); Issue.record("imported an ambiguous file") }
-        catch let e as ImportError {
+        do { _ = try readFixture("uk_ambiguous.csv", profile: "uk.profile.toml"); Issue.record("imported an ambiguous file") } catch let e
+            as ImportError
+        {
             #expect(e.problem.contains("date_format = \"DD/MM/YYYY\" or \"MM/DD/YYYY\""), "\(e)")
         }
         var p = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk.profile.toml"))
@@ -101,8 +107,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
     }
 
     @Test func contradictoryOrderNamesTheLine() throws {
-        do { _ = try readFixture("uk_contradiction.csv", profile: "uk.profile.toml"); Issue.record("imported a contradictory file") }
-        catch let e as ImportError {
+        do {
+            _ = try readFixture("uk_contradiction.csv", profile: "uk.profile.toml"); Issue.record("imported a contradictory file")
+        } catch let e as ImportError {
             #expect(e.locator?.line == 4, "\(e)")
             #expect(e.problem.contains("19/03/2024"))
         }
@@ -113,8 +120,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mf-date-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted an unknown date_format") }
-        catch let e as ProfileError { #expect(e.message.contains("DD/MM/YY, MM/DD/YY") || e.message.contains("DD/MM/YYYY")) }
+        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted an unknown date_format") } catch let e as ProfileError {
+            #expect(e.message.contains("DD/MM/YY, MM/DD/YY") || e.message.contains("DD/MM/YYYY"))
+        }
     }
 }
 
@@ -128,7 +136,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         let breaks = s.warnings.filter { $0.message.hasPrefix("balance chain break") }
         #expect(breaks.count == 1)
         #expect(breaks.first?.locator?.line == 10)
-        #expect(breaks.first?.message == "balance chain break (USD): previous balance 5650.36 + amount -11.65 = 5638.71, printed balance 5538.71")
+        #expect(
+            breaks.first?.message
+                == "balance chain break (USD): previous balance 5650.36 + amount -11.65 = 5638.71, printed balance 5538.71")
         #expect(s.accounts.first?.details["row_order"] == "newest-first")
     }
 
@@ -144,16 +154,20 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
 
 @Suite struct CSVProfileFileTests {
     @Test func misspeltKeyIsAnErrorWithASuggestion() throws {
-        do { _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_misspelt.profile.toml")); Issue.record("accepted invert_sing") }
-        catch let e as ProfileError {
+        do {
+            _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_misspelt.profile.toml"));
+            Issue.record("accepted invert_sing")
+        } catch let e as ProfileError {
             #expect(e.message.contains("unknown key 'invert_sing'"))
             #expect(e.message.contains("did you mean 'invert_sign'?"))
         }
     }
 
     @Test func wronglyTypedValueIsAnError() throws {
-        do { _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_wrong_type.profile.json")); Issue.record("accepted a string bool") }
-        catch let e as ProfileError { #expect(e.message.contains("invert_sign") && e.message.contains("true or false"), "\(e)") }
+        do {
+            _ = try ProfileFiles.load(contentsOf: csvFixtures.appendingPathComponent("uk_wrong_type.profile.json"));
+            Issue.record("accepted a string bool")
+        } catch let e as ProfileError { #expect(e.message.contains("invert_sign") && e.message.contains("true or false"), "\(e)") }
     }
 
     /// A few thousand levels of nesting: an error, not a stack overflow.
@@ -174,11 +188,13 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
             text = "name = [\n" + String(repeating: "{\(key) = [\n", count: 200) + "1" + String(repeating: "]}", count: 200) + "]\n"
         default: text = "{\"name\": " + String(repeating: "[", count: n) + String(repeating: "]", count: n) + "}"
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mf-deep-\(UUID().uuidString).\(kind == "json" ? "json" : "toml")")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mf-deep-\(UUID().uuidString).\(kind == "json" ? "json" : "toml")")
         try Data(text.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted \(kind)") }
-        catch let e as ProfileError { #expect(e.message.contains("nesting deeper than"), "\(e)") }
+        do { _ = try ProfileFiles.load(contentsOf: url); Issue.record("accepted \(kind)") } catch let e as ProfileError {
+            #expect(e.message.contains("nesting deeper than"), "\(e)")
+        }
         #expect(throws: TOMLError.self) { try TOMLReader.parse(kind == "json" ? "a = " + String(repeating: "[", count: n) : text) }
     }
 }
@@ -199,8 +215,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         #expect(e.problem.contains("chase/card misses columns 'Post Date', 'Transaction Date' or 'Trans Date', 'Type'"), "\(e)")
         #expect(!e.problem.contains("'Amount'") && !e.problem.contains("'Description'"), "present columns are not blamed")
         // Lines above the real header (BofA's summary block) are not taken for it.
-        do { _ = try readCSVSample("bofa_checking.csv", profiles: BuiltInCSVProfiles.named("chase")); Issue.record("chase read a BofA file") }
-        catch let e as ImportError {
+        do {
+            _ = try readCSVSample("bofa_checking.csv", profiles: BuiltInCSVProfiles.named("chase")); Issue.record("chase read a BofA file")
+        } catch let e as ImportError {
             #expect(e.problem.contains("header on line 7: Date, Description, Amount, Running Bal."), "\(e)")
             #expect(e.problem.contains("chase/checking misses columns 'Posting Date', 'Details'"), "\(e)")
         }
@@ -208,7 +225,9 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
 
     @Test func namesAreShortAndCardsAreLiabilities() throws {
         #expect(try readFixture("uk_dd_mm.csv", profile: "uk.profile.toml").accounts.first?.suggestedName == "Monzo CSV")
-        let tab = try readCSVSample("generic_tab_utf16.csv", profiles: [ProfileFiles.load(contentsOf: csvSamples.appendingPathComponent("generic_tab_utf16.profile.json"))])
+        let tab = try readCSVSample(
+            "generic_tab_utf16.csv",
+            profiles: [ProfileFiles.load(contentsOf: csvSamples.appendingPathComponent("generic_tab_utf16.profile.json"))])
         #expect(tab.accounts.first?.suggestedName == "CSV Account")
         let card = try readCSVSample("chase_card.csv")
         #expect(card.accounts.first?.suggestedName == "Chase Card" && card.accounts.first?.type == "credit")

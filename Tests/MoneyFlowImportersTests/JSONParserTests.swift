@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MoneyFlowImporters
 
 @Suite("JSON parser")
@@ -24,15 +25,19 @@ struct JSONParserTests {
         #expect(try parse("\n\t 12 \r\n") == .number("12"))
     }
 
-    @Test(arguments: ["0", "-0", "1234.12", "0.1", "0.30000000000000004", "72.10", "1E+2", "-1.5e-3",
-                      "123456789012345678901234567890.123456789", "1e400", "-0.0"])
+    @Test(arguments: [
+        "0", "-0", "1234.12", "0.1", "0.30000000000000004", "72.10", "1E+2", "-1.5e-3",
+        "123456789012345678901234567890.123456789", "1e400", "-0.0",
+    ])
     func numbersKeepTheirSourceText(_ text: String) throws {
         #expect(try parse(text) == .number(text))
         #expect(try parse("[\(text)]") == .array([.number(text)]))
     }
 
-    @Test(arguments: [("01", 0), ("-", 1), ("1.", 2), (".5", 0), ("1e", 2), ("1e+", 3), ("+1", 0), ("--1", 1),
-                      ("NaN", 0), ("Infinity", 0), ("-Infinity", 1), ("0x10", 1), ("1.2.3", 3)])
+    @Test(arguments: [
+        ("01", 0), ("-", 1), ("1.", 2), (".5", 0), ("1e", 2), ("1e+", 3), ("+1", 0), ("--1", 1),
+        ("NaN", 0), ("Infinity", 0), ("-Infinity", 1), ("0x10", 1), ("1.2.3", 3),
+    ])
     func invalidNumbers(_ text: String, offset: Int) throws {
         let e = try #require(failure(text))
         #expect(e.offset == offset, "\(text): \(e)")
@@ -175,10 +180,14 @@ struct JSONParserTests {
     }
 
     @Test func serialisationRoundTripsExactly() throws {
-        let text = #"{"amount":72.10,"big":123456789012345678901234567890.5,"exp":1E-7,"s":"tab\tquote\"é\u0001","a":[true,false,null,{}],"o":{"k":[]}}"#
+        let text =
+            #"{"amount":72.10,"big":123456789012345678901234567890.5,"exp":1E-7,"s":"tab\tquote\"é\u0001","a":[true,false,null,{}],"o":{"k":[]}}"#
         let v = try parse(text)
         let out = v.serialized()
-        #expect(out == #"{"amount":72.10,"big":123456789012345678901234567890.5,"exp":1E-7,"s":"tab\tquote\"é\u0001","a":[true,false,null,{}],"o":{"k":[]}}"#)
+        #expect(
+            out
+                == #"{"amount":72.10,"big":123456789012345678901234567890.5,"exp":1E-7,"s":"tab\tquote\"é\u0001","a":[true,false,null,{}],"o":{"k":[]}}"#
+        )
         #expect(try parse(out) == v)
     }
 
@@ -193,7 +202,8 @@ struct JSONParserTests {
         var s = "["
         for i in 0..<20_000 {
             if i > 0 { s += "," }
-            s += #"{"transaction_id":"id\#(i)","amount":\#(i).01,"name":"Merchant \#(i) é","pending":false,"location":{"lat":37.1,"lon":null}}"#
+            s +=
+                #"{"transaction_id":"id\#(i)","amount":\#(i).01,"name":"Merchant \#(i) é","pending":false,"location":{"lat":37.1,"lon":null}}"#
         }
         s += "]"
         let v = try JSONParser.parse(Data(s.utf8))

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 let ofxSamples = repoRoot.appendingPathComponent("Samples/ofx")
@@ -28,14 +29,17 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
 }
 
 @Suite struct OFXSampleTests {
-    static let samples = ["checking_sgml_102.ofx", "card_xml_211.ofx", "quicken_download.qfx", "two_statements.ofx",
-                          "checking_two_periods.ofx", "first_platypus_checking.ofx"]
+    static let samples = [
+        "checking_sgml_102.ofx", "card_xml_211.ofx", "quicken_download.qfx", "two_statements.ofx",
+        "checking_two_periods.ofx", "first_platypus_checking.ofx",
+    ]
 
     @Test(arguments: samples)
     func sampleImportsExactlyItsExpectedRows(_ name: String) throws {
         let s = try readOFXSample(name)
         let stem = String(name[..<name.lastIndex(of: ".")!])
-        let expected = try JSONDecoder().decode(ExpectedOFX.self, from: Data(contentsOf: ofxSamples.appendingPathComponent(stem + ".expected.json")))
+        let expected = try JSONDecoder().decode(
+            ExpectedOFX.self, from: Data(contentsOf: ofxSamples.appendingPathComponent(stem + ".expected.json")))
         #expect(s.warnings.isEmpty, "\(s.warnings)")
         #expect(s.accounts.map(\.suggestedName) == expected.accounts.map(\.name))
         for (a, e) in zip(s.accounts, expected.accounts) {
@@ -47,7 +51,9 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
         let fullNumbers = text.components(separatedBy: "<ACCTID>").dropFirst().map { String($0.prefix { $0.isNumber }) }
         #expect(!fullNumbers.isEmpty)
         for n in fullNumbers {
-            let stored = s.accounts.map { "\($0.key) \($0.suggestedName) \($0.number ?? "") \($0.details)" } + s.records.map { "\($0.externalID ?? "") \($0.raw)" }
+            let stored =
+                s.accounts.map { "\($0.key) \($0.suggestedName) \($0.number ?? "") \($0.details)" }
+                + s.records.map { "\($0.externalID ?? "") \($0.raw)" }
             #expect(!stored.contains { $0.contains(n) }, "full account number \(n) stored")
         }
         let names = Dictionary(uniqueKeysWithValues: s.accounts.map { ($0.key, $0.suggestedName) })
@@ -71,7 +77,9 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
             let input = ImportInput(fileName: "export.csv", data: try Data(contentsOf: ofxSamples.appendingPathComponent(name)))
             let ofx = OFXImporter().sniff(input, options: ImportOptions())
             #expect(ofx >= 0.9, "\(name)")
-            #expect(CSVImporter().sniff(input, options: ImportOptions()) < ofx && PlaidImporter().sniff(input, options: ImportOptions()) < ofx, "\(name)")
+            #expect(
+                CSVImporter().sniff(input, options: ImportOptions()) < ofx && PlaidImporter().sniff(input, options: ImportOptions()) < ofx,
+                "\(name)")
         }
         for other in ["csv/chase_checking.csv", "us/first_platypus_checking.csv", "plaid/full_period/page1.json"] {
             let input = ImportInput(fileName: "x.ofx", data: try Data(contentsOf: repoRoot.appendingPathComponent("Samples/" + other)))
@@ -84,7 +92,9 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
         let bytes = try Data(contentsOf: ofxSamples.appendingPathComponent("checking_sgml_102.ofx"))
         #expect(bytes.contains(0xC9) && bytes.contains(0x92) && String(data: bytes, encoding: .utf8) == nil)
         let d = try readOFXSample("checking_sgml_102.ofx").records.map(\.description)
-        #expect(d.contains("CAFÉ DEL SOL SEATTLE WA") && d.contains("TRADER JOE\u{2019}S #131 SEATTLE") && d.contains("AT&T MOBILITY ONLINE PMT"))
+        #expect(
+            d.contains("CAFÉ DEL SOL SEATTLE WA") && d.contains("TRADER JOE\u{2019}S #131 SEATTLE")
+                && d.contains("AT&T MOBILITY ONLINE PMT"))
     }
 
     /// One FITID used by two accounts of one file stays two records, each in its account.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 @Suite("Plaid importer")
@@ -26,18 +27,22 @@ struct PlaidImporterTests {
     }
 
     @Test func tenthsAddUpExactly() throws {
-        let st = try F.read(text: F.syncPage(added: [
-            F.transaction(["amount": "0.1", "transaction_id": "\"a\""]),
-            F.transaction(["amount": "0.2", "transaction_id": "\"b\""]),
-        ]))
+        let st = try F.read(
+            text: F.syncPage(added: [
+                F.transaction(["amount": "0.1", "transaction_id": "\"a\""]),
+                F.transaction(["amount": "0.2", "transaction_id": "\"b\""]),
+            ]))
         #expect(st.records.reduce(0) { $0 + $1.amount.minorUnits } == -30)
         #expect(st.records.map(\.amount.decimalString) == ["-0.10", "-0.20"])
     }
 
-    @Test(arguments: [("1e400", "amount too large"), ("123456789012345678901234567890", "amount too large"),
-                      ("1e-400", "more than 2 decimal places"), ("1e-500", "too many decimal places"), ("0.30000000000000004", "more than 2 decimal places"),
-                      ("1e99999999999999999999", "amount too large"), ("92233720368547758.07", "amount too large"),
-                      ("10000000000.00", "amount too large"), ("99999999999.99", "amount too large")])
+    @Test(arguments: [
+        ("1e400", "amount too large"), ("123456789012345678901234567890", "amount too large"),
+        ("1e-400", "more than 2 decimal places"), ("1e-500", "too many decimal places"),
+        ("0.30000000000000004", "more than 2 decimal places"),
+        ("1e99999999999999999999", "amount too large"), ("92233720368547758.07", "amount too large"),
+        ("10000000000.00", "amount too large"), ("99999999999.99", "amount too large"),
+    ])
     func impossibleAmountsAreMalformed(_ text: String, reason: String) throws {
         let e = try #require(F.error(text: F.syncPage(added: [F.transaction(["amount": text])])))
         #expect(e.kind == .malformed)
@@ -70,11 +75,12 @@ struct PlaidImporterTests {
     // MARK: field mapping
 
     @Test func fieldMapping() throws {
-        let r = try one(F.transaction([
-            "pending": "true", "pending_transaction_id": "\"pend1\"",
-            "personal_finance_category": #"{"primary": "FOOD_AND_DRINK", "detailed": "FOOD_AND_DRINK_COFFEE"}"#,
-            "category": #"["Food and Drink", "Coffee Shop"]"#,
-        ]))
+        let r = try one(
+            F.transaction([
+                "pending": "true", "pending_transaction_id": "\"pend1\"",
+                "personal_finance_category": #"{"primary": "FOOD_AND_DRINK", "detailed": "FOOD_AND_DRINK_COFFEE"}"#,
+                "category": #"["Food and Drink", "Coffee Shop"]"#,
+            ]))
         #expect(r.description == "TEST MERCHANT 123")
         #expect(r.counterparty == "Test Merchant")
         #expect(r.pending)
@@ -88,7 +94,8 @@ struct PlaidImporterTests {
     }
 
     @Test func counterpartyFallbacks() throws {
-        let parties = #"[{"name": "", "type": "merchant"}, {"name": "DoorDash", "type": "marketplace"}, {"name": "Burger King", "type": "merchant"}]"#
+        let parties =
+            #"[{"name": "", "type": "merchant"}, {"name": "DoorDash", "type": "marketplace"}, {"name": "Burger King", "type": "merchant"}]"#
         #expect(try one(F.transaction(["merchant_name": "null", "counterparties": parties])).counterparty == "DoorDash")
         #expect(try one(F.transaction(["merchant_name": "null", "counterparties": "[]"])).counterparty == nil)
         #expect(try one(F.transaction([:], removing: ["merchant_name"])).counterparty == nil)
@@ -96,14 +103,20 @@ struct PlaidImporterTests {
     }
 
     @Test func categoryFallbacks() throws {
-        #expect(try one(F.transaction(["personal_finance_category": #"{"primary": "", "detailed": "TRAVEL_FLIGHTS"}"#])).category == "TRAVEL_FLIGHTS")
-        #expect(try one(F.transaction(["category": #"["Travel", "Airlines and Aviation Services"]"#])).category == "Travel > Airlines and Aviation Services")
+        #expect(
+            try one(F.transaction(["personal_finance_category": #"{"primary": "", "detailed": "TRAVEL_FLIGHTS"}"#])).category
+                == "TRAVEL_FLIGHTS")
+        #expect(
+            try one(F.transaction(["category": #"["Travel", "Airlines and Aviation Services"]"#])).category
+                == "Travel > Airlines and Aviation Services")
         #expect(try one(F.transaction(["category": "null", "personal_finance_category": "null"])).category == nil)
     }
 
     @Test func nameFallsBackToMerchantName() throws {
         #expect(try one(F.transaction(["name": "null"])).description == "Test Merchant")
-        #expect(try one(F.transaction(["name": "null", "merchant_name": "null", "original_description": "\"POS 123\""])).description == "POS 123")
+        #expect(
+            try one(F.transaction(["name": "null", "merchant_name": "null", "original_description": "\"POS 123\""])).description
+                == "POS 123")
     }
 
     @Test func unknownFieldsAreKeptInRaw() throws {
@@ -128,13 +141,20 @@ struct PlaidImporterTests {
         (["date": "\"2024-02-30\""], [], "date", "field 'date' must be a date YYYY-MM-DD, found \"2024-02-30\""),
         (["date": "\"2024-03-05T10:00:00Z\""], [], "date", "field 'date' must be a date YYYY-MM-DD, found \"2024-03-05T10:00:00Z\""),
         (["date": "20240305"], [], "date", "field 'date' must be a string, found number 20240305"),
-        (["authorized_date": "\"yesterday\""], [], "authorized_date", "field 'authorized_date' must be a date YYYY-MM-DD, found \"yesterday\""),
+        (
+            ["authorized_date": "\"yesterday\""], [], "authorized_date",
+            "field 'authorized_date' must be a date YYYY-MM-DD, found \"yesterday\""
+        ),
         (["pending": "\"false\""], [], "pending", "field 'pending' must be a boolean, found string \"false\""),
         (["account_id": "7"], [], "account_id", "field 'account_id' must be a string, found number 7"),
         (["merchant_name": "false"], [], "merchant_name", "field 'merchant_name' must be a string, found boolean false"),
     ])
     func wrongTypesAreMalformed(_ overrides: [String: String], removing: [String], column: String, message: String) throws {
-        let e = try #require(F.error(text: F.syncPage(added: [F.transaction(), F.transaction(overrides.merging(["transaction_id": "\"tx2\""]) { $1 }, removing: removing)])))
+        let e = try #require(
+            F.error(
+                text: F.syncPage(added: [
+                    F.transaction(), F.transaction(overrides.merging(["transaction_id": "\"tx2\""]) { $1 }, removing: removing),
+                ])))
         #expect(e.kind == .malformed)
         #expect(e.column == column)
         #expect(e.problem == "transaction 2 (added[1], transaction_id \"tx2\"): " + message)
@@ -155,12 +175,18 @@ struct PlaidImporterTests {
     }
 
     @Test func structuralTypeErrors() throws {
-        #expect(F.error(text: #"{"added": {}, "next_cursor": "c", "has_more": false}"#)?.problem == "'added' must be an array, found object")
-        #expect(F.error(text: #"{"added": [1], "next_cursor": "c", "has_more": false}"#)?.problem == "transaction 1 (added[0]) is a number, not an object")
-        #expect(F.error(text: #"{"added": [], "removed": [{"account_id": "a"}], "next_cursor": "c", "has_more": false}"#)?.column == "transaction_id")
+        #expect(
+            F.error(text: #"{"added": {}, "next_cursor": "c", "has_more": false}"#)?.problem == "'added' must be an array, found object")
+        #expect(
+            F.error(text: #"{"added": [1], "next_cursor": "c", "has_more": false}"#)?.problem
+                == "transaction 1 (added[0]) is a number, not an object")
+        #expect(
+            F.error(text: #"{"added": [], "removed": [{"account_id": "a"}], "next_cursor": "c", "has_more": false}"#)?.column
+                == "transaction_id")
         #expect(F.error(text: #"{"added": [], "next_cursor": 5, "has_more": false}"#)?.column == "next_cursor")
         #expect(F.error(text: #"{"added": [], "next_cursor": "c", "has_more": "no"}"#)?.column == "has_more")
-        #expect(F.error(text: #"{"added": [], "accounts": [{"name": "x"}], "next_cursor": "c", "has_more": false}"#)?.column == "account_id")
+        #expect(
+            F.error(text: #"{"added": [], "accounts": [{"name": "x"}], "next_cursor": "c", "has_more": false}"#)?.column == "account_id")
         #expect(F.error(text: "[" + F.transaction() + ", 3]")?.problem.contains("element 2") == true)
     }
 
@@ -192,7 +218,9 @@ struct PlaidImporterTests {
         // The limit is configurable.
         let shallow = PlaidImporter(maxDepth: 2)
         #expect(throws: ImportError.self) {
-            try shallow.read(ImportInput(fileName: "x", data: Data(F.syncPage(added: [F.transaction(["deep": "[[1]]"])]).utf8)), options: ImportOptions())
+            try shallow.read(
+                ImportInput(fileName: "x", data: Data(F.syncPage(added: [F.transaction(["deep": "[[1]]"])]).utf8)), options: ImportOptions()
+            )
         }
     }
 
@@ -202,21 +230,40 @@ struct PlaidImporterTests {
         let login = F.samples.appendingPathComponent("errors/item_login_required.json")
         let e = try #require(F.error(login))
         #expect(e.kind == .providerError)
-        #expect(e.problem == "Plaid error ITEM_LOGIN_REQUIRED: the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state")
-        #expect(F.error(F.samples.appendingPathComponent("errors/institution_down.json"))?.problem
-                == "Plaid error INSTITUTION_DOWN: This financial institution is not currently responding to requests. We apologize for the inconvenience.")
-        #expect(F.error(F.samples.appendingPathComponent("errors/transactions_sync_mutation_during_pagination.json"))?.kind == .providerError)
+        #expect(
+            e.problem
+                == "Plaid error ITEM_LOGIN_REQUIRED: the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state"
+        )
+        #expect(
+            F.error(F.samples.appendingPathComponent("errors/institution_down.json"))?.problem
+                == "Plaid error INSTITUTION_DOWN: This financial institution is not currently responding to requests. We apologize for the inconvenience."
+        )
+        #expect(
+            F.error(F.samples.appendingPathComponent("errors/transactions_sync_mutation_during_pagination.json"))?.kind == .providerError)
         // No message at all.
-        #expect(F.error(text: #"{"error_type": "API_ERROR", "error_code": "INTERNAL_SERVER_ERROR", "error_message": null, "display_message": null}"#)?.problem
+        #expect(
+            F.error(
+                text: #"{"error_type": "API_ERROR", "error_code": "INTERNAL_SERVER_ERROR", "error_message": null, "display_message": null}"#
+            )?.problem
                 == "Plaid error INTERNAL_SERVER_ERROR (API_ERROR)")
         // Wrapped as {"error": {...}} or in a saved request/response envelope.
-        #expect(F.error(text: #"{"error": {"error_type": "ITEM_ERROR", "error_code": "ITEM_LOGIN_REQUIRED", "error_message": "m", "display_message": null}}"#)?.problem == "Plaid error ITEM_LOGIN_REQUIRED: m")
-        #expect(F.error(text: #"{"request": {"cursor": "c"}, "response": {"error_type": "RATE_LIMIT_EXCEEDED", "error_code": "TRANSACTIONS_SYNC_LIMIT", "error_message": "slow down", "display_message": null}}"#)?.kind == .providerError)
+        #expect(
+            F.error(
+                text:
+                    #"{"error": {"error_type": "ITEM_ERROR", "error_code": "ITEM_LOGIN_REQUIRED", "error_message": "m", "display_message": null}}"#
+            )?.problem == "Plaid error ITEM_LOGIN_REQUIRED: m")
+        #expect(
+            F.error(
+                text:
+                    #"{"request": {"cursor": "c"}, "response": {"error_type": "RATE_LIMIT_EXCEEDED", "error_code": "TRANSACTIONS_SYNC_LIMIT", "error_message": "slow down", "display_message": null}}"#
+            )?.kind == .providerError)
     }
 
     @Test func anErrorPageInsideAPageSequenceFailsTheWholeFile() throws {
-        let text = "[" + F.syncPage(added: [F.transaction()], next: "c1", hasMore: true) + ","
-            + #"{"error_type": "TRANSACTIONS_ERROR", "error_code": "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION", "error_message": "Underlying transaction data changed", "display_message": null}"# + "]"
+        let text =
+            "[" + F.syncPage(added: [F.transaction()], next: "c1", hasMore: true) + ","
+            + #"{"error_type": "TRANSACTIONS_ERROR", "error_code": "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION", "error_message": "Underlying transaction data changed", "display_message": null}"#
+            + "]"
         let e = try #require(F.error(text: text))
         #expect(e.kind == .providerError)
         #expect(e.locator?.page == 2)
@@ -224,10 +271,15 @@ struct PlaidImporterTests {
     }
 
     @Test func itemErrorInAGetResponseIsAWarning() throws {
-        let text = #"{"accounts": [], "transactions": ["# + F.transaction() + #"], "total_transactions": 1, "item": {"item_id": "it", "error": {"error_type": "ITEM_ERROR", "error_code": "ITEM_LOGIN_REQUIRED", "error_message": "relink", "display_message": null}}}"#
+        let text =
+            #"{"accounts": [], "transactions": ["# + F.transaction()
+            + #"], "total_transactions": 1, "item": {"item_id": "it", "error": {"error_type": "ITEM_ERROR", "error_code": "ITEM_LOGIN_REQUIRED", "error_message": "relink", "display_message": null}}}"#
         let st = try F.read(text: text)
         #expect(st.records.count == 1)
-        #expect(st.warnings.map(\.message) == ["the item reports an error, its data may be out of date: Plaid error ITEM_LOGIN_REQUIRED: relink"])
+        #expect(
+            st.warnings.map(\.message) == [
+                "the item reports an error, its data may be out of date: Plaid error ITEM_LOGIN_REQUIRED: relink"
+            ])
     }
 
     // MARK: redaction
@@ -239,7 +291,8 @@ struct PlaidImporterTests {
             "meta": #"{"client_secret": "s3cr3t-value", "link_token": {"v": "link-sandbox-xyz"}, "public_token": null}"#,
             "name": "\"PAYMENT \(token)\"",
         ])
-        let text = #"{"request": {"access_token": ""# + token + #"", "secret": "abcdef123456", "cursor": "c0"}, "response": "#
+        let text =
+            #"{"request": {"access_token": ""# + token + #"", "secret": "abcdef123456", "cursor": "c0"}, "response": "#
             + F.syncPage(added: [tx], next: "c1") + "}"
         let st = try F.read(text: text)
         let r = try #require(st.records.first)
@@ -255,7 +308,9 @@ struct PlaidImporterTests {
         #expect(st.sync?.startCursor == "c0")
 
         // Errors never echo a secret either.
-        let bad = #"{"access_token": ""# + token + #"", "added": ["# + F.transaction(["transaction_id": "\"\(token)\"", "amount": "\"1\""]) + #"], "next_cursor": "c", "has_more": false}"#
+        let bad =
+            #"{"access_token": ""# + token + #"", "added": ["# + F.transaction(["transaction_id": "\"\(token)\"", "amount": "\"1\""])
+            + #"], "next_cursor": "c", "has_more": false}"#
         let e = try #require(F.error(text: bad))
         #expect(!e.description.contains(token))
         #expect(e.problem.contains("[REDACTED]"))
@@ -300,7 +355,10 @@ struct PlaidImporterTests {
     }
 
     @Test func bareTransactionArray() throws {
-        let st = try F.read(text: "[" + F.transaction(["transaction_id": "\"a\""]) + ",\n" + F.transaction(["transaction_id": "\"b\"", "account_id": "\"acct2XXXXXXXXXXXXXXXXXXXXXXXXXXXXwxyz\"", "amount": "-5"]) + "]")
+        let st = try F.read(
+            text: "[" + F.transaction(["transaction_id": "\"a\""]) + ",\n"
+                + F.transaction(["transaction_id": "\"b\"", "account_id": "\"acct2XXXXXXXXXXXXXXXXXXXXXXXXXXXXwxyz\"", "amount": "-5"])
+                + "]")
         #expect(st.records.map(\.externalID) == ["a", "b"])
         #expect(st.records.map(\.locator) == [Locator(line: 1, row: 1), Locator(line: 2, row: 2)])
         #expect(st.sync == nil)
@@ -310,7 +368,8 @@ struct PlaidImporterTests {
     }
 
     @Test func exportsKeepTheFirstOfARepeatedID() throws {
-        let st = try F.read(text: #"{"transactions": ["# + F.transaction() + "," + F.transaction(["amount": "3"]) + #"], "total_transactions": 5}"#)
+        let st = try F.read(
+            text: #"{"transactions": ["# + F.transaction() + "," + F.transaction(["amount": "3"]) + #"], "total_transactions": 5}"#)
         #expect(st.records.count == 1)
         #expect(st.records[0].amount.decimalString == "-12.50")
         #expect(st.warnings.count == 2) // the repeat, and 2 of 5 transactions
@@ -318,13 +377,16 @@ struct PlaidImporterTests {
     }
 
     @Test func getEnvelopeGivesCoverage() throws {
-        let text = #"{"request": {"start_date": "2024-03-01", "end_date": "2024-03-31"}, "response": {"transactions": ["# + F.transaction() + #"], "total_transactions": 1}}"#
+        let text =
+            #"{"request": {"start_date": "2024-03-01", "end_date": "2024-03-31"}, "response": {"transactions": ["# + F.transaction()
+            + #"], "total_transactions": 1}}"#
         let st = try F.read(text: text)
         #expect(st.coverage == LocalDate(year: 2024, month: 3, day: 1)!...LocalDate(year: 2024, month: 3, day: 31)!)
     }
 
     @Test func creditBalancesAreStoredAsOwed() throws {
-        let text = #"{"accounts": [{"account_id": "cc1", "balances": {"available": 4000.5, "current": 999.5, "limit": 5000, "iso_currency_code": "USD", "unofficial_currency_code": null}, "mask": "3333", "name": "Plaid Credit Card", "official_name": null, "type": "credit", "subtype": "credit card"}, {"account_id": "cc2", "balances": {"available": null, "current": -20, "limit": null, "iso_currency_code": null, "unofficial_currency_code": "CNH"}, "mask": null, "name": "Overpaid card", "official_name": null, "type": "credit", "subtype": "credit card"}], "item": {"item_id": "i", "institution_name": "Bank"}, "request_id": "r"}"#
+        let text =
+            #"{"accounts": [{"account_id": "cc1", "balances": {"available": 4000.5, "current": 999.5, "limit": 5000, "iso_currency_code": "USD", "unofficial_currency_code": null}, "mask": "3333", "name": "Plaid Credit Card", "official_name": null, "type": "credit", "subtype": "credit card"}, {"account_id": "cc2", "balances": {"available": null, "current": -20, "limit": null, "iso_currency_code": null, "unofficial_currency_code": "CNH"}, "mask": null, "name": "Overpaid card", "official_name": null, "type": "credit", "subtype": "credit card"}], "item": {"item_id": "i", "institution_name": "Bank"}, "request_id": "r"}"#
         let st = try F.read(text: text)
         #expect(st.accounts[0].currentBalance == Money(minorUnits: -99950, currency: "USD"))
         #expect(st.accounts[0].availableBalance == Money(minorUnits: 400050, currency: "USD"))
@@ -343,29 +405,42 @@ struct PlaidImporterTests {
         let t2 = F.transaction(["transaction_id": "\"x\"", "amount": "20", "name": "\"NEW NAME\""])
         let removeX = #"{"transaction_id": "x", "account_id": "BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp"}"#
         // added, then modified on the next page: one record, the modified one.
-        var st = try F.read(text: "[" + F.syncPage(added: [t], next: "c1", hasMore: true) + "," + F.syncPage(modified: [t2], next: "c2") + "]")
+        var st = try F.read(
+            text: "[" + F.syncPage(added: [t], next: "c1", hasMore: true) + "," + F.syncPage(modified: [t2], next: "c2") + "]")
         #expect(st.records.count == 1)
         #expect(st.records[0].description == "NEW NAME")
         #expect(st.records[0].locator.page == 2)
         #expect(st.modifiedExternalIDs == ["x"])
         // added, then removed: no record, the removal stays.
-        st = try F.read(text: "[" + F.syncPage(added: [t], next: "c1", hasMore: true) + "," + F.syncPage(removed: [removeX], next: "c2") + "]")
+        st = try F.read(
+            text: "[" + F.syncPage(added: [t], next: "c1", hasMore: true) + "," + F.syncPage(removed: [removeX], next: "c2") + "]")
         #expect(st.records.isEmpty)
         #expect(st.removals.map(\.externalID) == ["x"])
         // Removed, then added again: present.
-        st = try F.read(text: "[" + F.syncPage(removed: [removeX], next: "c1", hasMore: true) + "," + F.syncPage(added: [t], next: "c2") + "]")
+        st = try F.read(
+            text: "[" + F.syncPage(removed: [removeX], next: "c1", hasMore: true) + "," + F.syncPage(added: [t], next: "c2") + "]")
         #expect(st.records.map(\.externalID) == ["x"] && st.removals.isEmpty)
     }
 
     @Test func rowsArePerPageWhenSeveralPages() throws {
-        let a = F.transaction(["transaction_id": "\"a\""]), b = F.transaction(["transaction_id": "\"b\""]), c = F.transaction(["transaction_id": "\"c\""])
-        let st = try F.read(text: "[" + F.syncPage(added: [a, b], next: "c1", hasMore: true) + ",\n" + F.syncPage(modified: [c], next: "c2") + "]")
-        #expect(st.records.map(\.locator) == [Locator(line: 1, page: 1, row: 1), Locator(line: 1, page: 1, row: 2), Locator(line: 2, page: 2, row: 1)])
-        #expect(st.sync == SyncUpdate(scope: "plaid:accounts:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp", startCursor: nil, nextCursor: "c2", complete: true))
+        let a = F.transaction(["transaction_id": "\"a\""]), b = F.transaction(["transaction_id": "\"b\""]),
+            c = F.transaction(["transaction_id": "\"c\""])
+        let st = try F.read(
+            text: "[" + F.syncPage(added: [a, b], next: "c1", hasMore: true) + ",\n" + F.syncPage(modified: [c], next: "c2") + "]")
+        #expect(
+            st.records.map(\.locator) == [
+                Locator(line: 1, page: 1, row: 1), Locator(line: 1, page: 1, row: 2), Locator(line: 2, page: 2, row: 1),
+            ])
+        #expect(
+            st.sync
+                == SyncUpdate(
+                    scope: "plaid:accounts:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp", startCursor: nil, nextCursor: "c2", complete: true))
     }
 
     @Test func incompleteUpdate() throws {
-        let st = try F.read(text: F.syncPage(added: [F.transaction()], next: "c1", hasMore: true, extra: #""transactions_update_status": "INITIAL_UPDATE_COMPLETE", "#))
+        let st = try F.read(
+            text: F.syncPage(
+                added: [F.transaction()], next: "c1", hasMore: true, extra: #""transactions_update_status": "INITIAL_UPDATE_COMPLETE", "#))
         #expect(st.sync?.complete == false)
         #expect(st.warnings.count == 2)
         #expect(st.warnings.contains { $0.message.contains("has_more") })
@@ -380,21 +455,29 @@ struct PlaidImporterTests {
             return #"{"request": {"# + req.joined(separator: ", ") + #"}, "response": "# + F.syncPage(next: next, hasMore: more) + "}"
         }
         // Consecutive: fine; startCursor is the first request cursor.
-        var st = try F.read(text: "[" + page("c0", next: "c1", more: true, item: "item9") + "," + page("c1", next: "c2", more: false, item: "item9") + "]")
+        var st = try F.read(
+            text: "[" + page("c0", next: "c1", more: true, item: "item9") + "," + page("c1", next: "c2", more: false, item: "item9") + "]")
         #expect(st.sync == SyncUpdate(scope: "plaid:item:item9", startCursor: "c0", nextCursor: "c2", complete: true))
         // A gap: page 2 was requested with c5, page 1 returned c1.
         var e = try #require(F.error(text: "[" + page("c0", next: "c1", more: true) + "," + page("c5", next: "c6", more: false) + "]"))
         #expect(e.kind == .rejected)
         #expect(e.locator?.page == 2)
-        #expect(e.problem == "page 2 was requested with cursor 'c5' but page 1 returned next_cursor 'c1': page 2 skipped cursor 'c1'; pages must be consecutive")
+        #expect(
+            e.problem
+                == "page 2 was requested with cursor 'c5' but page 1 returned next_cursor 'c1': page 2 skipped cursor 'c1'; pages must be consecutive"
+        )
         // Restarting from the beginning in the middle is a gap too.
         e = try #require(F.error(text: "[" + page("c0", next: "c1", more: true) + "," + page(nil, next: "c9", more: false) + "]"))
         #expect(e.kind == .rejected && e.problem.contains("from the beginning"))
         // A top-level "cursor" field is the request cursor as well.
-        e = try #require(F.error(text: "[" + F.syncPage(next: "c1", hasMore: true, extra: #""cursor": "c0", "#) + "," + F.syncPage(next: "c3", extra: #""cursor": "c2", "#) + "]"))
+        e = try #require(
+            F.error(
+                text: "[" + F.syncPage(next: "c1", hasMore: true, extra: #""cursor": "c0", "#) + ","
+                    + F.syncPage(next: "c3", extra: #""cursor": "c2", "#) + "]"))
         #expect(e.kind == .rejected && e.problem.contains("skipped cursor 'c1'"))
         // Pages of different items cannot be combined.
-        e = try #require(F.error(text: "[" + page("c0", next: "c1", more: true, item: "A") + "," + page("c1", next: "c2", more: false, item: "B") + "]"))
+        e = try #require(
+            F.error(text: "[" + page("c0", next: "c1", more: true, item: "A") + "," + page("c1", next: "c2", more: false, item: "B") + "]"))
         #expect(e.kind == .rejected && e.problem.contains("item"))
         // Without request cursors nothing can be checked: accepted.
         st = try F.read(text: "[" + F.syncPage(next: "c1", hasMore: true) + "," + F.syncPage(next: "c2") + "]")
@@ -414,7 +497,7 @@ struct PlaidImporterTests {
         let p1 = try F.read(folder.appendingPathComponent("page1.json"))
         let p2 = try F.read(folder.appendingPathComponent("page2.json"))
         let p3 = try F.read(folder.appendingPathComponent("page3.json"))
-        #expect(p1.sync?.startCursor == nil)          // initial request: no cursor
+        #expect(p1.sync?.startCursor == nil) // initial request: no cursor
         #expect(p2.sync?.startCursor == p1.sync?.nextCursor)
         #expect(p3.sync?.startCursor == p2.sync?.nextCursor)
         #expect(all.sync?.startCursor == nil)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// Samples/plaid/<scenario>: pages imported in order must describe the hand-written expected.json.
@@ -98,7 +99,8 @@ struct PlaidScenarioTests {
         // Every record is already present with identical facts: nothing new.
         for r in get.records {
             let existing = try #require(ledger.active[r.externalID!])
-            #expect(existing.amount == r.amount && existing.date == r.date && existing.description == r.description
+            #expect(
+                existing.amount == r.amount && existing.date == r.date && existing.description == r.description
                     && existing.pending == r.pending && existing.accountKey == r.accountKey)
         }
         ledger.apply(get)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// Plaid's own examples (copied into Tests/Fixtures/plaid-spec so the tests never depend on `shared/`).
@@ -56,8 +57,12 @@ struct PlaidSpecExampleTests {
         #expect(modified.amount.decimalString == "-28.34")
         #expect(modified.counterparty == "Burger King")
         #expect(st.modifiedExternalIDs == ["yhnUVvtcGGcCKU0bcz8PDQr5ZUxUXebUvbKC0"])
-        #expect(st.removals == [ExternalRemoval(externalID: "CmdQTNgems8BT1B7ibkoUXVPyAeehT3Tmzk0l",
-                                                accountKey: "plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp")])
+        #expect(
+            st.removals == [
+                ExternalRemoval(
+                    externalID: "CmdQTNgems8BT1B7ibkoUXVPyAeehT3Tmzk0l",
+                    accountKey: "plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp")
+            ])
         let sync = try #require(st.sync)
         #expect(sync.scope == "plaid:accounts:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp")
         #expect(sync.startCursor == nil)
@@ -167,11 +172,16 @@ struct PlaidSpecExampleTests {
         #expect(F.error(url)?.kind == .unrecognized)
         let root = try JSONParser.parse(Data(contentsOf: url))
         let expected: [String: String] = [
-            "ITEM_LOGIN_REQUIRED__spec_user_transactions_refresh_example": "Plaid error ITEM_LOGIN_REQUIRED: Please update your login credentials.",
-            "ITEM_LOGIN_REQUIRED__spec_item_error_webhook_example": "Plaid error ITEM_LOGIN_REQUIRED: The user's OAuth connection to this institution has been invalidated.",
-            "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION__docs": "Plaid error TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION: Underlying transaction data changed since last page was fetched. Please restart pagination from last update.",
-            "INSTITUTION_DOWN__docs": "Plaid error INSTITUTION_DOWN: This financial institution is not currently responding to requests. We apologize for the inconvenience.",
-            "ACCOUNTS_LIMIT__docs (error_type RATE_LIMIT_EXCEEDED)": "Plaid error ACCOUNTS_LIMIT: rate limit exceeded for attempts to access this item. please try again later",
+            "ITEM_LOGIN_REQUIRED__spec_user_transactions_refresh_example":
+                "Plaid error ITEM_LOGIN_REQUIRED: Please update your login credentials.",
+            "ITEM_LOGIN_REQUIRED__spec_item_error_webhook_example":
+                "Plaid error ITEM_LOGIN_REQUIRED: The user's OAuth connection to this institution has been invalidated.",
+            "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION__docs":
+                "Plaid error TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION: Underlying transaction data changed since last page was fetched. Please restart pagination from last update.",
+            "INSTITUTION_DOWN__docs":
+                "Plaid error INSTITUTION_DOWN: This financial institution is not currently responding to requests. We apologize for the inconvenience.",
+            "ACCOUNTS_LIMIT__docs (error_type RATE_LIMIT_EXCEEDED)":
+                "Plaid error ACCOUNTS_LIMIT: rate limit exceeded for attempts to access this item. please try again later",
         ]
         var seen = 0
         for member in try #require(root.objectValue).members where member.key != "_notes" {

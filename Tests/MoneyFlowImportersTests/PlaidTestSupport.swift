@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowImporters
 
 /// Paths and helpers shared by the Plaid tests.
@@ -86,8 +87,10 @@ enum PlaidFixtures {
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 
-    static func syncPage(added: [String] = [], modified: [String] = [], removed: [String] = [],
-                         next: String = "cursor-1", hasMore: Bool = false, extra: String = "") -> String {
+    static func syncPage(
+        added: [String] = [], modified: [String] = [], removed: [String] = [],
+        next: String = "cursor-1", hasMore: Bool = false, extra: String = ""
+    ) -> String {
         "{\(extra)\"added\": [\(added.joined(separator: ","))], \"modified\": [\(modified.joined(separator: ","))], \"removed\": [\(removed.joined(separator: ","))], \"next_cursor\": \"\(next)\", \"has_more\": \(hasMore), \"request_id\": \"req\"}"
     }
 }
@@ -105,9 +108,10 @@ struct PlaidTestLedger {
 
     var entries: [PlaidExpectedEntry] {
         active.values.map {
-            PlaidExpectedEntry(account_key: $0.accountKey, date: $0.date.iso, amount: $0.amount.decimalString,
-                        currency: $0.amount.currency, description: $0.description, counterparty: $0.counterparty,
-                        pending: $0.pending, external_ids: [$0.externalID!])
+            PlaidExpectedEntry(
+                account_key: $0.accountKey, date: $0.date.iso, amount: $0.amount.decimalString,
+                currency: $0.amount.currency, description: $0.description, counterparty: $0.counterparty,
+                pending: $0.pending, external_ids: [$0.externalID!])
         }.sorted { ($0.account_key, $0.date, $0.external_ids[0]) < ($1.account_key, $1.date, $1.external_ids[0]) }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import MoneyFlowCMB
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF
 import MoneyFlowPipeline
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowZip
 
 /// What the CMB importer does with the container around the statement: a ZIP holding several
@@ -52,8 +53,10 @@ import MoneyFlowTestSupport
     /// is refused with an error naming both entries.
     @Test(arguments: [false, true])
     func zipWithSeveralStatementsIsRefusedNamingThem(reversed: Bool) throws {
-        var entries = [("q1.pdf", try Self.file("Samples/cmb/cmb2024_q1.pdf")),
-                       ("q2overlap.pdf", try Self.file("Samples/cmb/cmb2024_q2overlap.pdf"))]
+        var entries = [
+            ("q1.pdf", try Self.file("Samples/cmb/cmb2024_q1.pdf")),
+            ("q2overlap.pdf", try Self.file("Samples/cmb/cmb2024_q2overlap.pdf")),
+        ]
         if reversed { entries.reverse() }
         let error = try #require(throws: ImportError.self) { try read("two.zip", Self.zip(entries)) }
         let text = error.description
@@ -66,8 +69,9 @@ import MoneyFlowTestSupport
     func damagedContentStreamIsRefusedNamingThePage(name: String, page: Int) throws {
         let data = try Self.file("Tests/BadInputs/pdf/" + name)
         let error = try #require(throws: ImportError.self) { try read(name, data) }
-        #expect(error.description.contains("damaged") && error.description.contains("page \(page) ") && error.description.contains("missing"),
-                "\(error.description)")
+        #expect(
+            error.description.contains("damaged") && error.description.contains("page \(page) ") && error.description.contains("missing"),
+            "\(error.description)")
         let checked = try PDFTextExtractor().extractChecked(data: data)
         #expect(checked.problems.map(\.page) == [page])
     }

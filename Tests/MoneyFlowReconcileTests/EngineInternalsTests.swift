@@ -1,6 +1,7 @@
-import Testing
 import MoneyFlowCore
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowReconcile
 
 /// The pieces the fast engine is built from, each checked against a slow, obviously correct
@@ -53,7 +54,9 @@ import MoneyFlowTestSupport
             for (i, j) in best.columns.enumerated() {
                 guard let j else { continue }
                 var rowAlt = Double.infinity
-                for j2 in 0..<problem.width where j2 != j && problem.allowed(i, j2) { rowAlt = min(rowAlt, problem.reducedCost(best, i, j2)) }
+                for j2 in 0..<problem.width where j2 != j && problem.allowed(i, j2) {
+                    rowAlt = min(rowAlt, problem.reducedCost(best, i, j2))
+                }
                 var colAlt = -best.v[j + 1]
                 for i2 in 0..<rows where i2 != i && problem.allowed(i2, j) { colAlt = min(colAlt, problem.reducedCost(best, i2, j)) }
                 var without = problem

@@ -1,5 +1,6 @@
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowReconcile
 
 @Suite struct AssignmentTests {

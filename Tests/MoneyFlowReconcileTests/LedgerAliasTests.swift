@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import Testing
 
 /// Aliases the ledger already confirmed (``AliasLedgerView``): a transaction holding a bank
 /// record and a provider record whose texts share nothing, linked on evidence other than text
@@ -24,8 +24,10 @@ import MoneyFlowStore
 
     /// Imports `earlier` in order, then the late pair (feed first or statement first), and
     /// returns the plan of the second late file.
-    static func run(_ earlier: [ImportedStatement], statementFirst: Bool,
-                    between: (LedgerStore) throws -> Void = { _ in }) throws -> (FileImportResult, LedgerStore) {
+    static func run(
+        _ earlier: [ImportedStatement], statementFirst: Bool,
+        between: (LedgerStore) throws -> Void = { _ in }
+    ) throws -> (FileImportResult, LedgerStore) {
         let store = try freshReconcileStore()
         let service = ImportService(store: store)
         for (k, st) in earlier.enumerated() { try importFile(service, st, name: "earlier-\(k)") }
@@ -57,8 +59,10 @@ import MoneyFlowStore
     @Test func earlierThenLaterEqualsOneCombinedImport() throws {
         let earlierStatement = [F.bank(-60, -3012, row: 1)], earlierFeed = [F.feed("e1", -60, -3012, row: 1)]
         let (_, store) = try Self.run([Self.statement(earlierStatement), Self.feed(earlierFeed)], statementFirst: false)
-        let combined = try ledger([("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
-                                   ("statement", Self.statement(earlierStatement + Self.lateStatement.records))])
+        let combined = try ledger([
+            ("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
+            ("statement", Self.statement(earlierStatement + Self.lateStatement.records)),
+        ])
         let separate = canonical(try store.transactions()), together = canonical(combined.transactions)
         #expect(Bool(separate == together), "\(diff(together, separate))")
         #expect(together.count == 2)
@@ -72,7 +76,9 @@ import MoneyFlowStore
         let earlier = [Self.feed([F.feed("e1", -62, -3012, row: 1)]), Self.statement([F.bank(-60, -3012, row: 1)])]
         let (r, store) = try Self.run(earlier, statementFirst: false) { store in
             let review = try #require(try store.pendingReviews().first, "the earlier textless pair is reviewed")
-            if userLinks { try store.userLink(recordID: review.record.id, transactionID: try #require(review.candidates.first?.transactionID)) }
+            if userLinks {
+                try store.userLink(recordID: review.record.id, transactionID: try #require(review.candidates.first?.transactionID))
+            }
         }
         let entries = r.plan.entries.map { describe($0.decision) }
         if userLinks {
@@ -88,8 +94,10 @@ import MoneyFlowStore
     /// (two days apart) is linked on the alias e1 taught; then the user unlinks e1. e2's link
     /// alone confirms nothing, so the later pair goes to review.
     @Test func aLinkCarriedByAnAliasTeachesNothing() throws {
-        let earlier = [Self.statement([F.bank(-60, -3012, row: 1), F.bank(-56, -4590, row: 2)]),
-                       Self.feed([F.feed("e1", -60, -3012, row: 1), F.feed("e2", -58, -4590, row: 2)])]
+        let earlier = [
+            Self.statement([F.bank(-60, -3012, row: 1), F.bank(-56, -4590, row: 2)]),
+            Self.feed([F.feed("e1", -60, -3012, row: 1), F.feed("e2", -58, -4590, row: 2)]),
+        ]
         let (r, _) = try Self.run(earlier, statementFirst: false) { store in
             let txs = try store.transactions()
             #expect(txs.filter { $0.sources.count == 2 }.count == 2, "both earlier pairs linked")

@@ -1,18 +1,20 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
 import MoneyFlowTestSupport
+import Testing
 
 /// Small seeded ledgers (20 real transactions over 10 days) with the same ingredients as the
 /// full scenario: identical twins, same amount at different merchants on adjacent days, refunds,
 /// pending->posted, tips, holds, records missing on either side. Kept small because the engine
 /// costs about 3 ms per record in a debug build and every property builds several ledgers.
 func smallScenario(_ seed: Int, postedOnly: Bool = false) -> Scenario {
-    ScenarioGenerator.make(ScenarioConfig(seed: UInt64(seed) &* 7919, flavor: seed % 2 == 0 ? .us : .cmb,
-                                          count: 20, days: 10, twinGroups: 1, sameAmountPairs: 1, refunds: 1, holds: 1,
-                                          trickyHolds: postedOnly ? 0 : 1, missingRate: 0.05, plaidPostedOnly: postedOnly, pageDays: 4))
+    ScenarioGenerator.make(
+        ScenarioConfig(
+            seed: UInt64(seed) &* 7919, flavor: seed % 2 == 0 ? .us : .cmb,
+            count: 20, days: 10, twinGroups: 1, sameAmountPairs: 1, refunds: 1, holds: 1,
+            trickyHolds: postedOnly ? 0 : 1, missingRate: 0.05, plaidPostedOnly: postedOnly, pageDays: 4))
 }
 
 /// A ledger built by importing files in order into a fresh store, with the decisions taken.
@@ -55,8 +57,10 @@ func statementFile(_ s: Scenario, _ st: ImportedStatement? = nil, prefix: String
 
 /// Explains a canonical mismatch: the transactions of each ledger that the other lacks, with
 /// their ground truth and decisions.
-func explain(_ s: Scenario, _ la: String, _ a: BuiltLedger, _ lb: String, _ b: BuiltLedger,
-             key: ([LedgerTransaction]) -> [String] = { canonical($0) }) -> String {
+func explain(
+    _ s: Scenario, _ la: String, _ a: BuiltLedger, _ lb: String, _ b: BuiltLedger,
+    key: ([LedgerTransaction]) -> [String] = { canonical($0) }
+) -> String {
     let ka = Dictionary(grouping: a.transactions, by: { key([$0]).first! })
     let kb = Dictionary(grouping: b.transactions, by: { key([$0]).first! })
     var out = ""
@@ -67,7 +71,9 @@ func explain(_ s: Scenario, _ la: String, _ a: BuiltLedger, _ lb: String, _ b: B
     for k in kb.keys.sorted() where (ka[k]?.count ?? 0) < kb[k]!.count {
         for t in kb[k]! { out += "only in \(lb):\n" + describeTransaction(t, s, log: b.log) + "\n"; amounts.insert(t.amount.minorUnits) }
     }
-    for k in ka.keys where (kb[k]?.count ?? 0) < ka[k]!.count { for t in ka[k]! { amounts.insert(t.amount.minorUnits); shown.insert(t.id) } }
+    for k in ka.keys where (kb[k]?.count ?? 0) < ka[k]!.count {
+        for t in ka[k]! { amounts.insert(t.amount.minorUnits); shown.insert(t.id) }
+    }
     // Context: the other transactions of the same amounts (the competitors), as in ledger A.
     for t in a.transactions where amounts.contains(t.amount.minorUnits) && !shown.contains(t.id) {
         out += "same amount in both (\(la)):\n" + describeTransaction(t, s, log: a.log) + "\n"
@@ -99,8 +105,9 @@ let heavyPropertySeeds = Array(1...10)
         for (name, st) in files {
             let r = try service.apply(st, fileName: name, sha256: sameBytes ? "sha-\(name)" : "sha2-\(name)", options: FileImportOptions())
             let c = r.plan.counts
-            #expect(c.new == 0 && c.linked == 0 && c.needsReview == 0 && c.updated == 0 && c.alreadyPresent == r.plan.statement.records.count,
-                    "seed \(seed) \(sameBytes ? "same bytes" : "re-downloaded") \(name): \(c)")
+            #expect(
+                c.new == 0 && c.linked == 0 && c.needsReview == 0 && c.updated == 0 && c.alreadyPresent == r.plan.statement.records.count,
+                "seed \(seed) \(sameBytes ? "same bytes" : "re-downloaded") \(name): \(c)")
         }
         let again = Contracts.transactions(try store.transactions(includeAll: true), includeState: true).render()
         #expect(Bool(again == once), "seed \(seed): re-import changed the ledger")
@@ -109,7 +116,10 @@ let heavyPropertySeeds = Array(1...10)
         let (rows, shuffledPages) = shuffled(s, &rng, removals: true)
         let shuffled = try ledger(shuffledPages + [statementFile(s, s.statement(rows: rows))])
         let base = canonical(built.transactions, s), shuf = canonical(shuffled.transactions, s)
-        #expect(Bool(shuf == base), "seed \(seed): shuffled rows changed the outcome\n\(diff(base, shuf))\n\(explain(s, "in order", built, "shuffled", shuffled, key: { canonical($0, s) }))")
+        #expect(
+            Bool(shuf == base),
+            "seed \(seed): shuffled rows changed the outcome\n\(diff(base, shuf))\n\(explain(s, "in order", built, "shuffled", shuffled, key: { canonical($0, s) }))"
+        )
     }
 
     /// The same with the statement imported before the Plaid feed.
@@ -121,7 +131,10 @@ let heavyPropertySeeds = Array(1...10)
         let a = try ledger([statementFile(s)] + plaidFiles(s))
         let b = try ledger([statementFile(s, s.statement(rows: rows))] + shuffledPages)
         let ca = canonical(a.transactions, s), cb = canonical(b.transactions, s)
-        #expect(Bool(ca == cb), "seed \(seed): shuffled rows changed the outcome (statement first)\n\(diff(ca, cb))\n\(explain(s, "in order", a, "shuffled", b, key: { canonical($0, s) }))")
+        #expect(
+            Bool(ca == cb),
+            "seed \(seed): shuffled rows changed the outcome (statement first)\n\(diff(ca, cb))\n\(explain(s, "in order", a, "shuffled", b, key: { canonical($0, s) }))"
+        )
     }
 
     /// import(A then B) == import(B then A) == import(A+B) for two overlapping statements of the
@@ -141,8 +154,12 @@ let heavyPropertySeeds = Array(1...10)
         let ct = key(together.transactions), cab = key(aThenB.transactions), cba = key(bThenA.transactions)
         // Each later file re-plans the earlier file's engine decisions near its rows, so the
         // order of arrival does not change the outcome.
-        #expect(Bool(cab == ct), "seed \(seed): A then B differs from A+B\n\(diff(ct, cab))\n\(explain(s, "A+B", together, "A then B", aThenB, key: key))")
-        #expect(Bool(cba == ct), "seed \(seed): B then A differs from A+B\n\(diff(ct, cba))\n\(explain(s, "A+B", together, "B then A", bThenA, key: key))")
+        #expect(
+            Bool(cab == ct),
+            "seed \(seed): A then B differs from A+B\n\(diff(ct, cab))\n\(explain(s, "A+B", together, "A then B", aThenB, key: key))")
+        #expect(
+            Bool(cba == ct),
+            "seed \(seed): B then A differs from A+B\n\(diff(ct, cba))\n\(explain(s, "A+B", together, "B then A", bThenA, key: key))")
         // Whatever the order, no row is lost or duplicated, and no transaction ever merges two
         // rows of one source.
         for run in [aThenB, bThenA] {
@@ -164,11 +181,16 @@ let heavyPropertySeeds = Array(1...10)
         let p = ("plaid.json", s.plaidFinalExport())
         let st = statementFile(s)
         let grouping: ([LedgerTransaction]) -> [String] = { txs in
-            canonical(txs, s).map { $0.replacingOccurrences(of: "|review=true|", with: "|").replacingOccurrences(of: "|review=false|", with: "|") }.sorted()
+            canonical(txs, s).map {
+                $0.replacingOccurrences(of: "|review=true|", with: "|").replacingOccurrences(of: "|review=false|", with: "|")
+            }.sorted()
         }
         let pFirst = try ledger([p, st]), sFirst = try ledger([st, p])
         let gp = grouping(pFirst.transactions), gs = grouping(sFirst.transactions)
-        #expect(Bool(gp == gs), "seed \(seed): plaid-first vs statement-first\n\(diff(gp, gs))\n\(explain(s, "plaid first", pFirst, "statement first", sFirst, key: grouping))")
+        #expect(
+            Bool(gp == gs),
+            "seed \(seed): plaid-first vs statement-first\n\(diff(gp, gs))\n\(explain(s, "plaid first", pFirst, "statement first", sFirst, key: grouping))"
+        )
         let rp = pFirst.transactions.filter(\.needsReview).count, rs = sFirst.transactions.filter(\.needsReview).count
         #expect(rp == rs, "seed \(seed): reviews \(rp) vs \(rs)")
     }
@@ -179,20 +201,26 @@ let heavyPropertySeeds = Array(1...10)
     @Test func pendingAndPostedInOneFileInEitherOrder() throws {
         let d = LocalDate(year: 2025, month: 3, day: 3)!
         let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
-        let pending = IncomingRecord(accountKey: "acct", sourceKind: .plaid, date: d, amount: Money(minorUnits: -4210, currency: "USD"),
-                                     description: "Blue Moon Cafe", counterparty: "Blue Moon Cafe", pending: true, externalID: "pend-1",
-                                     authorizedDate: d, locator: Locator(page: 1, row: 1))
-        let posted = IncomingRecord(accountKey: "acct", sourceKind: .plaid, date: d.adding(days: 1), amount: Money(minorUnits: -4210, currency: "USD"),
-                                    description: "Blue Moon Cafe", counterparty: "Blue Moon Cafe", pending: false, externalID: "post-1",
-                                    pendingExternalID: "pend-1", authorizedDate: d, locator: Locator(page: 2, row: 1))
+        let pending = IncomingRecord(
+            accountKey: "acct", sourceKind: .plaid, date: d, amount: Money(minorUnits: -4210, currency: "USD"),
+            description: "Blue Moon Cafe", counterparty: "Blue Moon Cafe", pending: true, externalID: "pend-1",
+            authorizedDate: d, locator: Locator(page: 1, row: 1))
+        let posted = IncomingRecord(
+            accountKey: "acct", sourceKind: .plaid, date: d.adding(days: 1), amount: Money(minorUnits: -4210, currency: "USD"),
+            description: "Blue Moon Cafe", counterparty: "Blue Moon Cafe", pending: false, externalID: "post-1",
+            pendingExternalID: "pend-1", authorizedDate: d, locator: Locator(page: 2, row: 1))
         var outcomes = Set<String>()
         for (k, recs) in [[pending, posted], [posted, pending]].enumerated() {
             for withRemoval in [true, false] {
-                let st = ImportedStatement(importerID: "plaid", accounts: [facts], records: recs,
-                                           removals: withRemoval ? [ExternalRemoval(externalID: "pend-1", accountKey: "acct")] : [])
+                let st = ImportedStatement(
+                    importerID: "plaid", accounts: [facts], records: recs,
+                    removals: withRemoval ? [ExternalRemoval(externalID: "pend-1", accountKey: "acct")] : [])
                 let txs = try ledger([("plaid-\(k)-\(withRemoval).json", st)]).transactions
                 let label = "\(k == 0 ? "pending first" : "posted first"), \(withRemoval ? "with" : "without") removal"
-                #expect(txs.count == 1, "\(label): \(txs.count) transactions: \(txs.map { ($0.amount.decimalString, $0.pending, $0.sources.map { $0.externalID ?? "" }) })")
+                #expect(
+                    txs.count == 1,
+                    "\(label): \(txs.count) transactions: \(txs.map { ($0.amount.decimalString, $0.pending, $0.sources.map { $0.externalID ?? "" }) })"
+                )
                 #expect(txs.first?.sources.map(\.externalID) == ["post-1"], "\(label)")
                 outcomes.insert(canonical(txs).joined(separator: "\n"))
             }

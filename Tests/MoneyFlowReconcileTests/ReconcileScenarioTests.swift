@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import Testing
 
 /// How the two sides of one account reach the store.
 enum ImportOrder: String, Sendable, CaseIterable, CustomTestStringConvertible {
@@ -120,7 +120,9 @@ func report(_ label: String, _ ev: Evaluation) {
         let (ev, txs, store) = try runScenario(s, order: order)
         let label = "\(flavor.rawValue) \(order.rawValue)"
         report(label, ev)
-        print("[reconcile \(label)] real=\(s.real.count) holds=\(s.holds.count) statementRows=\(s.statementRows.count) plaidPages=\(s.plaidPages.count) plaidRecords=\(s.plaidPages.map(\.records.count).reduce(0, +)) pendingReviews=\(try store.pendingReviews().count) elapsed=\(ContinuousClock.now - clock)")
+        print(
+            "[reconcile \(label)] real=\(s.real.count) holds=\(s.holds.count) statementRows=\(s.statementRows.count) plaidPages=\(s.plaidPages.count) plaidRecords=\(s.plaidPages.map(\.records.count).reduce(0, +)) pendingReviews=\(try store.pendingReviews().count) elapsed=\(ContinuousClock.now - clock)"
+        )
         #expect(ev.wrong.count == 0, "wrong links (see printed WRONG LINK cases)")
         #expect(ev.missed.count == 0, "real transactions split without review (see printed MISSED LINK cases)")
         #expect(ev.lost.count == 0, "records missing from the ledger: \(ev.lost.prefix(5))")

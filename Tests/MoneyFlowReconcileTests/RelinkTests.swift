@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import Testing
 
 /// A later overlapping file re-plans the engine decisions an earlier file made near its rows:
 /// the moves are planned (and shown by a dry run), applied in the import's transaction, undone
@@ -93,11 +93,14 @@ import MoneyFlowStore
             #expect(!applied.plan.relinks.contains { touched.contains($0.recordID) }, "seed \(seed): a user decision was reopened")
             let txs = try store.transactions()
             for x in planned {
-                #expect(txs.contains { $0.id == x.fromTransactionID && $0.sources.contains { $0.id == x.recordID } },
-                        "seed \(seed): record \(x.recordID) left the transaction the user chose")
+                #expect(
+                    txs.contains { $0.id == x.fromTransactionID && $0.sources.contains { $0.id == x.recordID } },
+                    "seed \(seed): record \(x.recordID) left the transaction the user chose")
             }
             let home = try #require(txs.first { $0.sources.contains { $0.id == row.id } }, "seed \(seed): split row lost")
-            #expect(partners.isDisjoint(with: home.sources.map(\.id)), "seed \(seed): the row the user split off was linked back to \(partners)")
+            #expect(
+                partners.isDisjoint(with: home.sources.map(\.id)), "seed \(seed): the row the user split off was linked back to \(partners)"
+            )
         }
         print("[relink] user decisions before a second statement: \(pinned) pinned records, \(split) split links (80 seeds)")
         #expect(pinned > 0, "no seed exercised a relink")
@@ -112,13 +115,17 @@ import MoneyFlowStore
         let day = LocalDate(year: 2025, month: 4, day: 7)!
         let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
         func row(_ d: Int, line: Int) -> IncomingRecord {
-            IncomingRecord(accountKey: "acct", sourceKind: .csv, date: day.adding(days: d), amount: Money(minorUnits: -450, currency: "USD"),
-                           description: "BLUE BOTTLE COFFEE SAN FRANCISCO CA", locator: Locator(line: line))
+            IncomingRecord(
+                accountKey: "acct", sourceKind: .csv, date: day.adding(days: d), amount: Money(minorUnits: -450, currency: "USD"),
+                description: "BLUE BOTTLE COFFEE SAN FRANCISCO CA", locator: Locator(line: line))
         }
-        let plaid = ImportedStatement(importerID: "plaid", accounts: [facts], records: [
-            IncomingRecord(accountKey: "acct", sourceKind: .plaid, date: day, amount: Money(minorUnits: -450, currency: "USD"),
-                           description: "Blue Bottle Coffee", counterparty: "Blue Bottle Coffee", externalID: "p-1", locator: Locator(row: 1)),
-        ])
+        let plaid = ImportedStatement(
+            importerID: "plaid", accounts: [facts],
+            records: [
+                IncomingRecord(
+                    accountKey: "acct", sourceKind: .plaid, date: day, amount: Money(minorUnits: -450, currency: "USD"),
+                    description: "Blue Bottle Coffee", counterparty: "Blue Bottle Coffee", externalID: "p-1", locator: Locator(row: 1))
+            ])
         let a = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(1, line: 2)])
         let b = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(0, line: 3)])
         let ab = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(1, line: 2), row(0, line: 3)])

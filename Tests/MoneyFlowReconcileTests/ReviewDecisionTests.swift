@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import Testing
 
 /// One statement row, two Plaid records equally plausible for it: same amount, same merchant
 /// text, one day before and one day after the row. The engine must abstain; the user decides;
@@ -13,36 +13,44 @@ struct AbstainFixture {
     static func usd(_ m: Int64) -> Money { Money(minorUnits: m, currency: "USD") }
 
     static func plaid(_ id: String, _ d: LocalDate, _ amount: Int64, _ name: String, row: Int) -> IncomingRecord {
-        IncomingRecord(accountKey: "acct", sourceKind: .plaid, date: d, amount: usd(amount), description: name, counterparty: name,
-                       externalID: id, locator: Locator(page: 1, row: row))
+        IncomingRecord(
+            accountKey: "acct", sourceKind: .plaid, date: d, amount: usd(amount), description: name, counterparty: name,
+            externalID: id, locator: Locator(page: 1, row: row))
     }
     static func bank(_ d: LocalDate, _ amount: Int64, _ text: String, balance: Int64, line: Int) -> IncomingRecord {
-        IncomingRecord(accountKey: "acct", sourceKind: .csv, date: d, amount: usd(amount), description: text, balance: usd(balance),
-                       locator: Locator(line: line, row: line - 1))
+        IncomingRecord(
+            accountKey: "acct", sourceKind: .csv, date: d, amount: usd(amount), description: text, balance: usd(balance),
+            locator: Locator(line: line, row: line - 1))
     }
 
     static let coffee = "POS PURCHASE STARBUCKS STORE 0123 SEATTLE WA CARD 1234"
     /// Plaid: the two coffee candidates plus an unrelated purchase.
     static var plaidFeed: ImportedStatement {
-        ImportedStatement(importerID: "plaid", accounts: [facts], records: [
-            plaid("cof-before", day.adding(days: -1), -545, "Starbucks", row: 1),
-            plaid("cof-after", day.adding(days: 1), -545, "Starbucks", row: 2),
-            plaid("groc", day.adding(days: -2), -6412, "Safeway", row: 3),
-        ])
+        ImportedStatement(
+            importerID: "plaid", accounts: [facts],
+            records: [
+                plaid("cof-before", day.adding(days: -1), -545, "Starbucks", row: 1),
+                plaid("cof-after", day.adding(days: 1), -545, "Starbucks", row: 2),
+                plaid("groc", day.adding(days: -2), -6412, "Safeway", row: 3),
+            ])
     }
     /// Statement March 8-10: the grocery row and the single coffee row.
     static var statement1: ImportedStatement {
-        ImportedStatement(importerID: "csv", accounts: [facts], records: [
-            bank(day.adding(days: -2), -6412, "SAFEWAY #1234 SEATTLE WA CARD 1234", balance: 93588, line: 2),
-            bank(day, -545, coffee, balance: 93043, line: 3),
-        ])
+        ImportedStatement(
+            importerID: "csv", accounts: [facts],
+            records: [
+                bank(day.adding(days: -2), -6412, "SAFEWAY #1234 SEATTLE WA CARD 1234", balance: 93588, line: 2),
+                bank(day, -545, coffee, balance: 93043, line: 3),
+            ])
     }
     /// Statement March 10-14, overlapping on the coffee row (byte-identical), plus a new row.
     static var statement2: ImportedStatement {
-        ImportedStatement(importerID: "csv", accounts: [facts], records: [
-            bank(day, -545, coffee, balance: 93043, line: 3),
-            bank(day.adding(days: 3), -2217, "UBER *TRIP HELP.UBER.COM CA CARD 1234", balance: 90826, line: 4),
-        ])
+        ImportedStatement(
+            importerID: "csv", accounts: [facts],
+            records: [
+                bank(day, -545, coffee, balance: 93043, line: 3),
+                bank(day.adding(days: 3), -2217, "UBER *TRIP HELP.UBER.COM CA CARD 1234", balance: 90826, line: 4),
+            ])
     }
 }
 
@@ -52,7 +60,8 @@ func coffeeTransactions(_ store: LedgerStore) throws -> [LedgerTransaction] {
 
 func sourceSummary(_ store: LedgerStore) throws -> [String] {
     try store.transactions().map { t in
-        "\(t.date.iso)|\(t.amount.decimalString)|review=\(t.needsReview)|" + t.sources.map { "\($0.kind.rawValue):\($0.externalID ?? "line\($0.line ?? 0)")" }.sorted().joined(separator: ",")
+        "\(t.date.iso)|\(t.amount.decimalString)|review=\(t.needsReview)|"
+            + t.sources.map { "\($0.kind.rawValue):\($0.externalID ?? "line\($0.line ?? 0)")" }.sorted().joined(separator: ",")
     }.sorted()
 }
 
@@ -65,14 +74,17 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
         try importFile(service, F.plaidFeed, name: "plaid.json")
         let stmt = try service.apply(F.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
         #expect(stmt.plan.counts.needsReview == 1, "decisions: \(stmt.plan.entries.map { describe($0.decision) })")
-        #expect(stmt.plan.counts.linked == 1)   // the grocery row is unambiguous
+        #expect(stmt.plan.counts.linked == 1) // the grocery row is unambiguous
 
         // The coffee row stands alone, flagged, with both Plaid transactions as candidates.
         let reviews = try store.pendingReviews()
         try #require(reviews.count == 1)
         let review = reviews[0]
         #expect(review.record.kind == .csv && review.record.amount.minorUnits == -545)
-        let byExt = Dictionary(uniqueKeysWithValues: try store.transactions().compactMap { t in t.sources.first(where: { $0.kind == .plaid }).map { ($0.externalID!, t) } })
+        let byExt = Dictionary(
+            uniqueKeysWithValues: try store.transactions().compactMap { t in
+                t.sources.first(where: { $0.kind == .plaid }).map { ($0.externalID!, t) }
+            })
         let before = try #require(byExt["cof-before"]), after = try #require(byExt["cof-after"])
         #expect(Set(review.candidates.compactMap(\.transactionID)) == [before.id, after.id])
         var coffees = try coffeeTransactions(store)
@@ -87,7 +99,7 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
         #expect(!coffees.contains { $0.needsReview })
         let linked = try #require(coffees.first { $0.id == after.id })
         #expect(Set(linked.sources.map(\.kind)) == [.csv, .plaid])
-        #expect(linked.date == F.day && linked.description == F.coffee)   // the bank's own fields win
+        #expect(linked.date == F.day && linked.description == F.coffee) // the bank's own fields win
         let decided = try sourceSummary(store)
 
         // Nothing overturns it: the same statement again (same bytes, re-downloaded), an

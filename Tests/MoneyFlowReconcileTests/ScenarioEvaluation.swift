@@ -16,7 +16,8 @@ let reconcileStoreRoot: URL = {
     let fm = FileManager.default
     var isDir: ObjCBool = false
     let shm = URL(fileURLWithPath: "/dev/shm")
-    let base = (fm.fileExists(atPath: shm.path, isDirectory: &isDir) && isDir.boolValue && fm.isWritableFile(atPath: shm.path)
+    let base =
+        (fm.fileExists(atPath: shm.path, isDirectory: &isDir) && isDir.boolValue && fm.isWritableFile(atPath: shm.path)
         ? shm : fm.temporaryDirectory).appendingPathComponent("moneyflow-reconcile-tests")
     try? fm.createDirectory(at: base, withIntermediateDirectories: true)
     let old = Date().addingTimeInterval(-3600)
@@ -48,7 +49,10 @@ func describe(_ d: RecordDecision) -> String {
     case .supersede(let p, let t, let r): return "supersede(pending record \(p), txn \(t): \(rs(r)))"
     case .linkToIncoming(let i, let s, let r): return String(format: "linkToIncoming(entry %d, score %.2f: %@)", i, s, rs(r))
     case .supersedeIncoming(let i, let r): return "supersedeIncoming(entry \(i): \(rs(r)))"
-    case .needsReview(let c): return "needsReview(" + c.map { String(format: "txn %@ %.2f", $0.transactionID.map(String.init) ?? "entry \($0.incomingIndex ?? -1)", $0.score) }.joined(separator: ", ") + ")"
+    case .needsReview(let c):
+        return "needsReview("
+            + c.map { String(format: "txn %@ %.2f", $0.transactionID.map(String.init) ?? "entry \($0.incomingIndex ?? -1)", $0.score) }
+            .joined(separator: ", ") + ")"
     }
 }
 
@@ -63,7 +67,9 @@ func sourceKey(_ s: LedgerSource) -> String {
 }
 
 @discardableResult
-func importFile(_ service: ImportService, _ st: ImportedStatement, name: String, sha: String? = nil, log: inout DecisionLog) throws -> FileImportResult {
+func importFile(_ service: ImportService, _ st: ImportedStatement, name: String, sha: String? = nil, log: inout DecisionLog) throws
+    -> FileImportResult
+{
     let r = try service.apply(st, fileName: name, sha256: sha ?? "sha-\(name)", options: FileImportOptions())
     for e in r.plan.entries {
         let rec = r.plan.statement.records[e.index]
@@ -81,16 +87,16 @@ func importFile(_ service: ImportService, _ st: ImportedStatement, name: String,
 
 struct Evaluation {
     var transactions = 0
-    var predictedLinks = 0        // (bank record, Plaid record) pairs sharing a transaction
+    var predictedLinks = 0 // (bank record, Plaid record) pairs sharing a transaction
     var correctLinks = 0
-    var truthLinks = 0            // real transactions seen by both sides
-    var reviews = 0               // transactions flagged needsReview
-    var wrong: [String] = []      // transactions combining different real transactions
-    var missed: [String] = []     // real transactions split without review
+    var truthLinks = 0 // real transactions seen by both sides
+    var reviews = 0 // transactions flagged needsReview
+    var wrong: [String] = [] // transactions combining different real transactions
+    var missed: [String] = [] // real transactions split without review
     var splitWithReview = 0
-    var unexpectedActive: [String] = []   // active records that should not be (holds, superseded pendings)
-    var lost: [String] = []               // records expected active but absent
-    var reviewCases: [String] = []        // transactions flagged needsReview, described
+    var unexpectedActive: [String] = [] // active records that should not be (holds, superseded pendings)
+    var lost: [String] = [] // records expected active but absent
+    var reviewCases: [String] = [] // transactions flagged needsReview, described
     var missedByTag: [String: Int] = [:]
     var wrongByTag: [String: Int] = [:]
 
@@ -98,9 +104,11 @@ struct Evaluation {
     var recall: Double { truthLinks == 0 ? 1 : Double(correctLinks) / Double(truthLinks) }
 
     var summary: String {
-        String(format: "txns=%d links=%d correct=%d truth=%d precision=%.4f recall=%.4f reviews=%d splitWithReview=%d wrong=%d missed=%d unexpectedActive=%d lost=%d",
-               transactions, predictedLinks, correctLinks, truthLinks, precision, recall, reviews, splitWithReview,
-               wrong.count, missed.count, unexpectedActive.count, lost.count)
+        String(
+            format:
+                "txns=%d links=%d correct=%d truth=%d precision=%.4f recall=%.4f reviews=%d splitWithReview=%d wrong=%d missed=%d unexpectedActive=%d lost=%d",
+            transactions, predictedLinks, correctLinks, truthLinks, precision, recall, reviews, splitWithReview,
+            wrong.count, missed.count, unexpectedActive.count, lost.count)
     }
 }
 
@@ -116,9 +124,11 @@ func describeTransaction(_ t: LedgerTransaction, _ s: Scenario, log: DecisionLog
     func describeSource(_ src: LedgerSource) -> String {
         let rid = realID(src, s)
         let tag = rid.flatMap { s.tagOf[$0] } ?? "?"
-        var d = "    \(src.kind.rawValue) \(src.externalID ?? locatorKey(src.file, line: src.line, page: src.page, row: src.row)) \(src.date.iso) \(src.amount.decimalString) \"\(src.description)\(src.counterparty.map { " / " + $0 } ?? "")\" pending=\(src.pending) real=#\(rid.map(String.init) ?? "?") [\(tag)]"
+        var d =
+            "    \(src.kind.rawValue) \(src.externalID ?? locatorKey(src.file, line: src.line, page: src.page, row: src.row)) \(src.date.iso) \(src.amount.decimalString) \"\(src.description)\(src.counterparty.map { " / " + $0 } ?? "")\" pending=\(src.pending) real=#\(rid.map(String.init) ?? "?") [\(tag)]"
         if let r = rid, let t = s.real.first(where: { $0.id == r }) {
-            d += " (truth: posts \(s.date(t.postDay).iso), plaid shift \(t.plaidShift), auth lag \(t.authLag.map(String.init) ?? "-"), \(merchants[t.merchant].plaid))"
+            d +=
+                " (truth: posts \(s.date(t.postDay).iso), plaid shift \(t.plaidShift), auth lag \(t.authLag.map(String.init) ?? "-"), \(merchants[t.merchant].plaid))"
         }
         for line in log[sourceKey(src)] ?? [] { d += "\n        decided \(line)" }
         return d
@@ -155,10 +165,12 @@ func evaluate(_ txs: [LedgerTransaction], _ s: Scenario, log: DecisionLog, revie
             ev.wrong.append("(several records of one source merged)\n" + describeTxn(t))
             for r in t.sources.compactMap(realID) { ev.wrongByTag[s.tagOf[r] ?? "?", default: 0] += 1 }
         }
-        for b in banks { for p in plaids {
-            ev.predictedLinks += 1
-            predicted["\(s.signatureOf[b] ?? b) <-> \(s.signatureOf[p] ?? p)", default: []].append(t)
-        } }
+        for b in banks {
+            for p in plaids {
+                ev.predictedLinks += 1
+                predicted["\(s.signatureOf[b] ?? b) <-> \(s.signatureOf[p] ?? p)", default: []].append(t)
+            }
+        }
     }
     var truth: [String: [Int]] = [:]
     for (rid, keys) in s.expectedActive where rid < 1_000_000 {
@@ -189,14 +201,15 @@ func evaluate(_ txs: [LedgerTransaction], _ s: Scenario, log: DecisionLog, revie
         for rid in rids.sorted() where missing > 0 {
             let keys = s.expectedActive[rid]!
             let holders = keys.compactMap { txnOfKey[$0] }
-            guard Set(holders.map(\.id)).count > 1 else { continue }   // its own records are together
+            guard Set(holders.map(\.id)).count > 1 else { continue } // its own records are together
             missing -= 1
             if holders.contains(where: { $0.needsReview || reviewCandidates.contains($0.id) }) { ev.splitWithReview += 1; continue }
             let tag = s.tagOf[rid] ?? "?"
             ev.missedByTag[tag, default: 0] += 1
             var seen = Set<Int64>()
-            ev.missed.append("real #\(rid) [\(tag)] split over \(Set(holders.map(\.id)).count) transactions:\n"
-                             + holders.filter { seen.insert($0.id).inserted }.map(describeTxn).joined(separator: "\n"))
+            ev.missed.append(
+                "real #\(rid) [\(tag)] split over \(Set(holders.map(\.id)).count) transactions:\n"
+                    + holders.filter { seen.insert($0.id).inserted }.map(describeTxn).joined(separator: "\n"))
         }
     }
     // Every expected record is active; nothing else is.
@@ -216,13 +229,16 @@ func canonical(_ txs: [LedgerTransaction], _ s: Scenario? = nil) -> [String] {
         let src = t.sources.map { x -> String in
             if let s {
                 // Bank rows are named by their locator in the scenario's statement, whatever the file.
-                let key = x.kind == .plaid ? "plaid:" + (x.externalID ?? "")
+                let key =
+                    x.kind == .plaid
+                    ? "plaid:" + (x.externalID ?? "")
                     : "bank:" + locatorKey(s.config.flavor.statementFile, line: x.line, page: x.page, row: x.row)
                 if let sig = s.signatureOf[key], s.ambiguousSignatures.contains(sig) { return "\(x.kind.rawValue)|same-as:\(sig)" }
             }
             return "\(x.kind.rawValue)|\(x.externalID ?? "")|\(x.line ?? 0)|\(x.page ?? 0)|\(x.row ?? 0)|pending=\(x.pending)"
         }.sorted().joined(separator: ",")
-        return "\(t.date.iso)|\(t.amount.minorUnits)|\(t.description)|\(t.counterparty ?? "")|pending=\(t.pending)|review=\(t.needsReview)|\(src)"
+        return
+            "\(t.date.iso)|\(t.amount.minorUnits)|\(t.description)|\(t.counterparty ?? "")|pending=\(t.pending)|review=\(t.needsReview)|\(src)"
     }.sorted()
 }
 

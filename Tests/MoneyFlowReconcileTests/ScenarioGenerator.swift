@@ -26,10 +26,10 @@ enum Flavor: String, Sendable, CaseIterable {
 
 struct Merchant {
     enum Kind { case spend, income, transfer }
-    var bank: String            // statement description
-    var counterparty: String?   // statement counterparty (CMB prints the legal entity)
-    var plaid: String           // Plaid name / merchant_name (cleaned)
-    var prices: [Int64]?        // fixed prices (minor units, positive)
+    var bank: String // statement description
+    var counterparty: String? // statement counterparty (CMB prints the legal entity)
+    var plaid: String // Plaid name / merchant_name (cleaned)
+    var prices: [Int64]? // fixed prices (minor units, positive)
     var range: ClosedRange<Int64>
     var weight: Int
     var tipable = false
@@ -40,40 +40,50 @@ struct Merchant {
 
 enum Catalogue {
     static let us: [Merchant] = [
-        Merchant(bank: "POS PURCHASE STARBUCKS STORE 0123 SEATTLE WA CARD 1234", plaid: "Starbucks", prices: [475, 545, 610, 725], range: 475...725, weight: 6),
+        Merchant(
+            bank: "POS PURCHASE STARBUCKS STORE 0123 SEATTLE WA CARD 1234", plaid: "Starbucks", prices: [475, 545, 610, 725],
+            range: 475...725, weight: 6),
         Merchant(bank: "POS PURCHASE WHOLEFDS MKT 10234 SEATTLE WA CARD 1234", plaid: "Whole Foods Market", range: 1500...18000, weight: 5),
-        Merchant(bank: "AMZN MKTP US*2K4L55PQ1 AMZN.COM/BILL WA", plaid: "Amazon", range: 899...15999, weight: 5,
-                 refundable: true, refundBank: "AMZN MKTP US REFUND AMZN.COM/BILL WA"),
+        Merchant(
+            bank: "AMZN MKTP US*2K4L55PQ1 AMZN.COM/BILL WA", plaid: "Amazon", range: 899...15999, weight: 5,
+            refundable: true, refundBank: "AMZN MKTP US REFUND AMZN.COM/BILL WA"),
         Merchant(bank: "UBER *TRIP HELP.UBER.COM CA CARD 1234", plaid: "Uber", range: 700...4500, weight: 4),
         Merchant(bank: "SHELL OIL 57442 SEATTLE WA CARD 1234", plaid: "Shell", range: 2500...7500, weight: 3),
         Merchant(bank: "CHIPOTLE 1234 SEATTLE WA CARD 1234", plaid: "Chipotle Mexican Grill", range: 950...1850, weight: 3),
         Merchant(bank: "SAFEWAY #1234 SEATTLE WA CARD 1234", plaid: "Safeway", range: 800...12000, weight: 4),
         Merchant(bank: "SQ *BLUE MOON CAFE SEATTLE WA CARD 1234", plaid: "Blue Moon Cafe", range: 2500...9000, weight: 3, tipable: true),
         Merchant(bank: "OLIVE GARDEN 0345 BELLEVUE WA CARD 1234", plaid: "Olive Garden", range: 3000...12000, weight: 2, tipable: true),
-        Merchant(bank: "TARGET T-1234 SEATTLE WA CARD 1234", plaid: "Target", range: 500...20000, weight: 3,
-                 refundable: true, refundBank: "TARGET RETURN T-1234 SEATTLE WA"),
+        Merchant(
+            bank: "TARGET T-1234 SEATTLE WA CARD 1234", plaid: "Target", range: 500...20000, weight: 3,
+            refundable: true, refundBank: "TARGET RETURN T-1234 SEATTLE WA"),
         Merchant(bank: "TRADER JOE S #130 SEATTLE WA CARD 1234", plaid: "Trader Joe's", range: 1200...9000, weight: 3),
         Merchant(bank: "VENMO PAYMENT 1023456789 WEB ID: 3264681992", plaid: "Venmo", range: 1000...8000, weight: 2),
         Merchant(bank: "NETFLIX.COM 866-579-7172 CA", plaid: "Netflix", prices: [1549], range: 1549...1549, weight: 0),
-        Merchant(bank: "ACH DEPOSIT ACME CORP PAYROLL PPD ID: 9876543210", plaid: "ACME Corp", range: 280000...292000, weight: 0, kind: .income),
-        Merchant(bank: "ONLINE TRANSFER TO SAV XXXXXX5678 REF #IB0X2Q", plaid: "Transfer to Savings", range: 20000...50000, weight: 0, kind: .transfer),
+        Merchant(
+            bank: "ACH DEPOSIT ACME CORP PAYROLL PPD ID: 9876543210", plaid: "ACME Corp", range: 280000...292000, weight: 0, kind: .income),
+        Merchant(
+            bank: "ONLINE TRANSFER TO SAV XXXXXX5678 REF #IB0X2Q", plaid: "Transfer to Savings", range: 20000...50000, weight: 0,
+            kind: .transfer),
     ]
 
     static let cmb: [Merchant] = [
         Merchant(bank: "快捷支付", counterparty: "拉扎斯网络科技（上海）有限公司", plaid: "饿了么", range: 1500...8000, weight: 6),
         Merchant(bank: "快捷支付", counterparty: "北京三快在线科技有限公司", plaid: "美团", range: 1000...9000, weight: 5),
-        Merchant(bank: "银联快捷支付", counterparty: "星巴克企业管理（中国）有限公司", plaid: "星巴克", prices: [3200, 3500, 3800, 4100], range: 3200...4100, weight: 5),
+        Merchant(
+            bank: "银联快捷支付", counterparty: "星巴克企业管理（中国）有限公司", plaid: "星巴克", prices: [3200, 3500, 3800, 4100], range: 3200...4100, weight: 5),
         Merchant(bank: "快捷支付", counterparty: "北京小桔科技有限公司", plaid: "滴滴出行", range: 1200...6000, weight: 4),
-        Merchant(bank: "网联快捷支付", counterparty: "京东商城业务", plaid: "京东", range: 2000...50000, weight: 3,
-                 refundable: true, refundBank: "网联退款"),
+        Merchant(
+            bank: "网联快捷支付", counterparty: "京东商城业务", plaid: "京东", range: 2000...50000, weight: 3,
+            refundable: true, refundBank: "网联退款"),
         Merchant(bank: "快捷支付", counterparty: "盒马网络科技有限公司", plaid: "盒马鲜生", range: 3000...30000, weight: 3),
         Merchant(bank: "银联消费", counterparty: "四川海底捞餐饮股份有限公司", plaid: "海底捞", range: 15000...60000, weight: 2, tipable: true),
-        Merchant(bank: "财付通快捷支付", counterparty: "拼多多平台商户", plaid: "拼多多", range: 900...20000, weight: 3,
-                 refundable: true, refundBank: "财付通退款"),
+        Merchant(
+            bank: "财付通快捷支付", counterparty: "拼多多平台商户", plaid: "拼多多", range: 900...20000, weight: 3,
+            refundable: true, refundBank: "财付通退款"),
         Merchant(bank: "银联消费", counterparty: "上海西贝餐饮管理有限公司", plaid: "西贝莜面村", range: 8000...30000, weight: 2, tipable: true),
         Merchant(bank: "转账汇款", counterparty: "张伟", plaid: "张伟", range: 10000...200000, weight: 1),
         Merchant(bank: "代扣", counterparty: "爱奇艺会员", plaid: "爱奇艺", prices: [2500], range: 2500...2500, weight: 0),
-        Merchant(bank: "代发工资", counterparty: "深圳某某科技有限公司", plaid: "工资", range: 1800000...1850000, weight: 0, kind: .income),
+        Merchant(bank: "代发工资", counterparty: "深圳某某科技有限公司", plaid: "工资", range: 1_800_000...1_850_000, weight: 0, kind: .income),
         Merchant(bank: "转账汇款", counterparty: "招商银行信用卡还款", plaid: "信用卡还款", range: 300000...800000, weight: 0, kind: .transfer),
     ]
 
@@ -110,15 +120,15 @@ struct RealTxn {
     enum Lifecycle: String { case posted, pendingThenPosted = "pending->posted", pendingTip = "pending+tip" }
     var id = 0
     var merchant: Int
-    var amount: Int64            // final, signed
-    var postDay: Int             // statement posting day
-    var plaidShift = 0           // Plaid date = postDay - plaidShift
-    var authLag: Int? = nil      // authorized date = Plaid date - authLag
+    var amount: Int64 // final, signed
+    var postDay: Int // statement posting day
+    var plaidShift = 0 // Plaid date = postDay - plaidShift
+    var authLag: Int? = nil // authorized date = Plaid date - authLag
     var lifecycle: Lifecycle = .posted
     var pendingAmount: Int64 = 0
     var onStatement = true
     var onPlaid = true
-    var unit = 0                 // twin unit (== id unless a genuine identical twin)
+    var unit = 0 // twin unit (== id unless a genuine identical twin)
     var tag = "regular"
 }
 
@@ -138,7 +148,7 @@ struct Scenario {
     var holds: [Hold]
     /// Full statement, in file order (each row has a stable locator).
     var statementRows: [IncomingRecord]
-    var statementRealID: [Int]           // parallel to statementRows
+    var statementRealID: [Int] // parallel to statementRows
     var plaidPages: [ImportedStatement]
     /// Plaid external id -> real id (holds have ids >= 1_000_000).
     var realOfExternal: [String: Int]
@@ -157,9 +167,10 @@ struct Scenario {
     var ambiguousSignatures: Set<String> = []
 
     var accountFacts: AccountFacts {
-        AccountFacts(key: config.accountKey, suggestedName: config.flavor == .us ? "Checking 1234" : "CMB 8705",
-                     institution: config.flavor == .us ? "Test Bank" : "招商银行", number: "1234",
-                     currencies: [config.flavor.currency])
+        AccountFacts(
+            key: config.accountKey, suggestedName: config.flavor == .us ? "Checking 1234" : "CMB 8705",
+            institution: config.flavor == .us ? "Test Bank" : "招商银行", number: "1234",
+            currencies: [config.flavor.currency])
     }
 
     func date(_ day: Int) -> LocalDate { start.adding(days: day) }
@@ -208,13 +219,19 @@ enum ScenarioGenerator {
 
         // Recurring: income, subscription, transfers.
         if let pay = merchants.firstIndex(where: { $0.kind == .income }) {
-            for d in stride(from: 3, to: c.days, by: 14) { add(RealTxn(merchant: pay, amount: rng.int64(merchants[pay].range), postDay: d, tag: "income")) }
+            for d in stride(from: 3, to: c.days, by: 14) {
+                add(RealTxn(merchant: pay, amount: rng.int64(merchants[pay].range), postDay: d, tag: "income"))
+            }
         }
         if let sub = merchants.firstIndex(where: { $0.weight == 0 && $0.kind == .spend }) {
-            for d in stride(from: 5, to: c.days, by: 30) { add(RealTxn(merchant: sub, amount: -merchants[sub].prices![0], postDay: d, tag: "subscription")) }
+            for d in stride(from: 5, to: c.days, by: 30) {
+                add(RealTxn(merchant: sub, amount: -merchants[sub].prices![0], postDay: d, tag: "subscription"))
+            }
         }
         if let tr = merchants.firstIndex(where: { $0.kind == .transfer }) {
-            for d in stride(from: 10, to: c.days, by: 30) { add(RealTxn(merchant: tr, amount: -rng.int64(merchants[tr].range), postDay: d, tag: "transfer")) }
+            for d in stride(from: 10, to: c.days, by: 30) {
+                add(RealTxn(merchant: tr, amount: -rng.int64(merchants[tr].range), postDay: d, tag: "transfer"))
+            }
         }
         // Genuine identical twins: two coffees, same day, same amount, seen identically by both sources.
         let coffee = spend.first { merchants[$0].prices != nil }!
@@ -285,27 +302,41 @@ enum ScenarioGenerator {
         rng.shuffle(&eligible)
         let missingEach = Int((Double(c.count) * c.missingRate).rounded())
         for k in 0..<min(eligible.count, 2 * missingEach) {
-            if k % 2 == 0 { real[eligible[k]].onStatement = false; real[eligible[k]].tag = "not-on-statement" }
-            else { real[eligible[k]].onPlaid = false; real[eligible[k]].tag = "not-on-plaid" }
+            if k % 2 == 0 {
+                real[eligible[k]].onStatement = false; real[eligible[k]].tag = "not-on-statement"
+            } else {
+                real[eligible[k]].onPlaid = false; real[eligible[k]].tag = "not-on-plaid"
+            }
         }
         // Holds that are removed and never post.
         var holds: [Hold] = []
-        let holdMerchants = merchants.indices.filter { merchants[$0].tipable || merchants[$0].plaid == "Shell" || merchants[$0].plaid == "京东" }
+        let holdMerchants = merchants.indices.filter {
+            merchants[$0].tipable || merchants[$0].plaid == "Shell" || merchants[$0].plaid == "京东"
+        }
         for k in 0..<c.holds {
             let m = rng.pick(holdMerchants)
             let d = rng.int(0...(c.days - 8))
-            holds.append(Hold(id: 1_000_000 + k, merchant: m, amount: -rng.int64(merchants[m].range), day: d, removeDay: d + rng.int(2...5), tag: "hold"))
+            holds.append(
+                Hold(
+                    id: 1_000_000 + k, merchant: m, amount: -rng.int64(merchants[m].range), day: d, removeDay: d + rng.int(2...5),
+                    tag: "hold"))
         }
         if !c.plaidPostedOnly {
             for k in 0..<c.trickyHolds {
                 // A real purchase at the same merchant for exactly the held amount, a day later.
-                let candidates = real.filter { $0.tag == "regular" && $0.lifecycle == .posted && $0.amount < 0 && $0.postDay >= 4 && $0.postDay < c.days - 8 }
+                let candidates = real.filter {
+                    $0.tag == "regular" && $0.lifecycle == .posted && $0.amount < 0 && $0.postDay >= 4 && $0.postDay < c.days - 8
+                }
                 guard !candidates.isEmpty else { break }
                 let t = rng.pick(candidates)
-                holds.append(Hold(id: 1_000_100 + k, merchant: t.merchant, amount: t.amount, day: t.postDay - t.plaidShift - 1,
-                                  removeDay: t.postDay + 2, tag: "hold-same-amount-as-\(t.id)"))
+                holds.append(
+                    Hold(
+                        id: 1_000_100 + k, merchant: t.merchant, amount: t.amount, day: t.postDay - t.plaidShift - 1,
+                        removeDay: t.postDay + 2, tag: "hold-same-amount-as-\(t.id)"))
             }
-        } else { holds = [] }
+        } else {
+            holds = []
+        }
 
         return assemble(c, start: start, merchants: merchants, real: real, holds: holds)
     }
@@ -334,9 +365,11 @@ enum ScenarioGenerator {
             let desc = t.amount > 0 && m.kind == .spend ? (m.refundBank ?? m.bank) : m.bank
             let n = rows.count
             let loc = c.flavor == .us ? Locator(line: n + 2, row: n + 1) : Locator(page: n / 25 + 1, row: n % 25 + 1)
-            rows.append(IncomingRecord(accountKey: c.accountKey, sourceKind: c.flavor.statementKind, date: day(t.postDay), amount: money(t.amount),
-                                       description: desc, counterparty: m.counterparty, balance: money(balance), locator: loc,
-                                       raw: "{\"real\":\(t.id)}"))
+            rows.append(
+                IncomingRecord(
+                    accountKey: c.accountKey, sourceKind: c.flavor.statementKind, date: day(t.postDay), amount: money(t.amount),
+                    description: desc, counterparty: m.counterparty, balance: money(balance), locator: loc,
+                    raw: "{\"real\":\(t.id)}"))
             rowReal.append(t.id)
             let key = locatorKey(c.flavor.statementFile, line: loc.line, page: loc.page, row: loc.row)
             realOfLocator[key] = t.id
@@ -351,10 +384,13 @@ enum ScenarioGenerator {
         let minDay = -8
         func page(_ d: Int) -> Int { (d - minDay) / c.pageDays }
         var seq = 0
-        func plaidRecord(_ ext: String, _ m: Merchant, date: LocalDate, amount: Int64, pending: Bool, pendingID: String?, auth: LocalDate?) -> IncomingRecord {
-            IncomingRecord(accountKey: c.accountKey, sourceKind: .plaid, date: date, amount: money(amount), description: m.plaid,
-                           counterparty: m.plaid, pending: pending, externalID: ext, pendingExternalID: pendingID,
-                           authorizedDate: auth, locator: Locator(), raw: "{}")
+        func plaidRecord(_ ext: String, _ m: Merchant, date: LocalDate, amount: Int64, pending: Bool, pendingID: String?, auth: LocalDate?)
+            -> IncomingRecord
+        {
+            IncomingRecord(
+                accountKey: c.accountKey, sourceKind: .plaid, date: date, amount: money(amount), description: m.plaid,
+                counterparty: m.plaid, pending: pending, externalID: ext, pendingExternalID: pendingID,
+                authorizedDate: auth, locator: Locator(), raw: "{}")
         }
         for t in real where t.onPlaid {
             let m = merchants[t.merchant]
@@ -367,19 +403,36 @@ enum ScenarioGenerator {
             case .posted:
                 guard t.postDay <= horizon else { continue }
                 let auth = t.authLag.map { day(plaidDay - $0) }
-                events.append((t.postDay, seq, .add(plaidRecord(ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: nil, auth: auth))))
+                events.append(
+                    (
+                        t.postDay, seq,
+                        .add(plaidRecord(ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: nil, auth: auth))
+                    ))
                 expected[t.id, default: []].append("plaid:" + ext)
             case .pendingThenPosted, .pendingTip:
                 let authDay = plaidDay - (t.authLag ?? 0)
                 let postedVisible = t.postDay <= horizon
                 let samePage = postedVisible && page(authDay) == page(t.postDay)
                 if !samePage && authDay <= horizon {
-                    events.append((authDay, seq, .add(plaidRecord(pext, m, date: day(authDay), amount: t.pendingAmount, pending: true, pendingID: nil, auth: day(authDay)))))
+                    events.append(
+                        (
+                            authDay, seq,
+                            .add(
+                                plaidRecord(
+                                    pext, m, date: day(authDay), amount: t.pendingAmount, pending: true, pendingID: nil, auth: day(authDay))
+                            )
+                        ))
                     if !postedVisible { expected[t.id, default: []].append("plaid:" + pext) }
                 }
                 if postedVisible {
                     let pid = t.lifecycle == .pendingThenPosted ? pext : nil
-                    events.append((t.postDay, seq + 1, .add(plaidRecord(ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: pid, auth: day(authDay)))))
+                    events.append(
+                        (
+                            t.postDay, seq + 1,
+                            .add(
+                                plaidRecord(
+                                    ext, m, date: day(plaidDay), amount: t.amount, pending: false, pendingID: pid, auth: day(authDay)))
+                        ))
                     if !samePage { events.append((t.postDay, seq + 2, .remove(pext))) }
                     expected[t.id, default: []].append("plaid:" + ext)
                 }
@@ -393,15 +446,22 @@ enum ScenarioGenerator {
             guard h.day <= horizon else { continue }
             let removeVisible = h.removeDay <= horizon
             if removeVisible && page(h.day) == page(h.removeDay) { continue }
-            events.append((h.day, seq, .add(plaidRecord(ext, m, date: day(h.day), amount: h.amount, pending: true, pendingID: nil, auth: day(h.day)))))
-            if removeVisible { events.append((h.removeDay, seq + 1, .remove(ext))) } else { expected[h.id, default: []].append("plaid:" + ext) }
+            events.append(
+                (h.day, seq, .add(plaidRecord(ext, m, date: day(h.day), amount: h.amount, pending: true, pendingID: nil, auth: day(h.day))))
+            )
+            if removeVisible {
+                events.append((h.removeDay, seq + 1, .remove(ext)))
+            } else {
+                expected[h.id, default: []].append("plaid:" + ext)
+            }
             seq += 2
         }
         events.sort { ($0.day, $0.seq) < ($1.day, $1.seq) }
         var pages: [ImportedStatement] = []
         var current: (page: Int, recs: [IncomingRecord], rem: [ExternalRemoval])? = nil
-        let facts = AccountFacts(key: c.accountKey, suggestedName: c.flavor == .us ? "Checking 1234" : "CMB 8705",
-                                 institution: c.flavor == .us ? "Test Bank" : "招商银行", number: "1234", currencies: [cur])
+        let facts = AccountFacts(
+            key: c.accountKey, suggestedName: c.flavor == .us ? "Checking 1234" : "CMB 8705",
+            institution: c.flavor == .us ? "Test Bank" : "招商银行", number: "1234", currencies: [cur])
         func flush() {
             guard let p = current else { return }
             pages.append(ImportedStatement(importerID: "plaid", accounts: [facts], records: p.recs, removals: p.rem))
@@ -421,9 +481,10 @@ enum ScenarioGenerator {
         flush()
         var sigCount: [String: Int] = [:]
         for v in signatureOf.values { sigCount[v, default: 0] += 1 }
-        return Scenario(config: c, start: start, real: real, holds: holds, statementRows: rows, statementRealID: rowReal,
-                        plaidPages: pages, realOfExternal: realOfExternal, realOfLocator: realOfLocator,
-                        expectedActive: expected, unitOf: unitOf, tagOf: tagOf, signatureOf: signatureOf,
-                        ambiguousSignatures: Set(sigCount.filter { $0.value > 1 }.keys))
+        return Scenario(
+            config: c, start: start, real: real, holds: holds, statementRows: rows, statementRealID: rowReal,
+            plaidPages: pages, realOfExternal: realOfExternal, realOfLocator: realOfLocator,
+            expectedActive: expected, unitOf: unitOf, tagOf: tagOf, signatureOf: signatureOf,
+            ambiguousSignatures: Set(sigCount.filter { $0.value > 1 }.keys))
     }
 }

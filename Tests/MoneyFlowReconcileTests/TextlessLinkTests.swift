@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowReconcile
 import MoneyFlowStore
 import MoneyFlowTestSupport
+import Testing
 
 /// A pair whose texts share nothing is a guess (``TextlessLinkRule``): review, unless other
 /// evidence carries it. One statement row, one feed record of the same amount.
@@ -15,17 +15,21 @@ struct TextlessFixture {
 
     /// The feed holds a Whole Foods purchase and an unrelated, text-confirmed one.
     static func feed(wholeFoodsOn d: LocalDate, extra: [IncomingRecord] = []) -> ImportedStatement {
-        ImportedStatement(importerID: "plaid", accounts: [facts], records: [
-            AbstainFixture.plaid("wf", d, -4210, "WHOLEFDS SEA 10234", row: 1),
-            AbstainFixture.plaid("uber", day.adding(days: -3), -2217, "Uber", row: 2),
-        ] + extra)
+        ImportedStatement(
+            importerID: "plaid", accounts: [facts],
+            records: [
+                AbstainFixture.plaid("wf", d, -4210, "WHOLEFDS SEA 10234", row: 1),
+                AbstainFixture.plaid("uber", day.adding(days: -3), -2217, "Uber", row: 2),
+            ] + extra)
     }
     /// The statement holds a Safeway purchase of the same amount, and the Uber ride.
     static var statement: ImportedStatement {
-        ImportedStatement(importerID: "csv", accounts: [facts], records: [
-            AbstainFixture.bank(day.adding(days: -3), -2217, "UBER *TRIP HELP.UBER.COM CA", balance: 97783, line: 2),
-            AbstainFixture.bank(day, -4210, "SAFEWAY #1234 SEATTLE WA", balance: 93573, line: 3),
-        ])
+        ImportedStatement(
+            importerID: "csv", accounts: [facts],
+            records: [
+                AbstainFixture.bank(day.adding(days: -3), -2217, "UBER *TRIP HELP.UBER.COM CA", balance: 97783, line: 2),
+                AbstainFixture.bank(day, -4210, "SAFEWAY #1234 SEATTLE WA", balance: 93573, line: 3),
+            ])
     }
 
     /// The engine's plan for the statement against the ledger holding `feed` (in memory: the
@@ -86,23 +90,31 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
     static let day = LocalDate(year: 2026, month: 6, day: 20)!
     static func cny(_ m: Int64) -> Money { Money(minorUnits: m, currency: "CNY") }
     static func bank(_ offset: Int, _ amount: Int64, row: Int) -> IncomingRecord {
-        IncomingRecord(accountKey: "cmb", sourceKind: .cmbPDF, date: day.adding(days: offset), amount: cny(amount), description: "快捷支付",
-                       counterparty: "拉扎斯网络科技（上海）有限公司", locator: Locator(page: 1, row: row))
+        IncomingRecord(
+            accountKey: "cmb", sourceKind: .cmbPDF, date: day.adding(days: offset), amount: cny(amount), description: "快捷支付",
+            counterparty: "拉扎斯网络科技（上海）有限公司", locator: Locator(page: 1, row: row))
     }
     static func feed(_ id: String, _ offset: Int, _ amount: Int64, row: Int) -> IncomingRecord {
-        IncomingRecord(accountKey: "cmb", sourceKind: .plaid, date: day.adding(days: offset), amount: cny(amount), description: "饿了么",
-                       counterparty: "饿了么", externalID: id, locator: Locator(page: 1, row: row))
+        IncomingRecord(
+            accountKey: "cmb", sourceKind: .plaid, date: day.adding(days: offset), amount: cny(amount), description: "饿了么",
+            counterparty: "饿了么", externalID: id, locator: Locator(page: 1, row: row))
     }
 
     /// Two same-day pairs with amounts found nowhere else carry themselves and teach the alias;
     /// the third pair, two days apart, is then linked on that evidence (and says so).
     static var statement: ImportedStatement {
-        ImportedStatement(importerID: "cmb-pdf", accounts: [facts], records: [
-            bank(-10, -3012, row: 1), bank(-5, -4590, row: 2), bank(0, -2733, row: 3)])
+        ImportedStatement(
+            importerID: "cmb-pdf", accounts: [facts],
+            records: [
+                bank(-10, -3012, row: 1), bank(-5, -4590, row: 2), bank(0, -2733, row: 3),
+            ])
     }
     static var plaid: ImportedStatement {
-        ImportedStatement(importerID: "plaid", accounts: [facts], records: [
-            feed("e1", -10, -3012, row: 1), feed("e2", -5, -4590, row: 2), feed("e3", -2, -2733, row: 3)])
+        ImportedStatement(
+            importerID: "plaid", accounts: [facts],
+            records: [
+                feed("e1", -10, -3012, row: 1), feed("e2", -5, -4590, row: 2), feed("e3", -2, -2733, row: 3),
+            ])
     }
     /// One feed record and its bank row, two days apart, with nothing to learn from.
     static var loneFeed: ImportedStatement {

@@ -1,12 +1,16 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import Testing
+
 @testable import MoneyFlowStore
 
 struct CMBExpected: Decodable {
-    struct Row: Decodable { var date: String; var currency: String; var amount: String; var balance: String; var description: String; var counterparty: String?; var note: String? }
+    struct Row: Decodable {
+        var date: String; var currency: String; var amount: String; var balance: String; var description: String; var counterparty: String?;
+        var note: String?
+    }
     struct Header: Decodable { var account_number: String }
     var password: String
     var header: Header
@@ -14,7 +18,10 @@ struct CMBExpected: Decodable {
 }
 
 struct CMBCSVExpected: Decodable {
-    struct Row: Decodable { var date: String; var time: String; var currency: String; var amount: String; var balance: String; var description: String; var note: String? }
+    struct Row: Decodable {
+        var date: String; var time: String; var currency: String; var amount: String; var balance: String; var description: String;
+        var note: String?
+    }
     var transactions: [Row]
 }
 
@@ -44,8 +51,9 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
     func everyRowOfEveryFixtureLandsWithEveryField(fixture: String, ext: String) throws {
         let expected = try cmbExpected(fixture)
         let (store, _) = try freshStore()
-        let r = try ImportService(store: store).importFile(path: cmbDir.appendingPathComponent("\(fixture).\(ext)").path,
-                                                           options: passwordOptions(expected.password))
+        let r = try ImportService(store: store).importFile(
+            path: cmbDir.appendingPathComponent("\(fixture).\(ext)").path,
+            options: passwordOptions(expected.password))
         #expect(r.importerID == "cmb-pdf")
         let txs = try store.transactions()
         // Store order is by date then statement order; the statement is ascending by date.
@@ -70,7 +78,8 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         let (store, _) = try freshStore()
         let service = ImportService(store: store)
         _ = try service.importFile(path: cmbDir.appendingPathComponent("cmb2024_q1.aes256.zip").path, options: passwordOptions(q1.password))
-        let r = try service.importFile(path: cmbDir.appendingPathComponent("cmb2024_q2overlap.zipcrypto.zip").path, options: passwordOptions(q2.password))
+        let r = try service.importFile(
+            path: cmbDir.appendingPathComponent("cmb2024_q2overlap.zipcrypto.zip").path, options: passwordOptions(q2.password))
         let key = { (x: CMBExpected.Row) in "\(x.date)|\(x.amount)|\(x.balance)|\(x.description)|\(x.counterparty ?? "")|\(x.note ?? "")" }
         let union = Set(q1.transactions.map(key)).union(q2.transactions.map(key))
         let overlap = Set(q1.transactions.map(key)).intersection(q2.transactions.map(key)).count
@@ -78,19 +87,25 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         #expect(r.plan.counts.new == q2.transactions.count - overlap)
         #expect(try store.transactions().count == union.count)
         // Importing both again (other encryption kinds) adds nothing.
-        _ = try service.importFile(path: cmbDir.appendingPathComponent("cmb2024_q1.zipcrypto.zip").path, options: passwordOptions(q1.password))
+        _ = try service.importFile(
+            path: cmbDir.appendingPathComponent("cmb2024_q1.zipcrypto.zip").path, options: passwordOptions(q1.password))
         #expect(try store.transactions().count == union.count)
     }
 
     @Test func identicalSameDayRowsStaySeparate() throws {
         let e = try cmbExpected("cmb2024_basic")
         let (store, _) = try freshStore()
-        _ = try ImportService(store: store).importFile(path: cmbDir.appendingPathComponent("cmb2024_basic.pdf").path, options: FileImportOptions())
-        let same = Dictionary(grouping: e.transactions, by: { "\($0.date)|\($0.amount)|\($0.description)|\($0.counterparty ?? "")" }).values.filter { $0.count > 1 }
+        _ = try ImportService(store: store).importFile(
+            path: cmbDir.appendingPathComponent("cmb2024_basic.pdf").path, options: FileImportOptions())
+        let same = Dictionary(grouping: e.transactions, by: { "\($0.date)|\($0.amount)|\($0.description)|\($0.counterparty ?? "")" }).values
+            .filter { $0.count > 1 }
         #expect(!same.isEmpty)
         let txs = try store.transactions()
         for group in same {
-            let n = txs.filter { "\($0.date.iso)|\($0.amount.decimalString)|\($0.description)|\($0.counterparty ?? "")" == "\(group[0].date)|\(group[0].amount)|\(group[0].description)|\(group[0].counterparty ?? "")" }.count
+            let n = txs.filter {
+                "\($0.date.iso)|\($0.amount.decimalString)|\($0.description)|\($0.counterparty ?? "")"
+                    == "\(group[0].date)|\(group[0].amount)|\(group[0].description)|\(group[0].counterparty ?? "")"
+            }.count
             #expect(n == group.count)
         }
     }
@@ -98,7 +113,8 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
     @Test func pcCSVExportsJoinThePDFAccount() throws {
         let q1 = try cmbExpected("cmb2024_q1")
         for csv in ["cmb_pc_gbk", "cmb_pc_utf8bom"] {
-            let exp = try JSONDecoder().decode(CMBCSVExpected.self, from: Data(contentsOf: cmbDir.appendingPathComponent(csv + ".expected.json")))
+            let exp = try JSONDecoder().decode(
+                CMBCSVExpected.self, from: Data(contentsOf: cmbDir.appendingPathComponent(csv + ".expected.json")))
             let (store, _) = try freshStore()
             let service = ImportService(store: store)
             let r = try service.importFile(path: cmbDir.appendingPathComponent(csv + ".csv").path, options: FileImportOptions())
@@ -110,7 +126,8 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
                 #expect(x.description == e.description && x.note == e.note && x.time == e.time && x.amount.currency == e.currency)
             }
             // The statement PDF of the same account and period lands in the same account and links.
-            let pdf = try service.importFile(path: cmbDir.appendingPathComponent("cmb2024_q1.zipcrypto.zip").path, options: passwordOptions(q1.password))
+            let pdf = try service.importFile(
+                path: cmbDir.appendingPathComponent("cmb2024_q1.zipcrypto.zip").path, options: passwordOptions(q1.password))
             #expect(try store.accounts().count == 1)
             #expect(pdf.plan.counts.linked > 0)
             #expect(pdf.plan.counts.needsReview == 0)
@@ -136,17 +153,22 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         let (store, _) = try freshStore()
         _ = try ImportService(store: store).importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
         let digest = try store.contentDigest()
-        #expect { try ImportService(store: store).importFile(path: cmbDir.appendingPathComponent(c.file).path, options: passwordOptions(c.password)) } throws: { e in
+        #expect {
+            try ImportService(store: store).importFile(
+                path: cmbDir.appendingPathComponent(c.file).path, options: passwordOptions(c.password))
+        } throws: { e in
             guard let e = e as? ImportError else { return false }
             let line = e.description
-            return e.kind == c.kind && !line.contains("\n") && line.contains(c.file.split(separator: "/").last!) && (c.password.map { !line.contains($0) } ?? true)
+            return e.kind == c.kind && !line.contains("\n") && line.contains(c.file.split(separator: "/").last!)
+                && (c.password.map { !line.contains($0) } ?? true)
         }
         #expect(try store.contentDigest() == digest)
     }
 
     @Test func encryptedPDFOpensWithItsPassword() throws {
         let (store, _) = try freshStore()
-        let r = try ImportService(store: store).importFile(path: cmbDir.appendingPathComponent("broken/encrypted.pdf").path, options: passwordOptions("123456"))
+        let r = try ImportService(store: store).importFile(
+            path: cmbDir.appendingPathComponent("broken/encrypted.pdf").path, options: passwordOptions("123456"))
         #expect(r.plan.counts.new == 35)
     }
 }

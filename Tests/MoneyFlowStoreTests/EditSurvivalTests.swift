@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import Testing
+
 @testable import MoneyFlowStore
 
 /// An edit belongs to its transaction: it survives link / unlink of the transaction's records
@@ -10,7 +11,8 @@ import MoneyFlowPipeline
 /// when those rows are imported again.
 @Suite struct EditSurvivalTests {
     func importDays(_ store: LedgerStore, _ days: Range<Int>, name: String) throws -> FileImportResult {
-        try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: days), fileName: name, sha256: name, options: FileImportOptions())
+        try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 0, days: days), fileName: name, sha256: name, options: FileImportOptions())
     }
 
     func transaction(_ store: LedgerStore, day: Int) throws -> LedgerTransaction {

@@ -1,26 +1,29 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowTestSupport
+import Testing
 
 /// Fingerprints are stored in every store in the wild (`record.fingerprint`): a re-import only
 /// matches what an earlier version stored when the strings are byte-identical. These tests pin
 /// the exact output, and compare the (optimised) implementation with the original one.
 @Suite struct FingerprintPinTests {
-    static func rec(_ desc: String, _ minor: Int64, _ cur: String = "USD", date: (Int, Int, Int) = (2024, 3, 7),
-                    cp: String? = nil, note: String? = nil, bal: Int64? = nil, ext: String? = nil,
-                    account: String = "acct:1", kind: SourceKind = .csv) -> IncomingRecord {
-        IncomingRecord(accountKey: account, sourceKind: kind, date: LocalDate(year: date.0, month: date.1, day: date.2)!,
-                       amount: Money(minorUnits: minor, currency: cur), description: desc, counterparty: cp, note: note,
-                       balance: bal.map { Money(minorUnits: $0, currency: cur) }, externalID: ext, locator: Locator(row: 1))
+    static func rec(
+        _ desc: String, _ minor: Int64, _ cur: String = "USD", date: (Int, Int, Int) = (2024, 3, 7),
+        cp: String? = nil, note: String? = nil, bal: Int64? = nil, ext: String? = nil,
+        account: String = "acct:1", kind: SourceKind = .csv
+    ) -> IncomingRecord {
+        IncomingRecord(
+            accountKey: account, sourceKind: kind, date: LocalDate(year: date.0, month: date.1, day: date.2)!,
+            amount: Money(minorUnits: minor, currency: cur), description: desc, counterparty: cp, note: note,
+            balance: bal.map { Money(minorUnits: $0, currency: cur) }, externalID: ext, locator: Locator(row: 1))
     }
 
     static let pinnedRecords: [IncomingRecord] = [
         rec("COFFEE SHOP  #12", -450),
-        rec("COFFEE SHOP  #12", -450),                                   // identical row: occurrence 1
-        rec("  COFFEE\tSHOP #12 ", -450, cp: "", note: nil),             // same identity text: occurrence 2
-        rec("COFFEE SHOP #12", -450, account: "acct:2"),                 // other account: occurrence 0
-        rec("COFFEE SHOP #12", -450, kind: .cmbCSV),                     // other kind: occurrence 0
+        rec("COFFEE SHOP  #12", -450), // identical row: occurrence 1
+        rec("  COFFEE\tSHOP #12 ", -450, cp: "", note: nil), // same identity text: occurrence 2
+        rec("COFFEE SHOP #12", -450, account: "acct:2"), // other account: occurrence 0
+        rec("COFFEE SHOP #12", -450, kind: .cmbCSV), // other kind: occurrence 0
         rec("Payroll", 250_000, cp: "ACME  Corp\r\nInc", note: "  memo\u{0B}x ", bal: 1_234_567),
         rec("Zero", 0, bal: -5),
         rec("Tiny", -7, "JPY", bal: 0),
@@ -29,7 +32,7 @@ import MoneyFlowTestSupport
         rec("快捷支付", -12_800, "CNY", date: (2023, 12, 31), cp: "财付通-微信支付-美团", note: "　扣款\u{3000}摘要　", bal: 9_876_543),
         rec("转账\u{00A0}汇款 ", 1_000_000, "CNY", cp: "张三\u{2003}李四", bal: 50),
         rec("Caf\u{E9}  Cr\u{E8}me", -1_250, "EUR", date: (2024, 2, 29)),
-        rec("Cafe\u{301} x \u{301}y", -1, "EUR"),                        // combining mark after a space
+        rec("Cafe\u{301} x \u{301}y", -1, "EUR"), // combining mark after a space
         rec("tab\u{85}nel \u{2028} sep\u{2029}", 3),
         rec("emoji 👍🏽  ok \u{200D} z", 99),
         rec("", -1),
@@ -42,7 +45,7 @@ import MoneyFlowTestSupport
         rec("Min", Int64.min + 1, "USD"),
         rec("sep\u{1F}inside\u{1E}x", 5, cp: "a\u{1F}b"),
         rec("Caf\u{E9}", -1, note: "x"),
-        rec("Cafe\u{301}", -1, note: "x"),                               // canonically equivalent: occurrence 1
+        rec("Cafe\u{301}", -1, note: "x"), // canonically equivalent: occurrence 1
     ]
 
     /// Output of `Fingerprint.keys(for: pinnedRecords)` before the fast path (commit 7720340).
@@ -115,20 +118,27 @@ import MoneyFlowTestSupport
     }
 
     /// Text the byte-level fast path handles (ASCII, Latin, CJK, full-width, every whitespace).
-    static let plainAlphabet: [String] = ["a", "Z", "0", "#", "-", "/", " ", "  ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}",
-                                          "\u{A0}", "\u{1680}", "\u{2002}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
-                                          "\u{3000}", "快", "捷", "支付", "（", "）", "￥", "ｱ", "é", "ß", "\u{AD}", "\u{2013}", "\u{20AC}",
-                                          "\u{7F}", "\u{1F}", "。", "ー", "か", "\u{1}"]
+    static let plainAlphabet: [String] = [
+        "a", "Z", "0", "#", "-", "/", " ", "  ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}",
+        "\u{A0}", "\u{1680}", "\u{2002}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
+        "\u{3000}", "快", "捷", "支付", "（", "）", "￥", "ｱ", "é", "ß", "\u{AD}", "\u{2013}", "\u{20AC}",
+        "\u{7F}", "\u{1F}", "。", "ー", "か", "\u{1}",
+    ]
 
     @Test(arguments: [false, true])
     func fastPathMatchesTheReferenceOnRandomText(plainOnly: Bool) {
         // Characters chosen to hit every branch: ASCII whitespace (incl. CR LF), Unicode
         // whitespace, CJK, full-width forms, combining marks after spaces, ZWJ, emoji, Prepend.
-        let alphabet: [String] = plainOnly ? Self.plainAlphabet : ["a", "Z", "0", "#", "-", " ", "  ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}",
-                                  "\u{A0}", "\u{1680}", "\u{2002}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
-                                  "\u{3000}", "快", "捷", "支付", "（", "）", "￥", "\u{FF9E}", "ｱ", "\u{301}", "\u{200D}", "\u{200C}",
-                                  "👍", "🏽", "\u{600}", "é", "\u{E9}", "ß", "\u{1F}", "\u{1E}", "\u{302A}", "\u{3099}", "한", "\u{1100}",
-                                  "\u{FE0F}", "\u{AD}", "\u{2013}", "\u{20AC}", "\u{7F}", "\u{0}"]
+        let alphabet: [String] =
+            plainOnly
+            ? Self.plainAlphabet
+            : [
+                "a", "Z", "0", "#", "-", " ", "  ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}",
+                "\u{A0}", "\u{1680}", "\u{2002}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}",
+                "\u{3000}", "快", "捷", "支付", "（", "）", "￥", "\u{FF9E}", "ｱ", "\u{301}", "\u{200D}", "\u{200C}",
+                "👍", "🏽", "\u{600}", "é", "\u{E9}", "ß", "\u{1F}", "\u{1E}", "\u{302A}", "\u{3099}", "한", "\u{1100}",
+                "\u{FE0F}", "\u{AD}", "\u{2013}", "\u{20AC}", "\u{7F}", "\u{0}",
+            ]
         var rng = SplitMix64(seed: plainOnly ? 7 : 42)
         func text() -> String {
             var s = ""
@@ -141,11 +151,13 @@ import MoneyFlowTestSupport
             let cur = currencies[Int(rng.next() % 5)]
             let minor = Int64(bitPattern: rng.next()) % (i % 3 == 0 ? 1_000 : 10_000_000_000)
             let hasBal = rng.next() % 2 == 0
-            records.append(Self.rec(text(), minor, cur, date: (2020 + Int(rng.next() % 3), 1 + Int(rng.next() % 12), 1 + Int(rng.next() % 28)),
-                                    cp: rng.next() % 3 == 0 ? nil : text(), note: rng.next() % 3 == 0 ? nil : text(),
-                                    bal: hasBal ? Int64(bitPattern: rng.next()) % 100_000 : nil,
-                                    ext: rng.next() % 10 == 0 ? "ext\(rng.next() % 50)" : nil,
-                                    account: "acct:\(rng.next() % 2)", kind: rng.next() % 2 == 0 ? .csv : .plaid))
+            records.append(
+                Self.rec(
+                    text(), minor, cur, date: (2020 + Int(rng.next() % 3), 1 + Int(rng.next() % 12), 1 + Int(rng.next() % 28)),
+                    cp: rng.next() % 3 == 0 ? nil : text(), note: rng.next() % 3 == 0 ? nil : text(),
+                    bal: hasBal ? Int64(bitPattern: rng.next()) % 100_000 : nil,
+                    ext: rng.next() % 10 == 0 ? "ext\(rng.next() % 50)" : nil,
+                    account: "acct:\(rng.next() % 2)", kind: rng.next() % 2 == 0 ? .csv : .plaid))
         }
         // Duplicates, so occurrence numbering is exercised.
         records += records.prefix(500)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import Testing
+
 @testable import MoneyFlowStore
 
 /// A folder import skips what no importer recognises, but reports a statement-like file it
@@ -11,8 +12,10 @@ import MoneyFlowPipeline
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mf-skip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(at: cmbDir.appendingPathComponent("broken/not_cmb.pdf"), to: dir.appendingPathComponent("not_cmb.pdf"))
-        try FileManager.default.copyItem(at: cmbDir.appendingPathComponent("broken/scanned.pdf"), to: dir.appendingPathComponent("scanned.pdf"))
+        try FileManager.default.copyItem(
+            at: cmbDir.appendingPathComponent("broken/not_cmb.pdf"), to: dir.appendingPathComponent("not_cmb.pdf"))
+        try FileManager.default.copyItem(
+            at: cmbDir.appendingPathComponent("broken/scanned.pdf"), to: dir.appendingPathComponent("scanned.pdf"))
         try Data("shopping list\n".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         try Data(#"{"name": "x"}"#.utf8).write(to: dir.appendingPathComponent("other.json"))
         let (store, _) = try freshStore()
@@ -26,10 +29,11 @@ import MoneyFlowPipeline
             case .failed(let e): outcomes[(r.path as NSString).lastPathComponent] = "failed \(e.kind): \(e.problem.prefix(19))"
             }
         }
-        #expect(outcomes == [
-            "not_cmb.pdf": "failed notAStatement: not a CMB statement",
-            "scanned.pdf": "failed notAStatement: not a CMB statement",
-            "notes.txt": "skipped", "other.json": "skipped",
-        ])
+        #expect(
+            outcomes == [
+                "not_cmb.pdf": "failed notAStatement: not a CMB statement",
+                "scanned.pdf": "failed notAStatement: not a CMB statement",
+                "notes.txt": "skipped", "other.json": "skipped",
+            ])
     }
 }

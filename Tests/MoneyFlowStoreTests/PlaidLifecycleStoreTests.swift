@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
-@testable import MoneyFlowStore
 import MoneyFlowTestSupport
+import Testing
+
+@testable import MoneyFlowStore
 
 let plaidDir = repoRoot.appendingPathComponent("Samples/plaid")
 
@@ -17,25 +18,33 @@ func plaidPages(_ scenario: String) throws -> [String] {
 
 /// The store's final ledger in the expected.json shape.
 func plaidLedger(_ store: LedgerStore) throws -> [String] {
-    let keys = Dictionary(uniqueKeysWithValues: try store.accounts().map { a in (a.name, a.keys.first { $0.hasPrefix("plaid:") } ?? a.keys.first ?? a.name) })
+    let keys = Dictionary(
+        uniqueKeysWithValues: try store.accounts().map { a in (a.name, a.keys.first { $0.hasPrefix("plaid:") } ?? a.keys.first ?? a.name) })
     return try store.transactions().map { t in
-        PlaidExpectedEntry(account_key: keys[t.account]!, date: t.date.iso, amount: t.amount.decimalString, currency: t.amount.currency,
-                      description: t.description, counterparty: t.counterparty, pending: t.pending,
-                      external_ids: t.sources.compactMap(\.externalID).sorted())
+        PlaidExpectedEntry(
+            account_key: keys[t.account]!, date: t.date.iso, amount: t.amount.decimalString, currency: t.amount.currency,
+            description: t.description, counterparty: t.counterparty, pending: t.pending,
+            external_ids: t.sources.compactMap(\.externalID).sorted())
     }
     .sorted { ($0.account_key, $0.date, $0.external_ids.first ?? "") < ($1.account_key, $1.date, $1.external_ids.first ?? "") }
     .map(\.text)
 }
 
 func expectedLedger(_ scenario: String) throws -> [String] {
-    try JSONDecoder().decode([PlaidExpectedEntry].self, from: Data(contentsOf: plaidDir.appendingPathComponent(scenario).appendingPathComponent("expected.json")))
-        .map { var e = $0; e.external_ids.sort(); return e.text }
+    try JSONDecoder().decode(
+        [PlaidExpectedEntry].self, from: Data(contentsOf: plaidDir.appendingPathComponent(scenario).appendingPathComponent("expected.json"))
+    )
+    .map {
+        var e = $0; e.external_ids.sort(); return e.text
+    }
 }
 
 @Suite struct PlaidLifecycleStoreTests {
-    static let scenarios = ["plain_added", "pending_to_posted_split_pages", "pending_removed_before_posted", "posted_without_pending_id",
-                            "hold_never_posts", "modified_posted", "removed_posted", "identical_coffees", "refund",
-                            "legacy_schema_2022", "full_period", "saved_with_request"]
+    static let scenarios = [
+        "plain_added", "pending_to_posted_split_pages", "pending_removed_before_posted", "posted_without_pending_id",
+        "hold_never_posts", "modified_posted", "removed_posted", "identical_coffees", "refund",
+        "legacy_schema_2022", "full_period", "saved_with_request",
+    ]
 
     @Test(arguments: scenarios)
     func pagesInOrderGiveTheExpectedLedger(scenario: String) throws {
@@ -54,7 +63,8 @@ func expectedLedger(_ scenario: String) throws -> [String] {
 
     @Test func pagesGivenTogetherAsOneFile() throws {
         let (store, _) = try freshStore()
-        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("saved_with_request/all_pages.json").path, options: FileImportOptions())
+        _ = try ImportService(store: store).importFile(
+            path: plaidDir.appendingPathComponent("saved_with_request/all_pages.json").path, options: FileImportOptions())
         #expect(try plaidLedger(store) == expectedLedger("saved_with_request"))
         #expect(try store.syncCursor(scope: "plaid:item:" + "x") == nil)
     }
@@ -64,7 +74,8 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         let service = ImportService(store: store)
         let digest = try store.contentDigest()
         #expect(throws: ImportError.self) {
-            try service.importFile(path: plaidDir.appendingPathComponent("saved_with_request/skipped_cursor.json").path, options: FileImportOptions())
+            try service.importFile(
+                path: plaidDir.appendingPathComponent("saved_with_request/skipped_cursor.json").path, options: FileImportOptions())
         }
         #expect(try store.contentDigest() == digest)
     }
@@ -74,7 +85,8 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         let service = ImportService(store: store)
         for page in try plaidPages("full_period") { _ = try service.importFile(path: page, options: FileImportOptions()) }
         let before = try plaidLedger(store)
-        let r = try service.importFile(path: plaidDir.appendingPathComponent("full_period/transactions_get.json").path, options: FileImportOptions())
+        let r = try service.importFile(
+            path: plaidDir.appendingPathComponent("full_period/transactions_get.json").path, options: FileImportOptions())
         #expect(r.plan.counts.new == 0)
         #expect(try plaidLedger(store) == before)
     }
@@ -95,25 +107,32 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         let (store, _) = try freshStore()
         let digest = try store.contentDigest()
         for f in ["item_login_required.json", "institution_down.json"] {
-            #expect { try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("errors/" + f).path, options: FileImportOptions()) } throws: { e in
+            #expect {
+                try ImportService(store: store).importFile(
+                    path: plaidDir.appendingPathComponent("errors/" + f).path, options: FileImportOptions())
+            } throws: { e in
                 (e as? ImportError)?.kind == .providerError
             }
         }
         #expect(try store.contentDigest() == digest)
     }
 
-    @Test(arguments: ["plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
-                      "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
-                      "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json"])
+    @Test(arguments: [
+        "plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
+        "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
+        "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json",
+    ])
     func specExamplesImportIntoTheStore(file: String) throws {
         let (store, _) = try freshStore()
-        _ = try ImportService(store: store).importFile(path: repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec/" + file).path, options: FileImportOptions())
+        _ = try ImportService(store: store).importFile(
+            path: repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec/" + file).path, options: FileImportOptions())
         #expect(try store.accounts().count >= 1)
     }
 
     @Test func creditBalancesAreOwedAmounts() throws {
         let (store, _) = try freshStore()
-        _ = try ImportService(store: store).importFile(path: plaidDir.appendingPathComponent("full_period/accounts_balance_get.json").path, options: FileImportOptions())
+        _ = try ImportService(store: store).importFile(
+            path: plaidDir.appendingPathComponent("full_period/accounts_balance_get.json").path, options: FileImportOptions())
         let card = try store.accounts().first { $0.type == "credit" }
         #expect(card?.currentBalance.map { $0.minorUnits < 0 } == true)
     }

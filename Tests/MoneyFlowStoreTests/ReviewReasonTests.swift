@@ -1,5 +1,6 @@
-import Testing
 import MoneyFlowCore
+import Testing
+
 @testable import MoneyFlowStore
 
 /// The reason stored with a record waiting for review says why it waits, from its candidates'
@@ -10,7 +11,9 @@ import MoneyFlowCore
     }
 
     @Test func aTextlessGuessSaysSo() {
-        let r = PlanApplier.reviewReasons([candidate([MatchReason("date", "1 day apart"), MatchReason("guess", "the texts share nothing: amount and date alone")])])
+        let r = PlanApplier.reviewReasons([
+            candidate([MatchReason("date", "1 day apart"), MatchReason("guess", "the texts share nothing: amount and date alone")])
+        ])
         #expect(r.map(\.detail) == ["the texts share nothing: amount and date alone do not decide"])
     }
 

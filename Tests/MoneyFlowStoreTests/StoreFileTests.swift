@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowStore
 
 /// The store's file: created private, recognised before anything is written, readable when
@@ -20,7 +21,8 @@ import MoneyFlowTestSupport
         let target = dir + "/real.sqlite", link = dir + "/link.sqlite"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.sqlite")
         let store = try LedgerStore(path: link)
-        _ = try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
+        _ = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
         #expect(try mode(target) == 0o600)
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: target + suffix) {
             #expect(try mode(target + suffix) == 0o600, "\(suffix)")
@@ -34,7 +36,8 @@ import MoneyFlowTestSupport
         let path = dir + "/store.sqlite"
         do {
             let store = try LedgerStore(path: path)
-            _ = try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
+            _ = try ImportService(store: store).apply(
+                GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
         }
         // A newer version added a migration this one does not know.
         try DatabaseQueue(path: path).write { db in
@@ -103,7 +106,8 @@ import MoneyFlowTestSupport
         let path = dir + "/store.sqlite"
         do {
             let store = try LedgerStore(path: path)
-            _ = try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: 0..<4), fileName: "a.csv", sha256: "a", options: FileImportOptions())
+            _ = try ImportService(store: store).apply(
+                GeneratedStatements.statement(account: 0, days: 0..<4), fileName: "a.csv", sha256: "a", options: FileImportOptions())
         }
         let reader = try LedgerStore(path: path, access: .readOnly)
         #expect(try reader.transactions().count == 4)
@@ -119,32 +123,36 @@ import MoneyFlowTestSupport
         let queue = try DatabaseQueue(path: path)
         try Schema.migrator.migrate(queue, upTo: "v2-sync-progress")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO account(id, name, created_at) VALUES (3, 'Old', '2024-01-01');
-                INSERT INTO account_key(key, account_id) VALUES ('csv:old', 3);
-                INSERT INTO batch(id, file_name, file_sha256, importer, imported_at) VALUES (5, 'old.csv', 'x', 'csv', '2024-01-01');
-                INSERT INTO txn(id, account_id, date, amount_minor, currency, description, created_batch_id, sort_key)
-                  VALUES (7, 3, '2024-01-02', -100, 'USD', 'OLD SHOP', 5, 1);
-                INSERT INTO record(id, batch_id, account_id, source_kind, fingerprint, date, amount_minor, currency, description, raw, file_seq)
-                  VALUES (9, 5, 3, 'csv', 'fp', '2024-01-02', -100, 'USD', 'OLD SHOP', '{}', 0);
-                INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (9, 7, 1, '[]', 'auto');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO account(id, name, created_at) VALUES (3, 'Old', '2024-01-01');
+                    INSERT INTO account_key(key, account_id) VALUES ('csv:old', 3);
+                    INSERT INTO batch(id, file_name, file_sha256, importer, imported_at) VALUES (5, 'old.csv', 'x', 'csv', '2024-01-01');
+                    INSERT INTO txn(id, account_id, date, amount_minor, currency, description, created_batch_id, sort_key)
+                      VALUES (7, 3, '2024-01-02', -100, 'USD', 'OLD SHOP', 5, 1);
+                    INSERT INTO record(id, batch_id, account_id, source_kind, fingerprint, date, amount_minor, currency, description, raw, file_seq)
+                      VALUES (9, 5, 3, 'csv', 'fp', '2024-01-02', -100, 'USD', 'OLD SHOP', '{}', 0);
+                    INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (9, 7, 1, '[]', 'auto');
+                    """)
         }
         // Read-only commands read it as it is (and do not upgrade it).
         let reader = try LedgerStore(path: path, access: .readOnly)
         #expect(try reader.batches().map(\.seenAgain) == [0])
         #expect(try reader.transactions().map(\.id) == [7])
-        #expect(try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.count == 2)
+        #expect(
+            try DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }.count == 2)
         let store = try LedgerStore(path: path)
         let txs = try store.transactions()
         #expect(txs.map(\.id) == [7])
         #expect(txs.first?.sources.map(\.id) == [9])
         #expect(try store.accounts().map(\.keys) == [["csv:old"]])
-        let r = try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: 0..<2), fileName: "n.csv", sha256: "n", options: FileImportOptions())
+        let r = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 0, days: 0..<2), fileName: "n.csv", sha256: "n", options: FileImportOptions())
         #expect(r.batchID == 6)
         #expect(try store.transactions().map(\.id).sorted() == [7, 8, 9])
         try store.undo(batchID: 6)
-        _ = try ImportService(store: store).apply(GeneratedStatements.statement(account: 1, days: 0..<1), fileName: "m.csv", sha256: "m", options: FileImportOptions())
+        _ = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 1, days: 0..<1), fileName: "m.csv", sha256: "m", options: FileImportOptions())
         #expect(try store.transactions().map(\.id).sorted() == [7, 10])
         #expect(try store.integrityCheck() == "ok")
     }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowStore
 
 let repoRoot = TestPaths.repoRoot
@@ -24,9 +25,11 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
     @Test func reimportingEachSampleAddsNothing() throws {
         let (store, _) = try freshStore()
         let service = ImportService(store: store)
-        let files = ["csv/chase_checking.csv", "csv/chase_card.csv", "csv/bofa_checking.csv", "csv/bofa_card.csv",
-                     "csv/wells_fargo_checking.csv", "csv/capital_one_card.csv", "csv/capital_one_360.csv", "csv/amex.csv",
-                     "csv/amex_extended.csv"]
+        let files = [
+            "csv/chase_checking.csv", "csv/chase_card.csv", "csv/bofa_checking.csv", "csv/bofa_card.csv",
+            "csv/wells_fargo_checking.csv", "csv/capital_one_card.csv", "csv/capital_one_360.csv", "csv/amex.csv",
+            "csv/amex_extended.csv",
+        ]
         var firstCounts: [Int] = []
         for f in files {
             let r = try service.importFile(path: sample(f), options: FileImportOptions())
@@ -51,7 +54,8 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
         var groups: [String: Int] = [:]
         for t in txs { groups["\(t.date)|\(t.amount.decimalString)|\(t.description)", default: 0] += 1 }
         #expect(groups.values.contains { $0 >= 2 })
-        let expected = try JSONDecoder().decode([ExpectedRowLite].self, from: Data(contentsOf: URL(fileURLWithPath: sample("csv/chase_checking.expected.json"))))
+        let expected = try JSONDecoder().decode(
+            [ExpectedRowLite].self, from: Data(contentsOf: URL(fileURLWithPath: sample("csv/chase_checking.expected.json"))))
         #expect(txs.count == expected.count)
     }
 

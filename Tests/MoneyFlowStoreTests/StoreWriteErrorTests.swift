@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
+import Testing
+
 @testable import MoneyFlowStore
 
 /// How a failing or waiting write reaches the user.
@@ -10,7 +11,8 @@ import MoneyFlowPipeline
     /// SQLite's page limit gives the same SQLITE_FULL as a full disk.
     @Test func aFullDiskIsOneShortLineNamingTheStore() throws {
         let (store, path) = try freshStore()
-        _ = try ImportService(store: store).apply(GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
+        _ = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
         let digest = try store.contentDigest()
         try store.pool.write { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowTestSupport
+import Testing
+
 @testable import MoneyFlowStore
 
 /// Generated bank statements over two accounts: each account has a pool of distinct rows
@@ -14,9 +15,10 @@ struct GeneratedStatements {
 
     static func row(account: Int, day: Int) -> IncomingRecord {
         let amount = -Int64(1_000 + day * 37 + account * 5)
-        return IncomingRecord(accountKey: accounts[account].0, sourceKind: .csv, date: start.adding(days: day),
-                              amount: Money(minorUnits: amount, currency: "USD"), description: "SHOP \(account)-\(day)",
-                              locator: Locator(line: 0, row: 0), raw: "{\"day\":\(day)}")
+        return IncomingRecord(
+            accountKey: accounts[account].0, sourceKind: .csv, date: start.adding(days: day),
+            amount: Money(minorUnits: amount, currency: "USD"), description: "SHOP \(account)-\(day)",
+            locator: Locator(line: 0, row: 0), raw: "{\"day\":\(day)}")
     }
 
     /// Rows `days` of `account`, numbered as lines of a CSV file with a header.
@@ -26,7 +28,8 @@ struct GeneratedStatements {
             r.locator = Locator(line: i + 2, row: i + 1)
             return r
         }
-        let facts = AccountFacts(key: accounts[account].0, suggestedName: accounts[account].1, institution: "Test Bank", currencies: ["USD"])
+        let facts = AccountFacts(
+            key: accounts[account].0, suggestedName: accounts[account].1, institution: "Test Bank", currencies: ["USD"])
         return ImportedStatement(importerID: "csv", accounts: [facts], records: records)
     }
 }
@@ -40,7 +43,9 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         "\(t.account)|\(t.date.iso)|\(t.amount.minorUnits)|\(t.description)|\(t.counterparty ?? "")|\(t.note ?? "")|\(t.status)|review=\(t.needsReview)|"
             + t.sources.map { "\($0.kind.rawValue)@\($0.file):\($0.line ?? -1)/\($0.row ?? -1)/\($0.state)" }.joined(separator: ",")
     }
-    let accounts = try store.accounts().map { "account \($0.name)|\($0.keys.joined(separator: ","))|\($0.currencies.joined(separator: ","))" }
+    let accounts = try store.accounts().map {
+        "account \($0.name)|\($0.keys.joined(separator: ","))|\($0.currencies.joined(separator: ","))"
+    }
     return txs + accounts
 }
 
@@ -92,7 +97,7 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         let (store, _) = try freshStore()
         let service = ImportService(store: store)
         var active: [(batch: Int64, statement: ImportedStatement, name: String)] = []
-        var notes: [String: String] = [:]   // row description -> the user's note
+        var notes: [String: String] = [:] // row description -> the user's note
         /// Undoes a random active batch and compares with a store built from the others.
         func undoOne(_ step: Int) throws {
             let victim = active.remove(at: rng.int(0...(active.count - 1)))
@@ -231,9 +236,10 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         let service = ImportService(store: store)
         let facts = AccountFacts(key: "plaid:acc-1", suggestedName: "Plaid Checking", institution: "Test Bank", currencies: ["USD"])
         func page(_ amount: Int64, _ text: String, modified: Bool) -> ImportedStatement {
-            let r = IncomingRecord(accountKey: "plaid:acc-1", sourceKind: .plaid, date: GeneratedStatements.start,
-                                   amount: Money(minorUnits: amount, currency: "USD"), description: text, externalID: "tx-1",
-                                   locator: Locator(page: 1, row: 1), raw: "{\"amount\":\(amount)}")
+            let r = IncomingRecord(
+                accountKey: "plaid:acc-1", sourceKind: .plaid, date: GeneratedStatements.start,
+                amount: Money(minorUnits: amount, currency: "USD"), description: text, externalID: "tx-1",
+                locator: Locator(page: 1, row: 1), raw: "{\"amount\":\(amount)}")
             return ImportedStatement(importerID: "plaid", accounts: [facts], records: [r], modifiedExternalIDs: modified ? ["tx-1"] : [])
         }
         let first = try apply(service, page(-1_000, "COFFEE", modified: false), name: "p1.json", sha: "p1")

@@ -37,13 +37,17 @@ public final class InMemoryLedgerView: AliasLedgerView {
             guard let a = accountIndex(key: r.accountKey) else { preconditionFailure("record \(j): no account \(r.accountKey)") }
             let accountID = accounts[a].id
             let id = Int64(transactions.count + 1), recordID = Int64(records.count + 1)
-            transactions.append(CandidateTransaction(
-                id: id, accountID: accountID, date: r.date, amount: r.amount, description: r.description,
-                counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
-                otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? []))
-            records.append(Record(fingerprint: fingerprints[j], record: ExistingRecord(
-                id: recordID, accountID: accountID, transactionID: id, sourceKind: r.sourceKind, externalID: r.externalID,
-                pending: r.pending, state: .active, date: r.date, amount: r.amount)))
+            transactions.append(
+                CandidateTransaction(
+                    id: id, accountID: accountID, date: r.date, amount: r.amount, description: r.description,
+                    counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
+                    otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? []))
+            records.append(
+                Record(
+                    fingerprint: fingerprints[j],
+                    record: ExistingRecord(
+                        id: recordID, accountID: accountID, transactionID: id, sourceKind: r.sourceKind, externalID: r.externalID,
+                        pending: r.pending, state: .active, date: r.date, amount: r.amount)))
             ids.append(id)
         }
         return ids
@@ -51,8 +55,10 @@ public final class InMemoryLedgerView: AliasLedgerView {
 
     /// The engine's plan for `statement` (file `fileName`, hash `sha-<fileName>`) against a
     /// ledger holding `earlier` (each imported unlinked, as file `sha-earlier-<n>`).
-    public static func plan(_ statement: ImportedStatement, fileName: String = "second", after earlier: [ImportedStatement],
-                            options: ReconcileOptions = ReconcileOptions()) throws -> (ImportPlan, InMemoryLedgerView) {
+    public static func plan(
+        _ statement: ImportedStatement, fileName: String = "second", after earlier: [ImportedStatement],
+        options: ReconcileOptions = ReconcileOptions()
+    ) throws -> (ImportPlan, InMemoryLedgerView) {
         let view = InMemoryLedgerView()
         for (n, st) in earlier.enumerated() { view.importUnlinked(st, sha256: "sha-earlier-\(n)") }
         let plan = try Reconciler(options: options).plan(statement, fileName: fileName, fileSHA256: "sha-\(fileName)", view: view)
@@ -74,7 +80,9 @@ public final class InMemoryLedgerView: AliasLedgerView {
     public func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
         records.first { $0.record.sourceKind == kind && $0.record.externalID == externalID }?.record
     }
-    public func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws -> [CandidateTransaction] {
+    public func candidateTransactions(accountID: Int64, currency: String, from: LocalDate, through: LocalDate) throws
+        -> [CandidateTransaction]
+    {
         transactions.filter { $0.accountID == accountID && $0.amount.currency == currency && $0.date >= from && $0.date <= through }
     }
     public func fileAlreadyImported(sha256: String) throws -> Bool { importedFiles.contains(sha256) }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What one `moneyflow` process did.
@@ -37,9 +38,9 @@ public final class BinaryChild: @unchecked Sendable {
         guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
         // With WNOHANG and nothing to report, waitid succeeds and leaves the pid 0.
         #if os(Linux)
-        return info._sifields._sigchld.si_pid == pid
+            return info._sifields._sigchld.si_pid == pid
         #else
-        return info.si_pid == pid
+            return info.si_pid == pid
         #endif
     }
 
@@ -53,8 +54,9 @@ public final class BinaryChild: @unchecked Sendable {
         let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         for path in [outPath, errPath] + (inPath.map { [$0] } ?? []) { unlink(path) }
-        return BinaryRun(status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal, maxRSSKiB: Int(usage.ru_maxrss),
-                         stdout: out, stderr: err)
+        return BinaryRun(
+            status: signal == 0 ? (status >> 8) & 0xFF : -1, signal: signal, maxRSSKiB: Int(usage.ru_maxrss),
+            stdout: out, stderr: err)
     }
 }
 
@@ -76,9 +78,11 @@ public enum MoneyFlowBinary {
     /// `env` is added to this process's environment without `MONEYFLOW_STORE` (so a developer's
     /// own store is never touched); `umask` (e.g. 0) runs it under that file-creation mask;
     /// `wrapper` prefixes the command (e.g. strace, setpriv).
-    public static func spawn(_ args: [String], cwd: String = TestPaths.repoRoot.path, env: [String: String] = [:],
-                             stdin: String? = nil, logDir: String? = nil, umask: Int? = nil,
-                             wrapper: [String] = []) throws -> BinaryChild {
+    public static func spawn(
+        _ args: [String], cwd: String = TestPaths.repoRoot.path, env: [String: String] = [:],
+        stdin: String? = nil, logDir: String? = nil, umask: Int? = nil,
+        wrapper: [String] = []
+    ) throws -> BinaryChild {
         let logs = logDir ?? FileManager.default.temporaryDirectory.path
         let tag = UUID().uuidString.prefix(8)
         let outPath = "\(logs)/.mf-\(tag).out", errPath = "\(logs)/.mf-\(tag).err"
@@ -110,9 +114,11 @@ public enum MoneyFlowBinary {
     }
 
     /// Runs `moneyflow args...` to the end (see ``spawn(_:cwd:env:stdin:logDir:umask:wrapper:)``).
-    public static func run(_ args: [String], cwd: String = TestPaths.repoRoot.path, env: [String: String] = [:],
-                           stdin: String? = nil, logDir: String? = nil, umask: Int? = nil,
-                           wrapper: [String] = []) throws -> BinaryRun {
+    public static func run(
+        _ args: [String], cwd: String = TestPaths.repoRoot.path, env: [String: String] = [:],
+        stdin: String? = nil, logDir: String? = nil, umask: Int? = nil,
+        wrapper: [String] = []
+    ) throws -> BinaryRun {
         try spawn(args, cwd: cwd, env: env, stdin: stdin, logDir: logDir, umask: umask, wrapper: wrapper).wait()
     }
 }

@@ -10,8 +10,10 @@ public struct PlaidExpectedEntry: Codable, Hashable, Sendable {
     public var pending: Bool
     public var external_ids: [String]
 
-    public init(account_key: String, date: String, amount: String, currency: String, description: String,
-                counterparty: String?, pending: Bool, external_ids: [String]) {
+    public init(
+        account_key: String, date: String, amount: String, currency: String, description: String,
+        counterparty: String?, pending: Bool, external_ids: [String]
+    ) {
         self.account_key = account_key; self.date = date; self.amount = amount; self.currency = currency
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.external_ids = external_ids

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MoneyFlowZip
 
 @Suite("ZIP listing and decryption")
@@ -16,8 +17,9 @@ struct ZipArchiveTests {
         }
     }
 
-    @Test("ZipCrypto entries (deflated and stored) decrypt to the original bytes",
-          arguments: ["zipcrypto.zip", "zipcrypto_descriptor.zip"])
+    @Test(
+        "ZipCrypto entries (deflated and stored) decrypt to the original bytes",
+        arguments: ["zipcrypto.zip", "zipcrypto_descriptor.zip"])
     func zipCryptoDecrypts(file: String) throws {
         let archive = try Fixture.archive(file)
         #expect(archive.entries.count >= 2)
@@ -33,8 +35,9 @@ struct ZipArchiveTests {
         #expect(archive.entries.allSatisfy { $0.hasDataDescriptor && $0.encryption == .zipCrypto })
     }
 
-    @Test("WinZip AES entries list their key size, vendor version and real method",
-          arguments: [("aes128.zip", 128, 2), ("aes192.zip", 192, 2), ("aes256.zip", 256, 2), ("aes128_ae1.zip", 128, 1)])
+    @Test(
+        "WinZip AES entries list their key size, vendor version and real method",
+        arguments: [("aes128.zip", 128, 2), ("aes192.zip", 192, 2), ("aes256.zip", 256, 2), ("aes128_ae1.zip", 128, 1)])
     func aesListing(file: String, keyBits: Int, vendorVersion: Int) throws {
         let archive = try Fixture.archive(file)
         #expect(archive.entries.map(\.name) == ["a.pdf", "b.txt"])
@@ -47,8 +50,9 @@ struct ZipArchiveTests {
         }
     }
 
-    @Test("WinZip AES entries decrypt to the original bytes",
-          arguments: ["aes128.zip", "aes192.zip", "aes256.zip", "aes128_ae1.zip", "aes256_stored.zip"])
+    @Test(
+        "WinZip AES entries decrypt to the original bytes",
+        arguments: ["aes128.zip", "aes192.zip", "aes256.zip", "aes128_ae1.zip", "aes256_stored.zip"])
     func aesDecrypts(file: String) throws {
         let archive = try Fixture.archive(file)
         #expect(!archive.entries.isEmpty)
@@ -65,8 +69,10 @@ struct ZipArchiveTests {
         #expect(archive.entries.map(\.name) == ["c.bin"])
     }
 
-    static let encryptedFiles = ["zipcrypto.zip", "zipcrypto_descriptor.zip", "aes128.zip", "aes192.zip",
-                                 "aes256.zip", "aes128_ae1.zip", "aes256_stored.zip"]
+    static let encryptedFiles = [
+        "zipcrypto.zip", "zipcrypto_descriptor.zip", "aes128.zip", "aes192.zip",
+        "aes256.zip", "aes128_ae1.zip", "aes256_stored.zip",
+    ]
 
     @Test("a wrong password is reported as wrongPassword", arguments: encryptedFiles)
     func wrongPassword(file: String) throws {
@@ -100,8 +106,9 @@ struct ZipArchiveTests {
         #expect(wrong == .wrongPassword(entry: "b.txt"))
     }
 
-    @Test("plain, data-descriptor and ZIP64 archives read without a password",
-          arguments: ["descriptor.zip", "zip64.zip"])
+    @Test(
+        "plain, data-descriptor and ZIP64 archives read without a password",
+        arguments: ["descriptor.zip", "zip64.zip"])
     func plainArchives(file: String) throws {
         let archive = try Fixture.archive(file)
         #expect(Set(archive.entries.map(\.name)) == ["a.pdf", "b.txt"])
@@ -144,8 +151,11 @@ struct ZipArchiveTests {
     func unsafePaths() throws {
         let archive = try Fixture.archive("unsafe_paths.zip")
         let unsafe = Dictionary(uniqueKeysWithValues: archive.entries.map { ($0.name, $0.isUnsafePath) })
-        #expect(unsafe == ["../../evil.txt": true, "/etc/absolute.txt": true, "docs/": false,
-                           "docs/ok.txt": false, "dir\\back.txt": true])
+        #expect(
+            unsafe == [
+                "../../evil.txt": true, "/etc/absolute.txt": true, "docs/": false,
+                "docs/ok.txt": false, "dir\\back.txt": true,
+            ])
         let directory = try #require(archive.entry(named: "docs/"))
         #expect(directory.isDirectory)
         #expect(archive.entries.filter(\.isDirectory).count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MoneyFlowZip
 
 @Suite("ZIP safety: bombs, truncation, corruption")
@@ -56,8 +57,9 @@ struct ZipSafetyTests {
         #expect(error == .truncated)
     }
 
-    @Test("every prefix of an archive is a ZipError, never a crash",
-          arguments: ["zipcrypto.zip", "aes256.zip"])
+    @Test(
+        "every prefix of an archive is a ZipError, never a crash",
+        arguments: ["zipcrypto.zip", "aes256.zip"])
     func everyPrefix(file: String) throws {
         let bytes = try Fixture.data(file)
         var failures = 0
@@ -95,8 +97,9 @@ struct ZipSafetyTests {
         #expect(error == .crcMismatch(entry: archive.entries[0].name))
     }
 
-    @Test("flipped bytes anywhere never crash or return wrong data",
-          arguments: ["zipcrypto.zip", "aes256.zip", "descriptor.zip", "aes128_ae1.zip"])
+    @Test(
+        "flipped bytes anywhere never crash or return wrong data",
+        arguments: ["zipcrypto.zip", "aes256.zip", "descriptor.zip", "aes128_ae1.zip"])
     func bitFlips(file: String) throws {
         let pristine = [UInt8](try Fixture.data(file))
         let originals = try ZipArchive(data: Data(pristine)).entries.map { try Fixture.original($0.name) }
@@ -143,9 +146,10 @@ struct ZipSafetyTests {
     @Test("isUnsafePath rules")
     func unsafePathRules() {
         func entry(_ name: String) -> ZipEntry {
-            ZipEntry(index: 0, name: name, rawName: Array(name.utf8), compressedSize: 0, uncompressedSize: 0, crc32: 0,
-                     method: 0, compressionMethod: 0, encryption: .none, isDirectory: false, flags: 0, dosDateTime: 0,
-                     centralDirectoryPosition: 0, localHeaderOffset: 0, needsDirectRead: false, extraField: [])
+            ZipEntry(
+                index: 0, name: name, rawName: Array(name.utf8), compressedSize: 0, uncompressedSize: 0, crc32: 0,
+                method: 0, compressionMethod: 0, encryption: .none, isDirectory: false, flags: 0, dosDateTime: 0,
+                centralDirectoryPosition: 0, localHeaderOffset: 0, needsDirectRead: false, extraField: [])
         }
         #expect(entry("../../evil.txt").isUnsafePath)
         #expect(entry("a/../../b").isUnsafePath)

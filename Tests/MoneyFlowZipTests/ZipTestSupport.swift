@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MoneyFlowZip
 
 /// Fixtures live next to this file; located through #filePath so no resources are needed.

@@ -108,12 +108,12 @@ extension CMBWork {
             let tol = 0.5 * max(line.size, height)
             var bounds: [Double] = [-Double.infinity]
             for c in found.dropFirst() { bounds.append(c.1 - tol) }
-            return CMBColumns(kinds: found.map(\.0), lefts: found.map(\.1), boundaries: bounds,
-                              top: top, bottom: bottom, lineHeight: height)
+            return CMBColumns(
+                kinds: found.map(\.0), lefts: found.map(\.1), boundaries: bounds,
+                top: top, bottom: bottom, lineHeight: height)
         }
         return nil
     }
-
 
     /// An English label line under the Chinese column labels: ASCII letters only, and either every
     /// word is a known label word or its pieces start at four or more of the column edges.

@@ -264,7 +264,7 @@ enum CMBGeometry {
         var i = start + 1
         while i < gs.endIndex {
             let g = gs[i], p = gs[i - 1]
-            if g.x0 - p.x1 > spaceFactor * max(p.size, g.size) {   // else: same run, same band
+            if g.x0 - p.x1 > spaceFactor * max(p.size, g.size) { // else: same run, same band
                 let b = band(g.x0)
                 if b != current {
                     out[current].append(CMBLine(sortedGlyphs: gs[start..<i]))

@@ -10,12 +10,12 @@ extension CMBWork {
         for line in scan.lines where line.midY < top { fields.read(line.spacedText) }
         guard let account = fields.account, !account.isEmpty else { return nil }
         var layout: CMBStatement.Layout? = nil
-        if fields.appliedAt != nil || fields.verificationCode != nil { layout = .v2024 }
-        else if fields.serial != nil { layout = .v2020 }
-        let header = CMBStatement.Header(name: fields.name, accountNumber: account, accountType: fields.accountType,
-                                         branch: fields.branch, periodStart: fields.periodStart, periodEnd: fields.periodEnd,
-                                         appliedAt: fields.appliedAt, serialNumber: fields.serial,
-                                         verificationCode: fields.verificationCode, layout: layout ?? .v2024)
+        if fields.appliedAt != nil || fields.verificationCode != nil { layout = .v2024 } else if fields.serial != nil { layout = .v2020 }
+        let header = CMBStatement.Header(
+            name: fields.name, accountNumber: account, accountType: fields.accountType,
+            branch: fields.branch, periodStart: fields.periodStart, periodEnd: fields.periodEnd,
+            appliedAt: fields.appliedAt, serialNumber: fields.serial,
+            verificationCode: fields.verificationCode, layout: layout ?? .v2024)
         return (header, layout)
     }
 }
@@ -72,7 +72,9 @@ struct CMBHeaderFields {
             case "name": name = value
             case "account":
                 // Usually one token (`6214********8705`); keep a number printed in groups whole.
-                let numberish = value.unicodeScalars.allSatisfy { ($0.value >= 48 && $0.value <= 57) || $0 == "*" || $0 == " " || $0 == "x" || $0 == "X" }
+                let numberish = value.unicodeScalars.allSatisfy {
+                    ($0.value >= 48 && $0.value <= 57) || $0 == "*" || $0 == " " || $0 == "x" || $0 == "X"
+                }
                 account = numberish ? value : (value.split(separator: " ").first.map(String.init) ?? value)
             case "type": accountType = value
             case "branch": branch = value

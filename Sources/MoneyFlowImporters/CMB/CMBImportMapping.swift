@@ -18,9 +18,10 @@ extension CMBStatement {
         if let s = header.periodStart, let e = header.periodEnd { details["period"] = "\(s.iso) -- \(e.iso)" }
         if let v = header.appliedAt { details["appliedAt"] = v }
         if let v = header.serialNumber { details["serialNumber"] = v }
-        return AccountFacts(key: accountKey, suggestedName: last4.isEmpty ? "CMB" : "CMB \(last4)",
-                            institution: CMBStatement.institution, number: header.accountNumber,
-                            type: header.accountType, currencies: currencies, details: details)
+        return AccountFacts(
+            key: accountKey, suggestedName: last4.isEmpty ? "CMB" : "CMB \(last4)",
+            institution: CMBStatement.institution, number: header.accountNumber,
+            type: header.accountType, currencies: currencies, details: details)
     }
 
     /// Maps the statement to the importer-neutral form: one account, one record per row.
@@ -29,15 +30,18 @@ extension CMBStatement {
         var records: [IncomingRecord] = []
         records.reserveCapacity(rows.count)
         for r in rows {
-            records.append(IncomingRecord(accountKey: key, sourceKind: .cmbPDF, date: r.date, amount: r.amount,
-                                          description: r.description, counterparty: r.counterparty, note: r.note,
-                                          balance: r.balance, locator: Locator(page: r.page, row: r.rowOnPage),
-                                          raw: r.rawJSON))
+            records.append(
+                IncomingRecord(
+                    accountKey: key, sourceKind: .cmbPDF, date: r.date, amount: r.amount,
+                    description: r.description, counterparty: r.counterparty, note: r.note,
+                    balance: r.balance, locator: Locator(page: r.page, row: r.rowOnPage),
+                    raw: r.rawJSON))
         }
         var coverage: ClosedRange<LocalDate>? = nil
         if let s = header.periodStart, let e = header.periodEnd, s <= e { coverage = s...e }
-        return ImportedStatement(importerID: CMBStatement.importerID, accounts: [accountFacts], records: records,
-                                 warnings: warnings, coverage: coverage)
+        return ImportedStatement(
+            importerID: CMBStatement.importerID, accounts: [accountFacts], records: records,
+            warnings: warnings, coverage: coverage)
     }
 }
 

@@ -16,12 +16,16 @@ extension CMBWork {
                 continue
             }
             if mk.m != declared {
-                warnings.append(ImportWarning("page marker \(mk.n)/\(mk.m) disagrees with \(declared) pages declared elsewhere",
-                                              at: Locator(page: s.number)))
+                warnings.append(
+                    ImportWarning(
+                        "page marker \(mk.n)/\(mk.m) disagrees with \(declared) pages declared elsewhere",
+                        at: Locator(page: s.number)))
             }
             if mk.n != s.number {
-                warnings.append(ImportWarning("page marker \(mk.n)/\(mk.m) printed on page \(s.number)",
-                                              at: Locator(page: s.number)))
+                warnings.append(
+                    ImportWarning(
+                        "page marker \(mk.n)/\(mk.m) printed on page \(s.number)",
+                        at: Locator(page: s.number)))
             }
         }
         if declared != scans.count {
@@ -53,10 +57,16 @@ extension CMBWork {
             let inc = income[t.currency] ?? 0
             let exp = expense[t.currency] ?? 0
             if inc != t.income.minorUnits {
-                warnings.append(ImportWarning("合并统计 \(t.currency) income \(t.income.decimalString) but rows sum to \(Money(minorUnits: inc, currency: t.currency).decimalString)"))
+                warnings.append(
+                    ImportWarning(
+                        "合并统计 \(t.currency) income \(t.income.decimalString) but rows sum to \(Money(minorUnits: inc, currency: t.currency).decimalString)"
+                    ))
             }
             if exp != t.expense.minorUnits {
-                warnings.append(ImportWarning("合并统计 \(t.currency) expense \(t.expense.decimalString) but rows sum to \(Money(minorUnits: exp, currency: t.currency).decimalString)"))
+                warnings.append(
+                    ImportWarning(
+                        "合并统计 \(t.currency) expense \(t.expense.decimalString) but rows sum to \(Money(minorUnits: exp, currency: t.currency).decimalString)"
+                    ))
             }
         }
         for c in order where !seen.contains(c) {

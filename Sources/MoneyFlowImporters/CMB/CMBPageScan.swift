@@ -63,7 +63,9 @@ extension CMBWork {
             for f in bandLines[b].indices {
                 let frag = bandLines[b][f]
                 guard frag.y0 <= marker.midY, frag.y1 >= marker.midY, frag.x1 >= marker.x0, frag.x0 <= marker.x1 else { continue }
-                let rest = frag.glyphs.filter { g in !(g.x0 >= marker.x0 - 0.01 && g.x1 <= marker.x1 + 0.01 && g.y0 <= marker.midY && g.y1 >= marker.midY) }
+                let rest = frag.glyphs.filter { g in
+                    !(g.x0 >= marker.x0 - 0.01 && g.x1 <= marker.x1 + 0.01 && g.y0 <= marker.midY && g.y1 >= marker.midY)
+                }
                 if rest.count != frag.glyphs.count { bandLines[b][f] = CMBLine(sortedGlyphs: rest[...]) }
             }
             bandLines[b].removeAll { $0.glyphs.isEmpty }
@@ -74,7 +76,6 @@ extension CMBWork {
         scan.tableBottom = tableBottom
         return scan
     }
-
 
     /// A line that ends the table: closing notice, rule, 合并统计, page marker, or text starting in
     /// the date band that is not a date.

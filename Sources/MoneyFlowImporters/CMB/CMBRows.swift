@@ -14,8 +14,9 @@ extension CMBWork {
         let dateBand = cols.index(of: .date)!
         if let bad = s.badDates.first {
             let row = centres.filter { $0 < bad.midY }.count + 1
-            throw ImportError(.malformed, file: fileName, locator: Locator(page: s.number, row: row), column: "记账日期",
-                              problem: "unreadable date '\(bad.spacedText)'")
+            throw ImportError(
+                .malformed, file: fileName, locator: Locator(page: s.number, row: row), column: "记账日期",
+                problem: "unreadable date '\(bad.spacedText)'")
         }
         // cells[row][band] = fragments
         var cells = Array(repeating: Array(repeating: [CMBLine](), count: cols.kinds.count), count: anchors.count)
@@ -57,8 +58,9 @@ extension CMBWork {
             }
             let curText = text(.currency, spaced: false) ?? ""
             guard let currency = CMBCurrency.isoCode(curText) else {
-                throw ImportError(.malformed, file: fileName, locator: loc, column: "货币",
-                                  problem: curText.isEmpty ? "missing currency" : "unknown currency '\(curText)'")
+                throw ImportError(
+                    .malformed, file: fileName, locator: loc, column: "货币",
+                    problem: curText.isEmpty ? "missing currency" : "unknown currency '\(curText)'")
             }
             let amountText = text(.amount, spaced: false) ?? ""
             let balanceText = text(.balance, spaced: false) ?? ""
@@ -67,10 +69,12 @@ extension CMBWork {
             let description = text(.description) ?? ""
             let counterparty = text(.counterparty).flatMap { $0.isEmpty ? nil : $0 }
             let note = text(.note).flatMap { $0.isEmpty ? nil : $0 }
-            rows.append(CMBStatement.Row(date: date, currency: currency, amount: amount, balance: balance,
-                                         description: description, counterparty: counterparty, note: note,
-                                         page: s.number, rowOnPage: r + 1,
-                                         printed: .init(date: dateText, currency: curText, amount: amountText, balance: balanceText)))
+            rows.append(
+                CMBStatement.Row(
+                    date: date, currency: currency, amount: amount, balance: balance,
+                    description: description, counterparty: counterparty, note: note,
+                    page: s.number, rowOnPage: r + 1,
+                    printed: .init(date: dateText, currency: curText, amount: amountText, balance: balanceText)))
         }
         return (rows, warnings)
     }
@@ -85,8 +89,11 @@ extension CMBWork {
         // Layout detection reads wider values (see `amountSyntax`); a stored value keeps the one
         // limit every source has, so no sum over the ledger can overflow.
         guard minor.magnitude < Money.maxMinorUnits.magnitude else {
-            throw ImportError(.limitExceeded, file: fileName, locator: loc, column: column,
-                              problem: "amount '\(text)' is beyond the limit of \(Money(minorUnits: Money.maxMinorUnits - 1, currency: currency).decimalString); check the statement")
+            throw ImportError(
+                .limitExceeded, file: fileName, locator: loc, column: column,
+                problem:
+                    "amount '\(text)' is beyond the limit of \(Money(minorUnits: Money.maxMinorUnits - 1, currency: currency).decimalString); check the statement"
+            )
         }
         return Money(minorUnits: minor, currency: currency)
     }

@@ -30,9 +30,11 @@ public struct CMBStatement: Sendable, Hashable {
         public var verificationCode: String?
         public var layout: Layout
 
-        public init(name: String? = nil, accountNumber: String, accountType: String? = nil, branch: String? = nil,
-                    periodStart: LocalDate? = nil, periodEnd: LocalDate? = nil, appliedAt: String? = nil,
-                    serialNumber: String? = nil, verificationCode: String? = nil, layout: Layout) {
+        public init(
+            name: String? = nil, accountNumber: String, accountType: String? = nil, branch: String? = nil,
+            periodStart: LocalDate? = nil, periodEnd: LocalDate? = nil, appliedAt: String? = nil,
+            serialNumber: String? = nil, verificationCode: String? = nil, layout: Layout
+        ) {
             self.name = name; self.accountNumber = accountNumber; self.accountType = accountType
             self.branch = branch; self.periodStart = periodStart; self.periodEnd = periodEnd
             self.appliedAt = appliedAt; self.serialNumber = serialNumber
@@ -63,8 +65,10 @@ public struct CMBStatement: Sendable, Hashable {
         /// The date, currency, amount and balance cells as printed.
         public var printed: PrintedCells
 
-        public init(date: LocalDate, currency: String, amount: Money, balance: Money, description: String,
-                    counterparty: String?, note: String?, page: Int, rowOnPage: Int, printed: PrintedCells) {
+        public init(
+            date: LocalDate, currency: String, amount: Money, balance: Money, description: String,
+            counterparty: String?, note: String?, page: Int, rowOnPage: Int, printed: PrintedCells
+        ) {
             self.date = date; self.currency = currency; self.amount = amount; self.balance = balance
             self.description = description; self.counterparty = counterparty; self.note = note
             self.page = page; self.rowOnPage = rowOnPage; self.printed = printed
@@ -106,8 +110,10 @@ public struct CMBStatement: Sendable, Hashable {
     /// Integrity observations (balance-chain breaks, totals or page-count mismatches, stray text).
     public var warnings: [ImportWarning]
 
-    public init(header: Header, rows: [Row], totals: [CurrencyTotal], declaredPageCount: Int?, pageCount: Int,
-                warnings: [ImportWarning]) {
+    public init(
+        header: Header, rows: [Row], totals: [CurrencyTotal], declaredPageCount: Int?, pageCount: Int,
+        warnings: [ImportWarning]
+    ) {
         self.header = header; self.rows = rows; self.totals = totals
         self.declaredPageCount = declaredPageCount; self.pageCount = pageCount; self.warnings = warnings
     }

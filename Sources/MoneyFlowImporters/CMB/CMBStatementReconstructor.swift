@@ -54,20 +54,24 @@ struct CMBWork {
             if scans[i].anchors.isEmpty {
                 scans[i].columns = nil
             } else {
-                warnings.append(ImportWarning("no column header on this page; columns of the previous page used",
-                                              at: Locator(page: scans[i].number)))
+                warnings.append(
+                    ImportWarning(
+                        "no column header on this page; columns of the previous page used",
+                        at: Locator(page: scans[i].number)))
             }
         }
         guard let firstWithColumns = scans.firstIndex(where: { $0.columns != nil && !$0.columnsInherited }) else {
-            throw ImportError(.notAStatement, file: fileName, problem: "not a CMB statement: no 招商银行交易流水 column header (记账日期 / 交易金额 / 联机余额)")
+            throw ImportError(
+                .notAStatement, file: fileName, problem: "not a CMB statement: no 招商银行交易流水 column header (记账日期 / 交易金额 / 联机余额)")
         }
 
         // Header block: page 1 above its column header (or the first page that has a column header).
         var header = parseHeader(scans[0])
         if header == nil && firstWithColumns != 0 { header = parseHeader(scans[firstWithColumns]) }
         guard let header else {
-            throw ImportError(.notAStatement, file: fileName, locator: Locator(page: 1),
-                              problem: "not a CMB statement: no 账号 (account number) in the header")
+            throw ImportError(
+                .notAStatement, file: fileName, locator: Locator(page: 1),
+                problem: "not a CMB statement: no 账号 (account number) in the header")
         }
 
         // Row pitch over the whole document.
@@ -108,7 +112,8 @@ struct CMBWork {
         h.layout = layout!
         checkBalances(rows)
         checkTotals(rows, totals)
-        return CMBStatement(header: h, rows: rows, totals: totals, declaredPageCount: declared,
-                            pageCount: pages.count, warnings: warnings)
+        return CMBStatement(
+            header: h, rows: rows, totals: totals, declaredPageCount: declared,
+            pageCount: pages.count, warnings: warnings)
     }
 }

@@ -45,7 +45,9 @@ extension CMBWork {
             if looksLikeAmount(t), t.contains(".") { amounts.append(t) }
         }
         guard let currency, amounts.count >= 2 else { return nil }
-        let values = amounts.compactMap { a in parseMinorUnits(a, exponent: Money.exponent(for: currency)).map { Money(minorUnits: $0, currency: currency) } }
+        let values = amounts.compactMap { a in
+            parseMinorUnits(a, exponent: Money.exponent(for: currency)).map { Money(minorUnits: $0, currency: currency) }
+        }
         guard values.count == amounts.count else { return nil }
         var income: Money? = nil
         var expense: Money? = nil

@@ -52,8 +52,10 @@ public enum BuiltInCSVProfiles {
     /// Like ``named(_:)``, with the profile file each variant comes from.
     public static func sourcesNamed(_ name: String) -> [(profile: CSVProfile, file: JSONObject)] {
         let lower = name.lowercased()
-        let aliases = ["wellsfargo": "wells-fargo", "wells": "wells-fargo", "capitalone": "capital-one",
-                       "bank-of-america": "bofa", "boa": "bofa", "american-express": "amex", "cmb-pc": "cmb"]
+        let aliases = [
+            "wellsfargo": "wells-fargo", "wells": "wells-fargo", "capitalone": "capital-one",
+            "bank-of-america": "bofa", "boa": "bofa", "american-express": "amex", "cmb-pc": "cmb",
+        ]
         let canonical = aliases[lower] ?? lower
         if let slash = canonical.firstIndex(of: "/") {
             let n = String(canonical[..<slash]), v = String(canonical[canonical.index(after: slash)...])

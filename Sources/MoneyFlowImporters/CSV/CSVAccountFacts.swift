@@ -13,16 +13,22 @@ extension CSVImporter {
     static func accountFacts(profile p: CSVProfile, key: String, accountNumber: String?, records: [IncomingRecord]) -> AccountFacts {
         let short = p.sourceKind == .cmbCSV ? "CMB" : institutionLabel(p)
         let name: String
-        if let n = p.defaultAccountName?.trimmed(.whitespaces), !n.isEmpty { name = n }
-        else if let num = accountNumber, num.contains(where: \.isNumber) { name = "\(short) \(String(num.filter(\.isNumber).suffix(4)))" }
-        else if let v = p.variant { name = "\(short) \(v == "360" ? "360" : v.capitalized)" }
-        else { name = short == "CSV" ? "CSV Account" : "\(short) CSV" }
+        if let n = p.defaultAccountName?.trimmed(.whitespaces), !n.isEmpty {
+            name = n
+        } else if let num = accountNumber, num.contains(where: \.isNumber) {
+            name = "\(short) \(String(num.filter(\.isNumber).suffix(4)))"
+        } else if let v = p.variant {
+            name = "\(short) \(v == "360" ? "360" : v.capitalized)"
+        } else {
+            name = short == "CSV" ? "CSV Account" : "\(short) CSV"
+        }
         var seen = Set<String>()
         var currencies: [String] = []
         for r in records where seen.insert(r.amount.currency).inserted { currencies.append(r.amount.currency) }
-        return AccountFacts(key: key, suggestedName: name, institution: p.institution, number: accountNumber,
-                            type: accountType(p), currencies: currencies.isEmpty ? [p.currency] : currencies.sorted(),
-                            details: ["csv_profile": p.qualifiedName])
+        return AccountFacts(
+            key: key, suggestedName: name, institution: p.institution, number: accountNumber,
+            type: accountType(p), currencies: currencies.isEmpty ? [p.currency] : currencies.sorted(),
+            details: ["csv_profile": p.qualifiedName])
     }
 
     /// `credit` for card profiles (liability accounts), else the profile's `account_type` or variant.

@@ -40,12 +40,17 @@ enum CSVDateInference {
         var groups: [String] = [""]
         var separators: [Character] = []
         for ch in text {
-            if ch.isASCII && ch.isNumber { groups[groups.count - 1].append(ch) }
-            else if "-/.".contains(ch) { separators.append(ch); groups.append("") }
-            else { return nil }
+            if ch.isASCII && ch.isNumber {
+                groups[groups.count - 1].append(ch)
+            } else if "-/.".contains(ch) {
+                separators.append(ch); groups.append("")
+            } else {
+                return nil
+            }
         }
         guard groups.count == 3, separators.count == 2, separators[0] == separators[1],
-              groups.allSatisfy({ (1...4).contains($0.count) }) else { return nil }
+            groups.allSatisfy({ (1...4).contains($0.count) })
+        else { return nil }
         let numbers = groups.map { Int($0)! }
         if groups[0].count == 4 && groups[1].count <= 2 && groups[2].count <= 2 {
             return Shape(separator: separators[0], yearFirst: true, yearDigits: 4, numbers: numbers)
@@ -73,8 +78,10 @@ enum CSVDateInference {
     /// other banks'. So the rows get the last word. Rows that prove the other order are refused
     /// (naming the line and the profile that did not fit), and when the header is generic and
     /// no row decides, the profile's order is used with a warning instead of silently.
-    static func checkSniffedFormat(_ format: LocalDate.Format, cells: [Cell], profile: String, genericHeader: Bool,
-                                   file: String, column: String) throws -> ImportWarning? {
+    static func checkSniffedFormat(
+        _ format: LocalDate.Format, cells: [Cell], profile: String, genericHeader: Bool,
+        file: String, column: String
+    ) throws -> ImportWarning? {
         let order = format.layout.order
         guard order != .ymd else { return nil }
         let evidence = orderEvidence(cells)
@@ -82,11 +89,16 @@ enum CSVDateInference {
         let supporting = order == .mdy ? evidence.monthFirst : evidence.dayFirst
         if let contrary {
             let other = order == .mdy ? "day" : "month"
-            throw ImportError(.malformed, file: file, locator: Locator(line: contrary.line), column: column,
-                              problem: "date '\(contrary.text.prefix(40))' puts the \(other) first, but the header matched the built-in profile '\(profile)' whose dates are \(format.rawValue); this is another bank's export: import it with --csv-profile FILE setting date_format (see `moneyflow profiles`)")
+            throw ImportError(
+                .malformed, file: file, locator: Locator(line: contrary.line), column: column,
+                problem:
+                    "date '\(contrary.text.prefix(40))' puts the \(other) first, but the header matched the built-in profile '\(profile)' whose dates are \(format.rawValue); this is another bank's export: import it with --csv-profile FILE setting date_format (see `moneyflow profiles`)"
+            )
         }
         guard genericHeader, supporting == nil, let first = cells.first else { return nil }
-        return ImportWarning("no date in the file says whether the day or the month comes first (e.g. '\(first.text.prefix(40))' on line \(first.line)); read as \(format.rawValue) because the header matched the built-in profile '\(profile)'. If this is another bank's export, import it with --csv-profile FILE setting date_format")
+        return ImportWarning(
+            "no date in the file says whether the day or the month comes first (e.g. '\(first.text.prefix(40))' on line \(first.line)); read as \(format.rawValue) because the header matched the built-in profile '\(profile)'. If this is another bank's export, import it with --csv-profile FILE setting date_format"
+        )
     }
 
     /// The one format that reads every cell, or an error naming the line that prevents it.
@@ -96,38 +108,56 @@ enum CSVDateInference {
         }
         guard let first = cells.first else { return .iso }
         guard let reference = shape(first.text) else {
-            throw refuse(first.line, "cannot read date '\(first.text.prefix(40))'; set date_format in a CSV profile (one of \(LocalDate.Format.validNames))")
+            throw refuse(
+                first.line,
+                "cannot read date '\(first.text.prefix(40))'; set date_format in a CSV profile (one of \(LocalDate.Format.validNames))")
         }
         var dayFirstProof: Cell?
         var monthFirstProof: Cell?
         for cell in cells {
             guard let s = shape(cell.text), s.separator == reference.separator, s.yearFirst == reference.yearFirst,
-                  s.yearDigits == reference.yearDigits else {
-                throw refuse(cell.line, "date '\(cell.text.prefix(40))' is not written like the file's other dates (\(reference.pattern), e.g. '\(first.text)' on line \(first.line)); fix the line")
+                s.yearDigits == reference.yearDigits
+            else {
+                throw refuse(
+                    cell.line,
+                    "date '\(cell.text.prefix(40))' is not written like the file's other dates (\(reference.pattern), e.g. '\(first.text)' on line \(first.line)); fix the line"
+                )
             }
             guard !reference.yearFirst else { continue }
             if s.numbers[0] > 12 && s.numbers[1] > 12 {
-                throw refuse(cell.line, "date '\(cell.text.prefix(40))' has neither a day nor a month in its first two numbers; fix the line")
+                throw refuse(
+                    cell.line, "date '\(cell.text.prefix(40))' has neither a day nor a month in its first two numbers; fix the line")
             }
             if s.numbers[0] > 12, dayFirstProof == nil { dayFirstProof = cell }
             if s.numbers[1] > 12, monthFirstProof == nil { monthFirstProof = cell }
             if let d = dayFirstProof, let m = monthFirstProof {
                 let later = d.line > m.line ? d : m, earlier = d.line > m.line ? m : d
-                throw refuse(later.line, "date '\(later.text)' contradicts '\(earlier.text)' on line \(earlier.line): one puts the day first, the other the month; fix the line or set date_format in a CSV profile")
+                throw refuse(
+                    later.line,
+                    "date '\(later.text)' contradicts '\(earlier.text)' on line \(earlier.line): one puts the day first, the other the month; fix the line or set date_format in a CSV profile"
+                )
             }
         }
         let sep = reference.separator
         let order: LocalDate.Format.Order
-        if reference.yearFirst { order = .ymd }
-        else if dayFirstProof != nil { order = .dmy }
-        else if monthFirstProof != nil { order = .mdy }
-        else {
+        if reference.yearFirst {
+            order = .ymd
+        } else if dayFirstProof != nil {
+            order = .dmy
+        } else if monthFirstProof != nil {
+            order = .mdy
+        } else {
             let dm = LocalDate.Format.matching(order: .dmy, separator: sep, yearDigits: reference.yearDigits)?.rawValue ?? "DD/MM/YYYY"
             let md = LocalDate.Format.matching(order: .mdy, separator: sep, yearDigits: reference.yearDigits)?.rawValue ?? "MM/DD/YYYY"
-            throw refuse(nil, "day/month order is ambiguous (no date in the file has a day above 12, e.g. '\(first.text)' on line \(first.line)); set date_format = \"\(dm)\" or \"\(md)\" in a CSV profile (--csv-profile FILE)")
+            throw refuse(
+                nil,
+                "day/month order is ambiguous (no date in the file has a day above 12, e.g. '\(first.text)' on line \(first.line)); set date_format = \"\(dm)\" or \"\(md)\" in a CSV profile (--csv-profile FILE)"
+            )
         }
         guard let format = LocalDate.Format.matching(order: order, separator: sep, yearDigits: reference.yearDigits) else {
-            throw refuse(first.line, "dates written \(reference.pattern) match no supported date_format; convert them to one of \(LocalDate.Format.validNames)")
+            throw refuse(
+                first.line,
+                "dates written \(reference.pattern) match no supported date_format; convert them to one of \(LocalDate.Format.validNames)")
         }
         return format
     }

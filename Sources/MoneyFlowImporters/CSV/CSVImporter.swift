@@ -21,7 +21,9 @@ public struct CSVImporter: Importer {
             // A cut multi-byte sequence at the sample's end is fine; retry on the whole file.
             if input.data.count <= 64 * 1024 * 16, (try? TextDecoder.decode(input.data)) != nil { return 0.3 }
             // Text with a byte-order mark is meant to be text: let read() name the bad line.
-            if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return 0.25 }
+            if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+                return 0.25
+            }
             // A clean delimited header line: a CSV whose later lines have an encoding problem
             // (mixed encodings, a stray Latin-1 byte); read() names the line.
             return Self.looksLikeDelimitedHeader(input.data) ? 0.25 : 0
@@ -31,8 +33,7 @@ public struct CSVImporter: Importer {
         let delimiter = CSVParser.detectDelimiter(text)
         var bytes = Array(text.utf8)
         let rows: [CSVRow]
-        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) }
-        catch {
+        do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) } catch {
             // Delimited text that breaks the CSV rules (an unterminated quote, a NUL): it is a CSV
             // with an error, and read() reports where.
             return text.contains(Character(UnicodeScalar(delimiter))) ? 0.25 : 0.05
@@ -42,7 +43,10 @@ public struct CSVImporter: Importer {
         // Printable text whose first line does not end within the sample: a header with an
         // oversized cell (no other format writes such text); read() names the line and limit.
         if input.data.count > 64 * 1024, !text.contains(where: \.isNewline),
-           text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { return 0.25 }
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        {
+            return 0.25
+        }
         return rows.contains { $0.fields.count > 1 } ? 0.3 : 0.1
     }
 
@@ -51,23 +55,29 @@ public struct CSVImporter: Importer {
         let userProfiles = options.csvProfiles
         let forcedEncoding = userProfiles?.count == 1 ? userProfiles![0].encoding.flatMap(TextEncodingName.init(label:)) : nil
         let explicitDelimiter = userProfiles?.compactMap(\.delimiter).first
-        var source = try CSVSource(input.data, file: file, forcedEncoding: forcedEncoding, delimiter: explicitDelimiter.map(Self.delimiterByte))
+        var source = try CSVSource(
+            input.data, file: file, forcedEncoding: forcedEncoding, delimiter: explicitDelimiter.map(Self.delimiterByte))
 
         let candidates = userProfiles ?? builtInProfiles
         guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: source.head, candidates: candidates) else {
             if let userProfiles {
                 throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: source.head, profiles: userProfiles))
             }
-            throw ImportError(.unrecognized, file: file, problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
+            throw ImportError(
+                .unrecognized, file: file,
+                problem: "no built-in CSV profile fits this header; pass --csv-profile NAME or a profile file (see `moneyflow profiles`)")
         }
-        return try Self.read(source: &source, headerIndex: headerIndex, columns: columns, profile: profile, sniffed: userProfiles == nil, file: file)
+        return try Self.read(
+            source: &source, headerIndex: headerIndex, columns: columns, profile: profile, sniffed: userProfiles == nil, file: file)
     }
 
     /// True when the first line is printable UTF-8 text holding a `,` `;` tab or `|`.
     static func looksLikeDelimitedHeader(_ data: Data) -> Bool {
         let line = data.prefix(4096).prefix { $0 != 0x0A }
         guard line.count < 4096, let text = String(validating: line, as: UTF8.self) else { return false }
-        let clean = text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\r" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }
+        let clean = text.unicodeScalars.allSatisfy {
+            $0 == "\t" || $0 == "\r" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value))
+        }
         return clean && text.contains { $0 == "," || $0 == ";" || $0 == "\t" || $0 == "|" }
     }
 
@@ -114,10 +124,13 @@ public struct CSVImporter: Importer {
             for p in candidates where p.hasHeader {
                 let required = p.requiredHeaders
                 guard required.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }),
-                      p.signatureAlternatives.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } }) else { continue }
-                let refs: [ColumnRef?] = [p.dateColumn, p.fallbackDateColumn, p.descriptionColumn, p.counterpartyColumn, p.noteColumn,
-                                          p.timeColumn, p.amountColumn, p.debitColumn, p.creditColumn, p.directionColumn,
-                                          p.balanceColumn, p.referenceColumn, p.categoryColumn, p.accountNumberColumn, p.currencyColumn]
+                    p.signatureAlternatives.allSatisfy({ alts in alts.contains { cols.map[normalizeHeader($0)] != nil } })
+                else { continue }
+                let refs: [ColumnRef?] = [
+                    p.dateColumn, p.fallbackDateColumn, p.descriptionColumn, p.counterpartyColumn, p.noteColumn,
+                    p.timeColumn, p.amountColumn, p.debitColumn, p.creditColumn, p.directionColumn,
+                    p.balanceColumn, p.referenceColumn, p.categoryColumn, p.accountNumberColumn, p.currencyColumn,
+                ]
                 let score = refs.compactMap { cols.index($0) }.count * 10 + p.signature.count
                 if best == nil || score > best!.3 { best = (p, ri, cols, score) }
             }
@@ -129,10 +142,12 @@ public struct CSVImporter: Importer {
             guard let first = rows.first(where: { $0.fields.count > 1 }) else { continue }
             let cols = Columns()
             guard let di = cols.index(p.dateColumn), let ai = cols.index(p.amountColumn), let si = cols.index(p.descriptionColumn),
-                  first.fields.count > max(di, ai, si) else { continue }
+                first.fields.count > max(di, ai, si)
+            else { continue }
             let dateOK = (try? LocalDate.parse(first.fields[di], format: p.dateFormat ?? .monthDayYear)) != nil
             let amountOK = (try? Money.parseMinorUnits(first.fields[ai], exponent: 2)) != nil
-            let shapeOK = p.name != "wells-fargo" || (first.fields.count == 5 && first.fields[2].trimmingCharacters(in: .whitespaces) == "*")
+            let shapeOK =
+                p.name != "wells-fargo" || (first.fields.count == 5 && first.fields[2].trimmingCharacters(in: .whitespaces) == "*")
             if dateOK && amountOK && shapeOK { return (p, nil, cols) }
         }
         return nil
@@ -142,7 +157,8 @@ public struct CSVImporter: Importer {
     /// likely header row.
     static func missingColumns(rows: [CSVRow], profiles: [CSVProfile]) -> String {
         // The likely header: the row naming most of the profiles' columns, else the widest.
-        let known = Set(profiles.flatMap { $0.requiredHeaders.flatMap { $0 } + $0.signatureAlternatives.flatMap { $0 } }.map(normalizeHeader))
+        let known = Set(
+            profiles.flatMap { $0.requiredHeaders.flatMap { $0 } + $0.signatureAlternatives.flatMap { $0 } }.map(normalizeHeader))
         func score(_ r: CSVRow) -> (Int, Int) {
             (r.fields.filter { known.contains(normalizeHeader($0)) }.count, r.fields.filter { !clean($0).isEmpty }.count)
         }
@@ -152,13 +168,16 @@ public struct CSVImporter: Importer {
         let parts = profiles.map { p -> String in
             guard p.hasHeader else { return "\(p.qualifiedName): first row is not a transaction (date, amount, description)" }
             var missing: [[String]] = []
-            for alts in p.requiredHeaders + p.signatureAlternatives where !alts.contains(where: { present.contains(normalizeHeader($0)) }) && !missing.contains(alts) {
+            for alts in p.requiredHeaders + p.signatureAlternatives
+            where !alts.contains(where: { present.contains(normalizeHeader($0)) }) && !missing.contains(alts) {
                 missing.append(alts)
             }
-            return "\(p.qualifiedName) misses column\(missing.count == 1 ? "" : "s") \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
+            return
+                "\(p.qualifiedName) misses column\(missing.count == 1 ? "" : "s") \(missing.map { $0.map { "'\($0)'" }.joined(separator: " or ") }.joined(separator: ", "))"
         }
         let found = header.map { " (header on line \($0.line): \($0.fields.map { clean($0) }.joined(separator: ", ").prefix(200)))" } ?? ""
-        return "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
+        return
+            "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
     }
 
     static func clean(_ s: String) -> String {
@@ -170,9 +189,11 @@ public struct CSVImporter: Importer {
 public enum ISOCurrency {
     public static func code(for printed: String) -> String {
         let t = printed.trimmed(.whitespaces)
-        let table = ["人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
-                     "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
-                     "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD"]
+        let table = [
+            "人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
+            "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
+            "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD",
+        ]
         if let c = table[t] { return c }
         return t.uppercased()
     }

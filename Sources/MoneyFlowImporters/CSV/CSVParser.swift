@@ -40,14 +40,18 @@ public enum CSVParser {
     /// are never all held at once); `body` returns false to stop early.
     public static func forEachRow(in text: inout String, delimiter: UInt8, _ body: (CSVRow) -> Bool) throws(CSVParseError) {
         let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
-            do throws(CSVParseError) { try scan(buffer: buffer, delimiter: delimiter, body); return .success(()) } catch { return .failure(error) }
+            do throws(CSVParseError) { try scan(buffer: buffer, delimiter: delimiter, body); return .success(()) } catch {
+                return .failure(error)
+            }
         }
         try result.get()
     }
 
     static func parse(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
         var rows: [CSVRow] = []
-        try scan(buffer: bytes, delimiter: delimiter) { rows.append($0); return true }
+        try scan(buffer: bytes, delimiter: delimiter) {
+            rows.append($0); return true
+        }
         return rows
     }
 

@@ -8,9 +8,13 @@ public enum ColumnRef: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let i = try? c.decode(Int.self) { self = .index(i) }
-        else if let s = try? c.decode(String.self) { self = .names([s]) }
-        else { self = .names(try c.decode([String].self)) }
+        if let i = try? c.decode(Int.self) {
+            self = .index(i)
+        } else if let s = try? c.decode(String.self) {
+            self = .names([s])
+        } else {
+            self = .names(try c.decode([String].self))
+        }
     }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
@@ -124,7 +128,8 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         fallbackDateColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .fallbackDateColumn)
         if let f = try c.decodeIfPresent(String.self, forKey: .dateFormat) {
             guard let format = LocalDate.Format(name: f) else {
-                throw DecodingError.dataCorruptedError(forKey: .dateFormat, in: c, debugDescription: "unknown date_format '\(f)' (use one of \(LocalDate.Format.validNames))")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .dateFormat, in: c, debugDescription: "unknown date_format '\(f)' (use one of \(LocalDate.Format.validNames))")
             }
             dateFormat = format
         }
@@ -152,12 +157,15 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         accountType = try c.decodeIfPresent(String.self, forKey: .accountType)
         for ref in try c.decodeIfPresent([ColumnRef].self, forKey: .signatureAlternatives) ?? [] {
             guard case .names(let spellings) = ref, !spellings.isEmpty else {
-                throw DecodingError.dataCorruptedError(forKey: .signatureAlternatives, in: c, debugDescription: "signature_columns lists header names (a name, or a list of spellings), not column indexes")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .signatureAlternatives, in: c,
+                    debugDescription: "signature_columns lists header names (a name, or a list of spellings), not column indexes")
             }
             signatureAlternatives.append(spellings)
         }
         guard amountColumn != nil || (debitColumn != nil && creditColumn != nil) else {
-            throw DecodingError.dataCorruptedError(forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
+            throw DecodingError.dataCorruptedError(
+                forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
         }
     }
 

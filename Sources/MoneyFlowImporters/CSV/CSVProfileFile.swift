@@ -23,8 +23,7 @@ extension CSVProfile {
     /// Reads a profile from JSON text (a user's file or a built-in one).
     public static func decodeJSON(_ data: Data, file: String) throws -> CSVProfile {
         let value: JSONValue
-        do { value = try JSONParser(maxDepth: maxNesting).parse(data) }
-        catch { throw ProfileError(file: file, message: error.description) }
+        do { value = try JSONParser(maxDepth: maxNesting).parse(data) } catch { throw ProfileError(file: file, message: error.description) }
         return try decode(value, file: file)
     }
 
@@ -33,7 +32,9 @@ extension CSVProfile {
     /// An unknown key is an error (a misspelt `invert_sign` silently ignored would flip every
     /// sign in the file), with the nearest valid key suggested; so is a value of the wrong type.
     public static func decode(_ value: JSONValue, file: String) throws -> CSVProfile {
-        guard let object = value.objectValue else { throw ProfileError(file: file, message: "expected a JSON object, found \(value.kindName)") }
+        guard let object = value.objectValue else {
+            throw ProfileError(file: file, message: "expected a JSON object, found \(value.kindName)")
+        }
         for key in object.keys where !validKeys.contains(key) {
             let hint = NearestName.hint(key, in: validKeys)
             throw ProfileError(file: file, message: "unknown key '\(key)'\(hint); valid keys: \(validKeys.joined(separator: ", "))")
@@ -45,9 +46,14 @@ extension CSVProfile {
         } catch let DecodingError.keyNotFound(key, _) {
             throw ProfileError(file: file, message: "missing key '\(key.stringValue)'")
         } catch let DecodingError.typeMismatch(type, ctx) {
-            throw ProfileError(file: file, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)))")
+            throw ProfileError(
+                file: file,
+                message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)))")
         } catch let DecodingError.valueNotFound(type, ctx) {
-            throw ProfileError(file: file, message: "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)), found null)")
+            throw ProfileError(
+                file: file,
+                message:
+                    "wrong type for '\(ctx.codingPath.map(\.stringValue).joined(separator: "."))' (expected \(typeName(type)), found null)")
         }
     }
 

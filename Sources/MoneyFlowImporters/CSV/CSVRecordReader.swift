@@ -10,8 +10,10 @@ extension CSVImporter {
     ///
     /// `sniffed`: the profile was picked by matching the header (not named by the user), so its
     /// date order is checked against the rows (see ``CSVDateInference/checkSniffedFormat``).
-    static func read(source: inout CSVSource, headerIndex: Int?, columns: Columns, profile p: CSVProfile, sniffed: Bool,
-                     file: String) throws -> ImportedStatement {
+    static func read(
+        source: inout CSVSource, headerIndex: Int?, columns: Columns, profile p: CSVProfile, sniffed: Bool,
+        file: String
+    ) throws -> ImportedStatement {
         let firstDataRow = headerIndex.map { $0 + 1 } ?? 0
         let preamble = headerIndex.map { Array(source.head[..<$0]) } ?? []
         func colName(_ ref: ColumnRef?) -> String {
@@ -54,13 +56,18 @@ extension CSVImporter {
             let width = width ?? fields.count
             if fields.count < width {
                 if fields.count < needed && fields.filter({ !clean($0).isEmpty }).count <= 1 { return false }
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line),
-                                  problem: "row has \(fields.count) fields where \(widthSource) \(width) (a cut or damaged line?); fix or remove the line")
+                throw ImportError(
+                    .malformed, file: file, locator: Locator(line: row.line),
+                    problem: "row has \(fields.count) fields where \(widthSource) \(width) (a cut or damaged line?); fix or remove the line"
+                )
             }
             let limit = headerIndex != nil ? max(width, columns.header.count) : width
             if fields.count > limit, let extra = fields[limit...].firstIndex(where: { !clean($0).isEmpty }) {
-                throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: String(extra + 1),
-                                  problem: "row has \(fields.count) fields where \(widthSource) \(limit) (two lines merged, or an unquoted delimiter?); fix the line")
+                throw ImportError(
+                    .malformed, file: file, locator: Locator(line: row.line), column: String(extra + 1),
+                    problem:
+                        "row has \(fields.count) fields where \(widthSource) \(limit) (two lines merged, or an unquoted delimiter?); fix the line"
+                )
             }
             return true
         }
@@ -70,7 +77,8 @@ extension CSVImporter {
             for r in preamble {
                 let line = r.fields.joined(separator: " ")
                 if let m = re.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)), m.numberOfRanges > 1,
-                   let range = Range(m.range(at: 1), in: line) {
+                    let range = Range(m.range(at: 1), in: line)
+                {
                     accountNumber = String(line[range]); break
                 }
             }
@@ -93,8 +101,10 @@ extension CSVImporter {
             let exponent = Money.exponent(for: currency)
             func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
                 guard let text = cell(i) else { return nil }
-                do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) }
-                catch { throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description) }
+                do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) } catch {
+                    throw ImportError(
+                        .malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description)
+                }
             }
             var minor: Int64?
             if let amountIdx {
@@ -163,19 +173,24 @@ extension CSVImporter {
         if let f = p.dateFormat {
             format = f
             if sniffed, headerIndex != nil,
-               let w = try CSVDateInference.checkSniffedFormat(f, cells: dateCells.filter { !$0.text.isEmpty }, profile: p.qualifiedName,
-                                                               genericHeader: p.signatureAlternatives.isEmpty,
-                                                               file: file, column: colName(p.dateColumn)) {
+                let w = try CSVDateInference.checkSniffedFormat(
+                    f, cells: dateCells.filter { !$0.text.isEmpty }, profile: p.qualifiedName,
+                    genericHeader: p.signatureAlternatives.isEmpty,
+                    file: file, column: colName(p.dateColumn))
+            {
                 warnings.append(w)
             }
-        } else { format = try CSVDateInference.format(for: dateCells.filter { !$0.text.isEmpty }, file: file, column: colName(p.dateColumn)) }
+        } else {
+            format = try CSVDateInference.format(for: dateCells.filter { !$0.text.isEmpty }, file: file, column: colName(p.dateColumn))
+        }
         for i in records.indices {
             let cell = dateCells[i]
             do throws(DateParseError) {
                 guard !cell.text.isEmpty else { throw DateParseError(text: "", format: format, reason: "empty date") }
                 records[i].date = try LocalDate.parse(cell.text, format: format)
             } catch {
-                throw ImportError(.malformed, file: file, locator: Locator(line: cell.line), column: colName(p.dateColumn), problem: error.description)
+                throw ImportError(
+                    .malformed, file: file, locator: Locator(line: cell.line), column: colName(p.dateColumn), problem: error.description)
             }
         }
         dateCells = []
@@ -184,7 +199,9 @@ extension CSVImporter {
         for i in records.indices { records[i].accountKey = key }
         // Printed running balances must chain in the file's order (see BalanceChain).
         let chain = BalanceChain.check(count: records.count) { i in
-            BalanceChain.Entry(amount: records[i].amount, balance: records[i].balance, date: records[i].date, locator: Locator(line: records[i].locator.line))
+            BalanceChain.Entry(
+                amount: records[i].amount, balance: records[i].balance, date: records[i].date,
+                locator: Locator(line: records[i].locator.line))
         }
         warnings += chain.breaks.map(\.warning)
         var facts = Self.accountFacts(profile: p, key: key, accountNumber: accountNumber, records: records)
@@ -192,7 +209,8 @@ extension CSVImporter {
         if records.isEmpty { warnings.append(ImportWarning("no transaction rows found")) }
         var first: LocalDate?, last: LocalDate?
         for r in records { first = min(first ?? r.date, r.date); last = max(last ?? r.date, r.date) }
-        return ImportedStatement(importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
-                                 warnings: warnings, coverage: first.flatMap { lo in last.map { lo...$0 } })
+        return ImportedStatement(
+            importerID: p.sourceKind == .cmbCSV ? "cmb-csv" : "csv", accounts: [facts], records: records,
+            warnings: warnings, coverage: first.flatMap { lo in last.map { lo...$0 } })
     }
 }

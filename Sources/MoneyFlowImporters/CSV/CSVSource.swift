@@ -20,8 +20,9 @@ struct CSVSource {
 
     init(_ data: Data, file: String, forcedEncoding: TextEncodingName?, delimiter explicit: UInt8?) throws {
         self.file = file
-        do { text = try TextDecoder.decode(data, forced: forcedEncoding).0 }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message) }
+        do { text = try TextDecoder.decode(data, forced: forcedEncoding).0 } catch {
+            throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message)
+        }
         delimiter = explicit ?? CSVParser.detectDelimiter(text)
         var head: [CSVRow] = []
         var sawWide = false
@@ -37,8 +38,10 @@ struct CSVSource {
 
     /// Streams every row to `body` (false stops). Parse errors name the line.
     mutating func forEachRow(_ body: (CSVRow) -> Bool) throws {
-        do { try CSVParser.forEachRow(in: &text, delimiter: delimiter, body) }
-        catch { throw ImportError(.malformed, file: file, locator: Locator(line: error.line), column: error.column.map(String.init), problem: error.message) }
+        do { try CSVParser.forEachRow(in: &text, delimiter: delimiter, body) } catch {
+            throw ImportError(
+                .malformed, file: file, locator: Locator(line: error.line), column: error.column.map(String.init), problem: error.message)
+        }
     }
 
     /// Drops the decoded text once the rows have been read.

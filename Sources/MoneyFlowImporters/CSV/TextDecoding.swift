@@ -135,7 +135,11 @@ public enum TextDecoder {
                 let isUTF8 = wide && String(validating: bytes[start..<end], as: UTF8.self) != nil
                 if let first = firstKind, first.utf8 != isUTF8 {
                     let (this, other) = isUTF8 ? ("UTF-8", "GB18030/another encoding") : ("not UTF-8 (GB18030?)", "UTF-8")
-                    throw TextDecodingError(line: line, message: "text encodings mixed in one file: this line is \(this) but line \(first.line) is \(other); re-save the file in one encoding")
+                    throw TextDecodingError(
+                        line: line,
+                        message:
+                            "text encodings mixed in one file: this line is \(this) but line \(first.line) is \(other); re-save the file in one encoding"
+                    )
                 }
                 if firstKind == nil { firstKind = (isUTF8, line) }
             }
@@ -150,7 +154,17 @@ public enum TextDecoder {
         while i < n {
             let b = bytes[i]
             let len: Int
-            if b < 0x80 { len = 1 } else if b >= 0xC2 && b <= 0xDF { len = 2 } else if b >= 0xE0 && b <= 0xEF { len = 3 } else if b >= 0xF0 && b <= 0xF4 { len = 4 } else { return i }
+            if b < 0x80 {
+                len = 1
+            } else if b >= 0xC2 && b <= 0xDF {
+                len = 2
+            } else if b >= 0xE0 && b <= 0xEF {
+                len = 3
+            } else if b >= 0xF0 && b <= 0xF4 {
+                len = 4
+            } else {
+                return i
+            }
             if i + len > n { return i }
             for k in 1..<max(1, len) where bytes[i + k] & 0xC0 != 0x80 { return i }
             if String(validating: bytes[i..<(i + len)], as: UTF8.self) == nil { return i }

@@ -225,8 +225,8 @@ private struct Parsing {
     }
 
     static func fnv1a<C: Sequence>(_ bytes: C) -> UInt64 where C.Element == UInt8 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for c in bytes { h = (h ^ UInt64(c)) &* 0x100000001b3 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
         return h
     }
 
@@ -234,24 +234,25 @@ private struct Parsing {
     mutating func objectKey() throws(JSONParseError) -> (String, UInt64) {
         let open = i
         var k = i + 1
-        var h: UInt64 = 0xcbf29ce484222325
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
         while k < b.count {
             let c = b[k]
             if c == quote {
                 let slice = UnsafeBufferPointer(rebasing: b[(open + 1)..<k])
                 if let cached = keyCache[h], cached.utf8.count == slice.count,
-                   cached.utf8.withContiguousStorageIfAvailable({ c in
-                       slice.isEmpty || memcmp(c.baseAddress!, slice.baseAddress!, slice.count) == 0
-                   }) == true {
+                    cached.utf8.withContiguousStorageIfAvailable({ c in
+                        slice.isEmpty || memcmp(c.baseAddress!, slice.baseAddress!, slice.count) == 0
+                    }) == true
+                {
                     i = k + 1
                     return (cached, h)
                 }
-                let key = try string()   // validates UTF-8, reports errors at the right offset
+                let key = try string() // validates UTF-8, reports errors at the right offset
                 if keyCache.count < 4096 { keyCache[h] = key }
                 return (key, h)
             }
             if c == backslash || c < 0x20 || c >= 0x80 { break }
-            h = (h ^ UInt64(c)) &* 0x100000001b3
+            h = (h ^ UInt64(c)) &* 0x100_0000_01b3
             k += 1
         }
         let key = try string()
@@ -300,7 +301,10 @@ private struct Parsing {
                 return s
             }
             if c == backslash { break }
-            if c < 0x20 { throw fail("unescaped control character (byte 0x\(String(c, radix: 16, uppercase: true).jsonLeftPadded(2))) in a string", at: i) }
+            if c < 0x20 {
+                throw fail(
+                    "unescaped control character (byte 0x\(String(c, radix: 16, uppercase: true).jsonLeftPadded(2))) in a string", at: i)
+            }
             if c < 0x80 { i += 1 } else { try skipUTF8Sequence() }
         }
         guard i < b.count else { throw fail("unterminated string", at: b.count) }
@@ -348,7 +352,10 @@ private struct Parsing {
                 }
                 continue
             }
-            if c < 0x20 { throw fail("unescaped control character (byte 0x\(String(c, radix: 16, uppercase: true).jsonLeftPadded(2))) in a string", at: i) }
+            if c < 0x20 {
+                throw fail(
+                    "unescaped control character (byte 0x\(String(c, radix: 16, uppercase: true).jsonLeftPadded(2))) in a string", at: i)
+            }
             if c < 0x80 {
                 buf.append(c); i += 1
             } else {

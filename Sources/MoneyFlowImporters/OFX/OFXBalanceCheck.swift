@@ -34,9 +34,10 @@ enum OFXBalanceCheck {
                 let sum = between.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
                 if start.minorUnits + sum != end.minorUnits {
                     let expected = Money(minorUnits: start.minorUnits + sum, currency: start.currency)
-                    warnings.append(ImportWarning(
-                        "statement \(b.name) (line \(b.line)): LEDGERBAL \(end.decimalString) as of \(through.iso) does not add up: the statement at line \(a.line) closed at \(start.decimalString) on \(from.iso) and the \(between.count) rows since sum to \(Money(minorUnits: sum, currency: start.currency).decimalString), giving \(expected.decimalString); some rows may be missing from the download",
-                        at: Locator(line: b.line)))
+                    warnings.append(
+                        ImportWarning(
+                            "statement \(b.name) (line \(b.line)): LEDGERBAL \(end.decimalString) as of \(through.iso) does not add up: the statement at line \(a.line) closed at \(start.decimalString) on \(from.iso) and the \(between.count) rows since sum to \(Money(minorUnits: sum, currency: start.currency).decimalString), giving \(expected.decimalString); some rows may be missing from the download",
+                            at: Locator(line: b.line)))
                 }
             }
         }

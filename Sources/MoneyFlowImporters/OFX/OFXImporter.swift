@@ -33,8 +33,9 @@ public struct OFXImporter: Importer {
         let decoded = try OFXText.decode(input.data, fileName: file)
         let root: OFXElement
         do throws(OFXTree.TooDeep) { root = try OFXTree.parse(decoded.text) } catch {
-            throw ImportError(.limitExceeded, file: file, locator: Locator(line: error.line),
-                              problem: "elements nested more than \(OFXTree.maxDepth) deep; this is not a bank's OFX file")
+            throw ImportError(
+                .limitExceeded, file: file, locator: Locator(line: error.line),
+                problem: "elements nested more than \(OFXTree.maxDepth) deep; this is not a bank's OFX file")
         }
         guard let ofx = root.descendants("OFX").first ?? (root.children.isEmpty ? nil : root) else {
             throw ImportError(.unrecognized, file: file, problem: "not an OFX file (no <OFX> element)")
@@ -51,15 +52,20 @@ public struct OFXImporter: Importer {
         for s in statements.sorted(by: { $0.line < $1.line }) { try reader.read(s) }
         warnings += reader.warnings
         // A statement request the bank answered with an error, next to ones it answered.
-        for rs in ofx.descendants("STMTTRNRS") + ofx.descendants("CCSTMTTRNRS") where rs.child("STMTRS") == nil && rs.child("CCSTMTRS") == nil {
+        for rs in ofx.descendants("STMTTRNRS") + ofx.descendants("CCSTMTTRNRS")
+        where rs.child("STMTRS") == nil && rs.child("CCSTMTRS") == nil {
             if let code = rs.leaf("STATUS/CODE"), code != "0" {
-                warnings.append(ImportWarning("the bank sent no statement for one account (OFX status \(code)\(rs.leaf("STATUS/MESSAGE").map { ": " + $0 } ?? ""))", at: Locator(line: rs.line)))
+                warnings.append(
+                    ImportWarning(
+                        "the bank sent no statement for one account (OFX status \(code)\(rs.leaf("STATUS/MESSAGE").map { ": " + $0 } ?? ""))",
+                        at: Locator(line: rs.line)))
             }
         }
         warnings += OFXBalanceCheck.check(reader.balances, records: reader.records)
         let dates = reader.records.map(\.date)
-        return ImportedStatement(importerID: id, accounts: reader.accountFacts(), records: reader.records, warnings: warnings,
-                                 coverage: dates.min().flatMap { lo in dates.max().map { lo...$0 } })
+        return ImportedStatement(
+            importerID: id, accounts: reader.accountFacts(), records: reader.records, warnings: warnings,
+            coverage: dates.min().flatMap { lo in dates.max().map { lo...$0 } })
     }
 
     /// Why a file with an `<OFX>` element holds no statement: the bank's error status, an
@@ -68,12 +74,15 @@ public struct OFXImporter: Importer {
         for status in ofx.descendants("STATUS") {
             if let code = status.leaf("CODE"), code != "0" {
                 let message = status.leaf("MESSAGE").map { " (\($0))" } ?? ""
-                return ImportError(.providerError, file: file, locator: Locator(line: status.line),
-                                   problem: "the bank answered with OFX status \(code)\(message) and no statement; download the file again")
+                return ImportError(
+                    .providerError, file: file, locator: Locator(line: status.line),
+                    problem: "the bank answered with OFX status \(code)\(message) and no statement; download the file again")
             }
         }
         if !ofx.descendants("INVSTMTRS").isEmpty {
-            return ImportError(.unrecognized, file: file, problem: "an OFX investment statement (INVSTMTRS); only bank and credit-card statements are read")
+            return ImportError(
+                .unrecognized, file: file, problem: "an OFX investment statement (INVSTMTRS); only bank and credit-card statements are read"
+            )
         }
         return ImportError(.malformed, file: file, problem: "no bank (STMTRS) or credit-card (CCSTMTRS) statement in this OFX file")
     }

@@ -61,7 +61,9 @@ struct OFXStatementReader {
         let ledger = try balance(s, "LEDGERBAL", currency: currency)
         let available = try balance(s, "AVAILBAL", currency: currency)
         if let ledger { details["ledger_balance"] = ledger.amount.decimalString; details["ledger_balance_as_of"] = ledger.asOf.iso }
-        if let available { details["available_balance"] = available.amount.decimalString; details["available_balance_as_of"] = available.asOf.iso }
+        if let available {
+            details["available_balance"] = available.amount.decimalString; details["available_balance_as_of"] = available.asOf.iso
+        }
 
         var ids = Set<String>()
         for t in s.child("BANKTRANLIST")?.children("STMTTRN") ?? [] {
@@ -70,16 +72,21 @@ struct OFXStatementReader {
             ids.insert(r.externalID!)
             if let prev = seen[key]?[r.externalID!] {
                 if !Self.sameRow(records[prev], r) {
-                    warnings.append(ImportWarning("FITID \(t.leaf("FITID")!) appears twice in account \(short) \(last4) with different details; the later one is kept", at: Locator(line: t.line)))
+                    warnings.append(
+                        ImportWarning(
+                            "FITID \(t.leaf("FITID")!) appears twice in account \(short) \(last4) with different details; the later one is kept",
+                            at: Locator(line: t.line)))
                 }
-                records[prev] = r    // the engine keeps the last version of an id
+                records[prev] = r // the engine keeps the last version of an id
                 continue
             }
             seen[key, default: [:]][r.externalID!] = records.count
             records.append(r)
         }
-        balances.append(OFXBalanceCheck.Statement(accountKey: key, name: "\(short) \(last4)", line: s.line,
-                                                  ledger: ledger.map { ($0.amount, $0.asOf) }, externalIDs: ids))
+        balances.append(
+            OFXBalanceCheck.Statement(
+                accountKey: key, name: "\(short) \(last4)", line: s.line,
+                ledger: ledger.map { ($0.amount, $0.asOf) }, externalIDs: ids))
         let currencies = Array(Set([currency] + records.filter { ids.contains($0.externalID!) }.map(\.amount.currency))).sorted()
         if let i = facts.firstIndex(where: { $0.key == key }) {
             facts[i].currencies = Array(Set(facts[i].currencies + currencies)).sorted()
@@ -88,16 +95,21 @@ struct OFXStatementReader {
             }
             return
         }
-        facts.append(AccountFacts(key: key, suggestedName: "\(short) \(last4)", institution: institution, number: last4,
-                                  type: type, subtype: subtype, currencies: currencies,
-                                  currentBalance: ledger?.amount, availableBalance: available?.amount, details: details))
+        facts.append(
+            AccountFacts(
+                key: key, suggestedName: "\(short) \(last4)", institution: institution, number: last4,
+                type: type, subtype: subtype, currencies: currencies,
+                currentBalance: ledger?.amount, availableBalance: available?.amount, details: details))
     }
 
     /// One `STMTTRN`, or nil for nothing to record. Throws for a value we cannot stand behind.
     func record(_ t: OFXElement, accountKey: String, currency: String, tag: String) throws -> IncomingRecord? {
         if let action = t.leaf("CORRECTACTION") {
-            throw ImportError(.rejected, file: file, locator: Locator(line: t.line), column: "CORRECTACTION",
-                              problem: "this transaction corrects FITID \(t.leaf("CORRECTFITID") ?? "?") (\(action)); OFX corrections are not applied yet: import a download made after the correction, or fix the transaction with `moneyflow edit`")
+            throw ImportError(
+                .rejected, file: file, locator: Locator(line: t.line), column: "CORRECTACTION",
+                problem:
+                    "this transaction corrects FITID \(t.leaf("CORRECTFITID") ?? "?") (\(action)); OFX corrections are not applied yet: import a download made after the correction, or fix the transaction with `moneyflow edit`"
+            )
         }
         let fitid = try required(t, "FITID", in: "the transaction")
         let postedText = try required(t, "DTPOSTED", in: "the transaction")
@@ -106,20 +118,27 @@ struct OFXStatementReader {
         var amountCurrency = currency
         var raw: [String: String] = [:]
         for c in t.children where !c.name.hasPrefix("INTU.") {
-            if let v = c.value { raw[c.name] = v } else { for g in c.children where g.value != nil { raw["\(c.name)/\(g.name)"] = g.value! } }
+            if let v = c.value {
+                raw[c.name] = v
+            } else {
+                for g in c.children where g.value != nil { raw["\(c.name)/\(g.name)"] = g.value! }
+            }
         }
         // A transfer's other account (BANKACCTTO/ACCTID ...) is kept as its last 4 only.
         for (k, v) in raw where k.hasSuffix("ACCTID") { raw[k] = "…" + String(v.suffix(4)) }
         // CURRENCY: the amounts are in that currency. ORIGCURRENCY: converted to CURDEF (kept raw).
         if let cur = t.child("CURRENCY") {
             let sym = try required(cur, "CURSYM", in: "<CURRENCY>").uppercased()
-            guard sym.count == 3, sym.allSatisfy({ $0.isASCII && $0.isLetter }) else { throw error(cur, "CURSYM", "'\(sym)' is not an ISO 4217 currency code") }
+            guard sym.count == 3, sym.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                throw error(cur, "CURSYM", "'\(sym)' is not an ISO 4217 currency code")
+            }
             amountCurrency = sym
         }
         let amountText = try required(t, "TRNAMT", in: "the transaction")
         let amount: Money
-        do throws(OFXValues.ValueError) { amount = try OFXValues.amount(amountText, currency: amountCurrency) }
-        catch { throw self.error(t.child("TRNAMT") ?? t, "TRNAMT", "\(error.reason); fix the amount or download the file again") }
+        do throws(OFXValues.ValueError) { amount = try OFXValues.amount(amountText, currency: amountCurrency) } catch {
+            throw self.error(t.child("TRNAMT") ?? t, "TRNAMT", "\(error.reason); fix the amount or download the file again")
+        }
         let name = t.leaf("NAME") ?? t.leaf("PAYEE/NAME")
         let memo = t.leaf("MEMO")
         let check = t.leaf("CHECKNUM")
@@ -127,9 +146,10 @@ struct OFXStatementReader {
         var note = memo != description ? memo : nil
         if let check, !description.contains(check) { note = [note, "check \(check)"].compactMap { $0 }.joined(separator: "; ") }
         // No `time`: banks print placeholder times (120000) more often than real ones; DTPOSTED stays raw.
-        return IncomingRecord(accountKey: accountKey, sourceKind: .ofx, date: posted.date, amount: amount, description: description,
-                              note: note, pending: false, externalID: "\(tag):\(fitid)", authorizedDate: user?.date,
-                              category: nil, time: nil, locator: Locator(line: t.line), raw: JSONText.object(raw))
+        return IncomingRecord(
+            accountKey: accountKey, sourceKind: .ofx, date: posted.date, amount: amount, description: description,
+            note: note, pending: false, externalID: "\(tag):\(fitid)", authorizedDate: user?.date,
+            category: nil, time: nil, locator: Locator(line: t.line), raw: JSONText.object(raw))
     }
 
     func date(_ e: OFXElement, _ element: String, _ text: String) throws -> OFXValues.DateValue {
@@ -144,8 +164,9 @@ struct OFXStatementReader {
         guard let b = s.child(agg) else { return nil }
         let amountText = try required(b, "BALAMT", in: "<\(agg)>")
         let amount: Money
-        do throws(OFXValues.ValueError) { amount = try OFXValues.amount(amountText, currency: currency) }
-        catch { throw self.error(b, "\(agg)/BALAMT", "\(error.reason); fix the balance or download the file again") }
+        do throws(OFXValues.ValueError) { amount = try OFXValues.amount(amountText, currency: currency) } catch {
+            throw self.error(b, "\(agg)/BALAMT", "\(error.reason); fix the balance or download the file again")
+        }
         let asOf = try date(b, "DTASOF", try required(b, "DTASOF", in: "<\(agg)>"))
         return (amount, asOf.date)
     }
@@ -157,7 +178,7 @@ struct OFXStatementReader {
         case "SAVINGS": return ("savings", nil)
         case "MONEYMRKT": return ("savings", "money market")
         case "CHECKING": return ("checking", nil)
-        default: return ("bank", nil)    // ACCTTYPE missing or unknown: not guessed
+        default: return ("bank", nil) // ACCTTYPE missing or unknown: not guessed
         }
     }
 

@@ -22,17 +22,20 @@ enum OFXText {
         let header = headerFields(head)
         let charset = (header["CHARSET"] ?? "").uppercased()
         let encoding = (header["ENCODING"] ?? header["encoding"] ?? "").uppercased()
-        let wants1252 = ["1252", "WINDOWS-1252", "CP1252", "ISO-8859-1", "8859-1", "LATIN1", "ISO8859-1"].contains(charset)
+        let wants1252 =
+            ["1252", "WINDOWS-1252", "CP1252", "ISO-8859-1", "8859-1", "LATIN1", "ISO8859-1"].contains(charset)
             || ["WINDOWS-1252", "CP1252", "ISO-8859-1", "LATIN1"].contains(encoding)
         if wants1252 { return Decoded(text: windows1252(bytes), header: header) }
         if let s = String(validating: bytes, as: UTF8.self) { return Decoded(text: s, header: header) }
         if encoding == "UTF-8" || encoding == "UTF8" {
             let line = firstInvalidUTF8Line(bytes)
-            throw ImportError(.malformed, file: fileName, locator: Locator(line: line),
-                              problem: "the header says ENCODING:UTF-8 but this line is not valid UTF-8; re-download the file or fix its header")
+            throw ImportError(
+                .malformed, file: fileName, locator: Locator(line: line),
+                problem: "the header says ENCODING:UTF-8 but this line is not valid UTF-8; re-download the file or fix its header")
         }
-        return Decoded(text: windows1252(bytes), header: header,
-                       warning: "the file is not UTF-8 and declares no character set; read as Windows-1252")
+        return Decoded(
+            text: windows1252(bytes), header: header,
+            warning: "the file is not UTF-8 and declares no character set; read as Windows-1252")
     }
 
     /// `KEY:VALUE` lines before the first `<` (OFX 1.x) and `KEY="VALUE"` pairs of `<?OFX ...?>`
@@ -78,8 +81,11 @@ enum OFXText {
     static func windows1252(_ bytes: [UInt8]) -> String {
         var out = String.UnicodeScalarView()
         for b in bytes {
-            if b >= 0x80 && b <= 0x9F, let s = Unicode.Scalar(cp1252High[Int(b - 0x80)]) { out.append(s) }
-            else { out.append(Unicode.Scalar(b)) }
+            if b >= 0x80 && b <= 0x9F, let s = Unicode.Scalar(cp1252High[Int(b - 0x80)]) {
+                out.append(s)
+            } else {
+                out.append(Unicode.Scalar(b))
+            }
         }
         return String(out)
     }

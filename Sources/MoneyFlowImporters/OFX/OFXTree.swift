@@ -129,14 +129,14 @@ enum OFXTree {
         while i < tokens.count {
             switch tokens[i] {
             case .text:
-                i += 1   // text outside a leaf (header lines, stray text): not data
+                i += 1 // text outside a leaf (header lines, stray text): not data
             case .open(let n, let line):
                 if i + 1 < tokens.count, case .text(let v, _) = tokens[i + 1] {
                     attach(OFXElement(name: n, value: decodeEntities(v.trimmed(.whitespacesAndNewlines)), line: line))
                     i += 2
                     if i < tokens.count, case .close(let c, _) = tokens[i], c == n { i += 1 }
                 } else if i + 1 < tokens.count, case .close(let c, _) = tokens[i + 1], c == n, !aggregates.contains(n) {
-                    attach(OFXElement(name: n, value: "", line: line))   // <MEMO></MEMO>
+                    attach(OFXElement(name: n, value: "", line: line)) // <MEMO></MEMO>
                     i += 2
                 } else if !leaves.contains(n) && (aggregates.contains(n) || closed.contains(n)) {
                     guard stack.count <= maxDepth else { throw TooDeep(line: line) }
@@ -156,7 +156,7 @@ enum OFXTree {
                 }
             }
         }
-        while stack.count > 1 { let e = stack.removeLast(); attach(e) }   // unclosed at end of file
+        while stack.count > 1 { let e = stack.removeLast(); attach(e) } // unclosed at end of file
         return stack[0]
     }
 

@@ -26,7 +26,9 @@ enum OFXValues {
         }
         var millis: Substring = ""
         if let dot = body.firstIndex(of: ".") { millis = body[body.index(after: dot)...]; body = body[..<dot] }
-        guard millis.allSatisfy({ $0.isASCII && $0.isNumber }), millis.count <= 3 else { return .failure(ValueError("bad fraction of a second")) }
+        guard millis.allSatisfy({ $0.isASCII && $0.isNumber }), millis.count <= 3 else {
+            return .failure(ValueError("bad fraction of a second"))
+        }
         let digits = Array(body)
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), [8, 12, 14].contains(digits.count) else {
             return .failure(ValueError("expected YYYYMMDD or YYYYMMDDHHMMSS[.XXX][[offset:TZ]]"))

@@ -50,9 +50,10 @@ public struct PlaidImporter: Importer {
         do {
             root = try JSONParser(maxDepth: maxDepth).parse(input.data)
         } catch {
-            throw ImportError(.malformed, file: input.fileName, locator: Locator(line: error.line),
-                              column: String(error.column),
-                              problem: "malformed JSON at byte \(error.offset): \(error.message)")
+            throw ImportError(
+                .malformed, file: input.fileName, locator: Locator(line: error.line),
+                column: String(error.column),
+                problem: "malformed JSON at byte \(error.offset): \(error.message)")
         }
         let scrub = PlaidScrubber(secrets: PlaidSecrets.collect(in: root))
         var reader = PlaidReader(fileName: input.fileName, data: input.data, options: options, scrub: scrub)

@@ -17,13 +17,17 @@ extension PlaidReader {
         case .number(let n)?:
             if let total = Int(n), total > list.count {
                 complete = false
-                warnings.append(ImportWarning("the export holds \(list.count) of \(total) transactions (total_transactions); /transactions/get is paginated, import the other pages too"))
+                warnings.append(
+                    ImportWarning(
+                        "the export holds \(list.count) of \(total) transactions (total_transactions); /transactions/get is paginated, import the other pages too"
+                    ))
             }
         default: break
         }
         if complete, let r = page.request,
-           let s = r["start_date"]?.stringValue.flatMap({ LocalDate(iso: $0, .exact) }),
-           let e = r["end_date"]?.stringValue.flatMap({ LocalDate(iso: $0, .exact) }), s <= e {
+            let s = r["start_date"]?.stringValue.flatMap({ LocalDate(iso: $0, .exact) }),
+            let e = r["end_date"]?.stringValue.flatMap({ LocalDate(iso: $0, .exact) }), s <= e
+        {
             coverage = s...e
         }
         var statement = finish(records: records, removals: [], modified: [], sync: nil)
@@ -56,7 +60,8 @@ extension PlaidReader {
             let record = try makeRecord(o, Position(page: nil, row: row, path: path.map { "\($0)[\(index)]" }))
             let id = record.externalID ?? ""
             if let first = seen[id] {
-                warnings.append(ImportWarning("transaction_id \"\(id)\" appears again (first at row \(first)); kept the first", at: record.locator))
+                warnings.append(
+                    ImportWarning("transaction_id \"\(id)\" appears again (first at row \(first)); kept the first", at: record.locator))
                 continue
             }
             seen[id] = row

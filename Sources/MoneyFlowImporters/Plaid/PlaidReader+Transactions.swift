@@ -28,7 +28,9 @@ extension PlaidReader {
         }
         func date(_ key: String, required: Bool) throws -> LocalDate? {
             guard let s = try string(key, required: required) else { return nil }
-            guard let d = LocalDate(iso: s, .exact) else { throw fail(key, "field '\(key)' must be a date YYYY-MM-DD, found \"\(s.jsonExcerpt)\"") }
+            guard let d = LocalDate(iso: s, .exact) else {
+                throw fail(key, "field '\(key)' must be a date YYYY-MM-DD, found \"\(s.jsonExcerpt)\"")
+            }
             return d
         }
 
@@ -76,7 +78,9 @@ extension PlaidReader {
         var counterparty = merchant
         if counterparty == nil, let parties = o["counterparties"]?.arrayValue {
             for p in parties {
-                if let n = PlaidUtil.nonEmpty(p["name"]?.stringValue.map({ $0.trimmed(.whitespacesAndNewlines) })) { counterparty = n; break }
+                if let n = PlaidUtil.nonEmpty(p["name"]?.stringValue.map({ $0.trimmed(.whitespacesAndNewlines) })) {
+                    counterparty = n; break
+                }
             }
         }
         var category: String?
@@ -93,11 +97,12 @@ extension PlaidReader {
         }
         noteCurrency(currency, account: accountID)
         let raw = o.serialized(redact: PlaidSecrets.isSecretKey)
-        return IncomingRecord(accountKey: "plaid:" + accountID, sourceKind: .plaid, date: postedDate,
-                              amount: Money(minorUnits: -plaidMinor, currency: currency),
-                              description: scrub(description), counterparty: scrub(counterparty),
-                              pending: pending, externalID: id, pendingExternalID: pendingID,
-                              authorizedDate: authorized, category: scrub(category),
-                              locator: locator, raw: scrub(raw))
+        return IncomingRecord(
+            accountKey: "plaid:" + accountID, sourceKind: .plaid, date: postedDate,
+            amount: Money(minorUnits: -plaidMinor, currency: currency),
+            description: scrub(description), counterparty: scrub(counterparty),
+            pending: pending, externalID: id, pendingExternalID: pendingID,
+            authorizedDate: authorized, category: scrub(category),
+            locator: locator, raw: scrub(raw))
     }
 }

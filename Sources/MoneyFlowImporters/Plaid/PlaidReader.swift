@@ -114,7 +114,10 @@ struct PlaidReader {
             switch o["request"] {
             case nil, .null?: break
             case .object(let r)?: request = r
-            case let v?: throw malformed("'request' must be an object, found \(PlaidReader.describe(v))", locator: page.map { Locator(page: $0) }, column: "request")
+            case let v?:
+                throw malformed(
+                    "'request' must be an object, found \(PlaidReader.describe(v))", locator: page.map { Locator(page: $0) },
+                    column: "request")
             }
         }
         func cursorValue(_ v: JSONValue?, _ field: String) throws -> PlaidRequestCursor? {
@@ -122,7 +125,10 @@ struct PlaidReader {
             case nil: return nil
             case .null?: return .initial
             case .string(let s)?: return s.isEmpty ? .initial : .cursor(s)
-            case let v?: throw malformed("request cursor must be a string, found \(PlaidReader.describe(v))", locator: page.map { Locator(page: $0) }, column: field)
+            case let v?:
+                throw malformed(
+                    "request cursor must be a string, found \(PlaidReader.describe(v))", locator: page.map { Locator(page: $0) },
+                    column: field)
             }
         }
         var cursor = PlaidRequestCursor.unknown
@@ -150,7 +156,11 @@ struct PlaidReader {
     }
 
     func unrecognized(_ what: String) -> ImportError {
-        ImportError(.unrecognized, file: fileName, problem: "not a Plaid export: \(what); expected a /transactions/sync page (added, modified, removed, next_cursor), several such pages in an array, a /transactions/get response (transactions), an /accounts/get response (accounts), an array of Plaid transactions, or a Plaid error body")
+        ImportError(
+            .unrecognized, file: fileName,
+            problem:
+                "not a Plaid export: \(what); expected a /transactions/sync page (added, modified, removed, next_cursor), several such pages in an array, a /transactions/get response (transactions), an /accounts/get response (accounts), an array of Plaid transactions, or a Plaid error body"
+        )
     }
 
     // MARK: - Entry point
@@ -178,7 +188,8 @@ struct PlaidReader {
             var mode: PlaidBodyKind?
             for (n, item) in items.enumerated() {
                 guard let o = item.objectValue else {
-                    throw malformed("element \(n + 1) of the top-level array is a \(item.kindName), not an object", locator: Locator(row: n + 1))
+                    throw malformed(
+                        "element \(n + 1) of the top-level array is a \(item.kindName), not an object", locator: Locator(row: n + 1))
                 }
                 let page = try unwrap(o, page: n + 1)
                 let kind = PlaidReader.kind(of: page.body)
@@ -194,9 +205,12 @@ struct PlaidReader {
                 case (.sync, .sync): pages.append(page)
                 case (.transaction, .transaction): break
                 case (.sync, _):
-                    throw malformed("element \(n + 1) of the array of sync pages is not a /transactions/sync page", locator: Locator(page: n + 1))
+                    throw malformed(
+                        "element \(n + 1) of the array of sync pages is not a /transactions/sync page", locator: Locator(page: n + 1))
                 default:
-                    throw malformed("element \(n + 1) of the array of transactions is not a transaction (it has no transaction_id)", locator: Locator(row: n + 1))
+                    throw malformed(
+                        "element \(n + 1) of the array of transactions is not a transaction (it has no transaction_id)",
+                        locator: Locator(row: n + 1))
                 }
             }
             if case .sync = mode! { return try readSync(pages) }
@@ -208,15 +222,19 @@ struct PlaidReader {
 
     // MARK: - Result
 
-    mutating func finish(records: [IncomingRecord], removals: [ExternalRemoval], modified: Set<String>,
-                         sync: SyncUpdate?) -> ImportedStatement {
+    mutating func finish(
+        records: [IncomingRecord], removals: [ExternalRemoval], modified: Set<String>,
+        sync: SyncUpdate?
+    ) -> ImportedStatement {
         let accounts = accountFacts()
         var sync = sync
         if let s = sync, !scrub.isEmpty {
-            sync = SyncUpdate(scope: scrub(s.scope), startCursor: scrub(s.startCursor), nextCursor: scrub(s.nextCursor), complete: s.complete)
+            sync = SyncUpdate(
+                scope: scrub(s.scope), startCursor: scrub(s.startCursor), nextCursor: scrub(s.nextCursor), complete: s.complete)
         }
         let warnings = scrub.isEmpty ? self.warnings : self.warnings.map { ImportWarning(scrub($0.message), at: $0.locator) }
-        return ImportedStatement(importerID: "plaid", accounts: accounts, records: records, warnings: warnings,
-                                 modifiedExternalIDs: modified, removals: removals, sync: sync)
+        return ImportedStatement(
+            importerID: "plaid", accounts: accounts, records: records, warnings: warnings,
+            modifiedExternalIDs: modified, removals: removals, sync: sync)
     }
 }

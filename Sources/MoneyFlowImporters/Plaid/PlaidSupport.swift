@@ -169,7 +169,8 @@ enum PlaidUtil {
 
     /// A currency code Plaid may send: ISO 4217 or an unofficial code (`BTC`, `DOGE`, `CNH`).
     static func isPlausibleCurrencyCode(_ s: String) -> Bool {
-        (2...10).contains(s.utf8.count) && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        (2...10).contains(s.utf8.count)
+            && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 
     /// A short, safe rendering of a cursor or id for messages.

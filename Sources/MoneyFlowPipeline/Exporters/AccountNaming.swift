@@ -54,7 +54,8 @@ public enum AccountNaming {
             if let c = component(inst) { return c }
         }
         if let key = a.keys.first, let colon = key.firstIndex(of: ":"),
-           let c = component(String(key[..<colon]).uppercased()), c != "CSV", c != "PLAID" {
+            let c = component(String(key[..<colon]).uppercased()), c != "CSV", c != "PLAID"
+        {
             return c
         }
         return "Bank"
@@ -85,8 +86,11 @@ public enum AccountNaming {
     public static func sanitize(ledgerName: String) -> String {
         var parts = ledgerName.split(separator: ":", omittingEmptySubsequences: true).map { component(String($0)) ?? "X" }
         if parts.isEmpty { parts = ["Assets", "Unnamed"] }
-        if let i = roots.firstIndex(where: { $0.lowercased() == parts[0].lowercased() }) { parts[0] = roots[i] }
-        else { parts.insert("Assets", at: 0) }
+        if let i = roots.firstIndex(where: { $0.lowercased() == parts[0].lowercased() }) {
+            parts[0] = roots[i]
+        } else {
+            parts.insert("Assets", at: 0)
+        }
         if parts.count == 1 { parts.append("Unnamed") }
         return parts.joined(separator: ":")
     }
@@ -135,7 +139,10 @@ struct ExportJournal {
         case opening(Opening)
         case entry(Entry)
         var date: LocalDate {
-            switch self { case .opening(let o): return o.date; case .entry(let e): return e.tx.date }
+            switch self {
+            case .opening(let o): return o.date;
+            case .entry(let e): return e.tx.date
+            }
         }
     }
 
@@ -279,7 +286,8 @@ struct ExportJournal {
                 guard let last = rows.last, let end = last.balance else { previousEnd[balanceKey] = nil; continue }
                 if rows.allSatisfy({ $0.balance != nil }) {
                     guard let chained = chain(rows, after: previousEnd[balanceKey]) else {
-                        journal.notes.append("\(name(last)) \(last.date.iso) \(c): the statement balances of this day do not chain; no balance assertion")
+                        journal.notes.append(
+                            "\(name(last)) \(last.date.iso) \(c): the statement balances of this day do not chain; no balance assertion")
                         previousEnd[balanceKey] = nil
                         continue
                     }
@@ -312,7 +320,9 @@ struct ExportJournal {
                     journal.notes.append("\(e.account) \(b.currency): amounts too large to compute an opening balance; none exported")
                     continue
                 }
-                if amount != 0 { openings[key] = Opening(account: e.account, date: e.tx.date, amount: Money(minorUnits: amount, currency: b.currency)) }
+                if amount != 0 {
+                    openings[key] = Opening(account: e.account, date: e.tx.date, amount: Money(minorUnits: amount, currency: b.currency))
+                }
             }
         }
         for key in openings.keys { openings[key]!.date = openDates[openings[key]!.account]! }
@@ -326,7 +336,9 @@ struct ExportJournal {
         }
         var firstUse: [String: LocalDate] = [:]
         for e in entries { firstUse[e.counterAccount] = min(firstUse[e.counterAccount] ?? e.tx.date, e.tx.date) }
-        for o in openings.values { firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date) }
+        for o in openings.values {
+            firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date)
+        }
         for (n, date) in firstUse.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where openDates[n] == nil {
             journal.opens.append(Open(account: n, date: date, currencies: []))
         }
@@ -343,4 +355,3 @@ struct ExportJournal {
         return journal
     }
 }
-

@@ -14,8 +14,10 @@ import MoneyFlowCore
 ///   day (per currency) that carries one, dated the next day because beancount checks
 ///   balances at the start of a date.
 public enum BeancountExporter {
-    public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction],
-                              operatingCurrencies: [String] = []) -> String {
+    public static func export(
+        accounts: [LedgerAccount], transactions: [LedgerTransaction],
+        operatingCurrencies: [String] = []
+    ) -> String {
         let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
         var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
         for n in journal.notes { out.append("; note: \(clean(n))") }

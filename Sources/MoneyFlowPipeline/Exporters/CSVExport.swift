@@ -2,7 +2,9 @@ import MoneyFlowCore
 
 /// CSV rendering of transactions with a stable header.
 public enum CSVExport {
-    public static let header = ["id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources"]
+    public static let header = [
+        "id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources",
+    ]
 
     /// One CSV field: control, separator and bidi characters blanked like every export
     /// (``SafeText/blanked(_:)``), quoted when it holds a comma or quote.
@@ -20,9 +22,11 @@ public enum CSVExport {
 
     /// One transaction's CSV line, without its line break.
     public static func line(_ t: LedgerTransaction) -> String {
-        let cells = [String(t.id), t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.description,
-                     t.counterparty ?? "", t.note ?? "", t.balance?.decimalString ?? "", t.pending ? "true" : "false",
-                     t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")]
+        let cells = [
+            String(t.id), t.account, t.date.iso, t.amount.decimalString, t.amount.currency, t.description,
+            t.counterparty ?? "", t.note ?? "", t.balance?.decimalString ?? "", t.pending ? "true" : "false",
+            t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " "),
+        ]
         return cells.map(field).joined(separator: ",")
     }
 }

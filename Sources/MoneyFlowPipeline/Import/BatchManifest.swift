@@ -46,8 +46,13 @@ public struct BatchManifest: Sendable {
     /// Refuses keys not in `known`, naming the nearest valid one.
     static func checkKeys(_ t: JSONObject, known: [String], in place: String, manifest: String) throws {
         for k in t.keys.sorted() where !known.contains(k) {
-            if k == "password" { throw Error(message: "\(manifest): passwords never go into a manifest; use password_env or password_file") }
-            throw Error(message: "\(manifest): unknown key '\(k)' in \(place)\(NearestName.hint(k, in: known)); valid keys: \(known.joined(separator: ", "))")
+            if k == "password" {
+                throw Error(message: "\(manifest): passwords never go into a manifest; use password_env or password_file")
+            }
+            throw Error(
+                message:
+                    "\(manifest): unknown key '\(k)' in \(place)\(NearestName.hint(k, in: known)); valid keys: \(known.joined(separator: ", "))"
+            )
         }
     }
 
@@ -63,17 +68,20 @@ public struct BatchManifest: Sendable {
         if let f = try str("format") { o.format = f }
         if let p = try str("csv_profile") {
             let builtIn = BuiltInCSVProfiles.named(p)
-            if !builtIn.isEmpty { o.csvProfiles = builtIn }
-            else {
+            if !builtIn.isEmpty {
+                o.csvProfiles = builtIn
+            } else {
                 let file = p.hasPrefix("/") ? p : (dir as NSString).appendingPathComponent(p)
-                do { o.csvProfiles = [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: file))] }
-                catch { throw Error(message: "\(manifest): csv_profile '\(p)': \(error)") }
+                do { o.csvProfiles = [try ProfileFiles.load(contentsOf: URL(fileURLWithPath: file))] } catch {
+                    throw Error(message: "\(manifest): csv_profile '\(p)': \(error)")
+                }
             }
         }
         if let env = try str("password_env") {
             o.password = { _ in
                 guard let v = ProcessInfo.processInfo.environment[env], !v.isEmpty else {
-                    throw ImportError(.passwordRequired, file: manifest, problem: "environment variable \(env) named by the manifest is not set")
+                    throw ImportError(
+                        .passwordRequired, file: manifest, problem: "environment variable \(env) named by the manifest is not set")
                 }
                 return v
             }
@@ -88,7 +96,9 @@ public struct BatchManifest: Sendable {
             }
         }
         if let v = t["window_days"] {
-            guard case .number(let n) = v, let w = Int(n), (0...60).contains(w) else { throw Error(message: "\(manifest): 'window_days' must be a whole number of days from 0 to 60") }
+            guard case .number(let n) = v, let w = Int(n), (0...60).contains(w) else {
+                throw Error(message: "\(manifest): 'window_days' must be a whole number of days from 0 to 60")
+            }
             o.reconcile.dateWindowDays = Int(w)
         }
         if let v = t["strict"] {
@@ -133,15 +143,21 @@ public struct BatchManifest: Sendable {
             for (i, item) in files.enumerated() {
                 guard case .object(let f) = item else { throw typeError("files", "an array of tables ([[files]])") }
                 try checkKeys(f, known: ["path"] + optionKeys, in: "[[files]] entry \(i + 1)", manifest: path)
-                guard case .string(let p)? = f["path"] else { throw Error(message: "\(path): [[files]] entry \(i + 1) needs a path (a string)") }
-                rules.append(FileRule(pattern: p, baseDirectory: dir, options: try options(f, base: base, dir: dir, manifest: path), exclude: excludes))
+                guard case .string(let p)? = f["path"] else {
+                    throw Error(message: "\(path): [[files]] entry \(i + 1) needs a path (a string)")
+                }
+                rules.append(
+                    FileRule(
+                        pattern: p, baseDirectory: dir, options: try options(f, base: base, dir: dir, manifest: path), exclude: excludes))
             }
         }
         var ledger: [String: String] = [:]
         if let v = table["accounts"] {
             guard case .object(let a) = v else { throw typeError("accounts", "a table ([accounts]) of account = ledger name") }
             for k in a.keys {
-                guard case .string(let s)? = a[k] else { throw Error(message: "\(path): [accounts] '\(k)' must be a ledger account name (a string)") }
+                guard case .string(let s)? = a[k] else {
+                    throw Error(message: "\(path): [accounts] '\(k)' must be a ledger account name (a string)")
+                }
                 ledger[k] = s
             }
         }
@@ -171,7 +187,8 @@ public struct BatchManifest: Sendable {
     public static func forFolder(_ dir: String, defaults: FileImportOptions) throws -> BatchManifest {
         let manifestPath = (dir as NSString).appendingPathComponent("moneyflow.toml")
         guard FileManager.default.fileExists(atPath: manifestPath) else {
-            return BatchManifest(path: dir, storePath: nil, rules: [FileRule(pattern: dir, baseDirectory: ".", options: defaults)], ledgerNames: [:])
+            return BatchManifest(
+                path: dir, storePath: nil, rules: [FileRule(pattern: dir, baseDirectory: ".", options: defaults)], ledgerNames: [:])
         }
         return try load(manifestPath, defaults: defaults)
     }

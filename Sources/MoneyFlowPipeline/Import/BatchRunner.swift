@@ -92,8 +92,12 @@ public struct BatchRunner: Sendable {
         var out: [String] = []
         while let rel = e.nextObject() as? String {
             let name = (rel as NSString).lastPathComponent
-            if name.hasPrefix(".") { if (e.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { e.skipDescendants() }; continue }
-            if (e.fileAttributes?[.type] as? FileAttributeType) == .typeRegular { out.append((dir as NSString).appendingPathComponent(rel)) }
+            if name.hasPrefix(".") {
+                if (e.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { e.skipDescendants() }; continue
+            }
+            if (e.fileAttributes?[.type] as? FileAttributeType) == .typeRegular {
+                out.append((dir as NSString).appendingPathComponent(rel))
+            }
         }
         return out
     }
@@ -124,9 +128,17 @@ public struct BatchRunner: Sendable {
                     continue
                 }
                 re += "[^/]*"
-            } else if c == "?" { re += "[^/]" }
-            else if c == "[" { if let close = chars[(i + 1)...].firstIndex(of: "]") { re += "[" + String(chars[(i + 1)..<close]) + "]"; i = close + 1; continue } else { re += "\\[" } }
-            else { re += NSRegularExpression.escapedPattern(for: String(c)) }
+            } else if c == "?" {
+                re += "[^/]"
+            } else if c == "[" {
+                if let close = chars[(i + 1)...].firstIndex(of: "]") {
+                    re += "[" + String(chars[(i + 1)..<close]) + "]"; i = close + 1; continue
+                } else {
+                    re += "\\["
+                }
+            } else {
+                re += NSRegularExpression.escapedPattern(for: String(c))
+            }
             i += 1
         }
         chars.removeAll()
@@ -182,7 +194,9 @@ public struct BatchRunner: Sendable {
                     } catch let e as ImportError {
                         results.append(BatchFileResult(path: path, outcome: .failed(e)))
                     } catch {
-                        results.append(BatchFileResult(path: path, outcome: .failed(ImportError(.rejected, file: path, problem: String(describing: error)))))
+                        results.append(
+                            BatchFileResult(
+                                path: path, outcome: .failed(ImportError(.rejected, file: path, problem: String(describing: error)))))
                     }
                 case .failure(let outcome):
                     results.append(BatchFileResult(path: path, outcome: outcome))

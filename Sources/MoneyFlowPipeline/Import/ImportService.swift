@@ -18,8 +18,10 @@ public struct FileImportOptions: Sendable {
     /// (`--strict`, manifest `strict = true`).
     public var strict: Bool = false
     public var reconcile = ReconcileOptions()
-    public init(format: String? = nil, accountName: String? = nil, csvProfiles: [CSVProfile]? = nil,
-                password: PasswordProvider? = nil, dryRun: Bool = false) {
+    public init(
+        format: String? = nil, accountName: String? = nil, csvProfiles: [CSVProfile]? = nil,
+        password: PasswordProvider? = nil, dryRun: Bool = false
+    ) {
         self.format = format; self.accountName = accountName; self.csvProfiles = csvProfiles
         self.password = password; self.dryRun = dryRun
     }
@@ -53,7 +55,9 @@ public struct ImportService: Sendable {
 
     /// Reads a file into an ``ImportedStatement`` with the right importer (no store access),
     /// with the SHA-256 of the bytes it read: the file is read once and its bytes are not kept.
-    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (statement: ImportedStatement, sha256: String) {
+    public func read(path: String, displayName: String? = nil, options: FileImportOptions) throws -> (
+        statement: ImportedStatement, sha256: String
+    ) {
         let name = displayName ?? path
         let url = URL(fileURLWithPath: path)
         var isDir: ObjCBool = false
@@ -62,7 +66,9 @@ public struct ImportService: Sendable {
         }
         if isDir.boolValue { throw ImportError(.unrecognized, file: name, problem: "is a folder") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        if size > maxFileSize { throw ImportError(.limitExceeded, file: name, problem: "file larger than \(maxFileSize / 1024 / 1024) MiB") }
+        if size > maxFileSize {
+            throw ImportError(.limitExceeded, file: name, problem: "file larger than \(maxFileSize / 1024 / 1024) MiB")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw ImportError(.unrecognized, file: name, problem: "cannot read file") }
         if data.isEmpty { throw ImportError(.malformed, file: name, problem: "empty file") }
@@ -71,14 +77,17 @@ public struct ImportService: Sendable {
         let importer: any Importer
         if let format = options.format, format != "auto" {
             guard let i = registry.importer(id: format) ?? (format == "cmb-csv" ? registry.importer(id: "csv") : nil) else {
-                throw ImportError(.unrecognized, file: name, problem: "unknown format '\(format)' (known: \(registry.importers.map(\.id).joined(separator: ", ")))")
+                throw ImportError(
+                    .unrecognized, file: name,
+                    problem: "unknown format '\(format)' (known: \(registry.importers.map(\.id).joined(separator: ", ")))")
             }
             importer = i
         } else if options.csvProfiles != nil, let csv = registry.importer(id: "csv") {
             importer = csv
         } else {
             guard let i = registry.detect(input, options: importOptions) else {
-                throw ImportError(.unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, OFX/QFX, Plaid JSON)")
+                throw ImportError(
+                    .unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, OFX/QFX, Plaid JSON)")
             }
             importer = i
         }
@@ -99,7 +108,8 @@ public struct ImportService: Sendable {
         // An update saved without its item id is scoped by its accounts; map it to the item
         // those accounts belong to, so cursors chain across pages saved either way.
         if let sync = statement.sync, sync.isPlaidAccountsScope {
-            let keys = Set(statement.accounts.map(\.key) + statement.records.map(\.accountKey) + statement.removals.compactMap(\.accountKey))
+            let keys = Set(
+                statement.accounts.map(\.key) + statement.records.map(\.accountKey) + statement.removals.compactMap(\.accountKey))
             if let scope = try store.syncScope(forAccountKeys: keys.sorted()) { statement.sync?.scope = scope }
         }
         var reconcile = options.reconcile
@@ -118,7 +128,8 @@ public struct ImportService: Sendable {
             return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil)
         }
         let applied = try store.importStatement(dryRun: false, makePlan: planned)!
-        return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: try withCurrentAccountNames(applied.plan), batchID: applied.batchID)
+        return FileImportResult(
+            fileName: fileName, importerID: statement.importerID, plan: try withCurrentAccountNames(applied.plan), batchID: applied.batchID)
     }
 
     /// The plan with each existing account named as the store names it now, so a summary
@@ -135,8 +146,9 @@ public struct ImportService: Sendable {
     static func refuseWarnings(_ warnings: [ImportWarning], fileName: String) throws {
         guard let first = warnings.first else { return }
         let more = warnings.count > 1 ? " (and \(warnings.count - 1) more warning\(warnings.count == 2 ? "" : "s"))" : ""
-        throw ImportError(.rejected, file: fileName, locator: first.locator,
-                          problem: "\(first.message)\(more); refused because of --strict (strict = true): nothing written")
+        throw ImportError(
+            .rejected, file: fileName, locator: first.locator,
+            problem: "\(first.message)\(more); refused because of --strict (strict = true): nothing written")
     }
 
     /// A sync update that starts from a cursor must start where the store left off: at the
@@ -147,8 +159,16 @@ public struct ImportService: Sendable {
         let progress = try store.syncProgress(scope: sync.scope)
         if start == (progress ?? saved ?? "") { return }
         if progress == nil && saved == nil {
-            throw ImportError(.rejected, file: fileName, problem: "this sync page starts at a cursor, but the store has no earlier update for \(sync.scope); import the earlier pages first")
+            throw ImportError(
+                .rejected, file: fileName,
+                problem:
+                    "this sync page starts at a cursor, but the store has no earlier update for \(sync.scope); import the earlier pages first"
+            )
         }
-        throw ImportError(.rejected, file: fileName, problem: "this sync page does not continue from the store's cursor for \(sync.scope) (a page was skipped); import the missing pages first, or restart the update from the saved cursor")
+        throw ImportError(
+            .rejected, file: fileName,
+            problem:
+                "this sync page does not continue from the store's cursor for \(sync.scope) (a page was skipped); import the missing pages first, or restart the update from the saved cursor"
+        )
     }
 }

@@ -28,46 +28,61 @@ public enum Contracts {
             fields.append(("status", .string(t.status)))
             fields.append(("category", .string(t.category)))
         }
-        fields.append(("sources", .array(t.sources.map { s in
-            var f: [(String, JSONOutput)] = [
-                ("id", .int(s.id)), ("kind", .string(s.kind.rawValue)), ("external_id", .string(s.externalID)),
-                ("file", .string(s.file)), ("line", .int(s.line)), ("page", .int(s.page)), ("row", .int(s.row)),
-            ]
-            if includeState { f.append(("state", .string(s.state))) }
-            return .object(f)
-        })))
+        fields.append(
+            (
+                "sources",
+                .array(
+                    t.sources.map { s in
+                        var f: [(String, JSONOutput)] = [
+                            ("id", .int(s.id)), ("kind", .string(s.kind.rawValue)), ("external_id", .string(s.externalID)),
+                            ("file", .string(s.file)), ("line", .int(s.line)), ("page", .int(s.page)), ("row", .int(s.row)),
+                        ]
+                        if includeState { f.append(("state", .string(s.state))) }
+                        return .object(f)
+                    })
+            ))
         return .object(fields)
     }
 
     /// `accounts --format json`.
     public static func accounts(_ accounts: [LedgerAccount]) -> JSONOutput {
-        .array(accounts.map { a in
-            .object([
-                ("id", .int(a.id)), ("name", .string(a.name)), ("institution", .string(a.institution)),
-                ("number", .string(a.number)), ("type", .string(a.type)),
-                ("currencies", .array(a.currencies.map { .string($0) })),
-                ("subtype", .string(a.subtype)),
-                ("provider_account_id", .string(a.providerAccountID)),
-                ("current_balance", .string(a.currentBalance?.decimalString)),
-                ("available_balance", .string(a.availableBalance?.decimalString)),
-                ("ledger_name", .string(a.ledgerName)),
-            ])
-        })
+        .array(
+            accounts.map { a in
+                .object([
+                    ("id", .int(a.id)), ("name", .string(a.name)), ("institution", .string(a.institution)),
+                    ("number", .string(a.number)), ("type", .string(a.type)),
+                    ("currencies", .array(a.currencies.map { .string($0) })),
+                    ("subtype", .string(a.subtype)),
+                    ("provider_account_id", .string(a.providerAccountID)),
+                    ("current_balance", .string(a.currentBalance?.decimalString)),
+                    ("available_balance", .string(a.availableBalance?.decimalString)),
+                    ("ledger_name", .string(a.ledgerName)),
+                ])
+            })
     }
 
     static func counts(_ c: ImportCounts) -> [(String, JSONOutput)] {
-        [("new", .int(Int64(c.new))), ("already_present", .int(Int64(c.alreadyPresent))), ("linked", .int(Int64(c.linked))),
-         ("updated", .int(Int64(c.updated))), ("needs_review", .int(Int64(c.needsReview))), ("removed", .int(Int64(c.removed))),
-         ("warnings", .int(Int64(c.warnings)))]
+        [
+            ("new", .int(Int64(c.new))), ("already_present", .int(Int64(c.alreadyPresent))), ("linked", .int(Int64(c.linked))),
+            ("updated", .int(Int64(c.updated))), ("needs_review", .int(Int64(c.needsReview))), ("removed", .int(Int64(c.removed))),
+            ("warnings", .int(Int64(c.warnings))),
+        ]
     }
 
     /// `batches --format json`.
     public static func batches(_ batches: [LedgerBatch]) -> JSONOutput {
-        .array(batches.map { b in
-            .object([("id", .int(b.id)), ("file", .string(b.fileName)), ("sha256", .string(b.fileSHA256)),
-                     ("importer", .string(b.importer)), ("imported_at", .string(b.importedAt))] + counts(b.counts)
-                    + [("undone_at", .string(b.undoneAt)), ("seen_again", .int(Int64(b.seenAgain))), ("last_seen_at", .string(b.lastSeenAt))])
-        })
+        .array(
+            batches.map { b in
+                .object(
+                    [
+                        ("id", .int(b.id)), ("file", .string(b.fileName)), ("sha256", .string(b.fileSHA256)),
+                        ("importer", .string(b.importer)), ("imported_at", .string(b.importedAt)),
+                    ] + counts(b.counts)
+                        + [
+                            ("undone_at", .string(b.undoneAt)), ("seen_again", .int(Int64(b.seenAgain))),
+                            ("last_seen_at", .string(b.lastSeenAt)),
+                        ])
+            })
     }
 
     /// One file's import result (`import --json`), including the plan's decisions.
@@ -89,19 +104,22 @@ public enum Contracts {
 
     /// The decisions of a plan, one per incoming record.
     public static func plan(_ p: ImportPlan) -> JSONOutput {
-        .array(p.entries.map { e in
-            let r = p.statement.records[e.index]
-            return .object([("index", .int(Int64(e.index)))] + decisionFields(r, e.decision))
-        })
+        .array(
+            p.entries.map { e in
+                let r = p.statement.records[e.index]
+                return .object([("index", .int(Int64(e.index)))] + decisionFields(r, e.decision))
+            })
     }
 
     /// Earlier records the plan moves (`relinks` of `import --dry-run --json`): the record, where
     /// it stood and its new decision, with the same fields as a plan entry.
     public static func relinks(_ p: ImportPlan) -> JSONOutput {
-        .array(p.relinks.map { x in
-            .object([("record", .int(x.recordID)), ("was", .string(x.from.rawValue)), ("was_transaction", .int(x.fromTransactionID))]
-                    + decisionFields(x.record, x.decision))
-        })
+        .array(
+            p.relinks.map { x in
+                .object(
+                    [("record", .int(x.recordID)), ("was", .string(x.from.rawValue)), ("was_transaction", .int(x.fromTransactionID))]
+                        + decisionFields(x.record, x.decision))
+            })
     }
 
     static func decisionFields(_ r: IncomingRecord, _ decision: RecordDecision) -> [(String, JSONOutput)] {
@@ -120,10 +138,17 @@ public enum Contracts {
         case .linkToIncoming(let i, _, let reasons), .supersedeIncoming(let i, let reasons):
             f += [("with_index", .int(Int64(i))), ("reasons", reasonsJSON(reasons))]
         case .needsReview(let cands):
-            f.append(("candidates", .array(cands.map { c in
-                .object([("transaction", .int64(c.transactionID)), ("index", .int(c.incomingIndex)),
-                         ("score", .number(String(format: "%.3f", c.score))), ("reasons", reasonsJSON(c.reasons))])
-            })))
+            f.append(
+                (
+                    "candidates",
+                    .array(
+                        cands.map { c in
+                            .object([
+                                ("transaction", .int64(c.transactionID)), ("index", .int(c.incomingIndex)),
+                                ("score", .number(String(format: "%.3f", c.score))), ("reasons", reasonsJSON(c.reasons)),
+                            ])
+                        })
+                ))
         case .new: break
         }
         return f
@@ -146,10 +171,13 @@ public enum Contracts {
 
     /// `profiles --format json`.
     public static func profiles(_ profiles: [CSVProfile]) -> JSONOutput {
-        .array(profiles.map { p in
-            .object([("name", .string(p.name)), ("variant", .string(p.variant)), ("institution", .string(p.institution)),
-                     ("kind", .string(p.sourceKind.rawValue)),
-                     ("columns", .array(p.requiredHeaders.map { .string($0.first ?? "") }))])
-        })
+        .array(
+            profiles.map { p in
+                .object([
+                    ("name", .string(p.name)), ("variant", .string(p.variant)), ("institution", .string(p.institution)),
+                    ("kind", .string(p.sourceKind.rawValue)),
+                    ("columns", .array(p.requiredHeaders.map { .string($0.first ?? "") })),
+                ])
+            })
     }
 }

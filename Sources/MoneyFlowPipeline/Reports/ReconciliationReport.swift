@@ -30,21 +30,28 @@ public struct ReconciliationReport: Sendable {
         for t in txs {
             if sections[t.account] == nil { sections[t.account] = AccountSection(account: t.account); order.append(t.account) }
             let kinds = Set(t.sources.map(\.kind))
-            if t.needsReview { sections[t.account]!.needsReview.append(t) }
-            else if kinds.contains(.plaid) && kinds.contains(where: \.isBankOwn) { sections[t.account]!.confirmed.append(t) }
-            else if kinds.count >= 2 { sections[t.account]!.confirmed.append(t) }
-            else if kinds == [.plaid] { sections[t.account]!.plaidOnly.append(t) }
-            else { sections[t.account]!.statementOnly.append(t) }
+            if t.needsReview {
+                sections[t.account]!.needsReview.append(t)
+            } else if kinds.contains(.plaid) && kinds.contains(where: \.isBankOwn) {
+                sections[t.account]!.confirmed.append(t)
+            } else if kinds.count >= 2 {
+                sections[t.account]!.confirmed.append(t)
+            } else if kinds == [.plaid] {
+                sections[t.account]!.plaidOnly.append(t)
+            } else {
+                sections[t.account]!.statementOnly.append(t)
+            }
         }
         // The bank's running balance must chain within each imported file (per currency).
         for run in try store.balanceRuns(account: account) {
             guard sections[run.account] != nil else { continue }
             // Checked: a sum too large for Int64 cannot equal a stored balance, so it is a break.
             for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where ExportJournal.plus(prev.balance, cur.amount) != cur.balance {
-                sections[run.account]!.balanceBreaks.append(BalanceBreak(
-                    transactionID: cur.transactionID, currency: run.currency, file: run.file,
-                    expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
-                    printed: Money(minorUnits: cur.balance, currency: run.currency)))
+                sections[run.account]!.balanceBreaks.append(
+                    BalanceBreak(
+                        transactionID: cur.transactionID, currency: run.currency, file: run.file,
+                        expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
+                        printed: Money(minorUnits: cur.balance, currency: run.currency)))
             }
         }
         return ReconciliationReport(accounts: order.map { sections[$0]! })
@@ -53,43 +60,60 @@ public struct ReconciliationReport: Sendable {
     /// `reconcile --format json`: an array of per-account objects with the documented keys.
     public var json: JSONOutput {
         func ids(_ list: [LedgerTransaction]) -> JSONOutput {
-            .array(list.map { t in
-                .object([("id", .int(t.id)), ("date", .string(t.date.iso)), ("amount", .string(t.amount.decimalString)),
-                         ("currency", .string(t.amount.currency)), ("description", .string(t.description)),
-                         ("sources", .array(t.sources.map { .string($0.kind.rawValue) }))])
-            })
+            .array(
+                list.map { t in
+                    .object([
+                        ("id", .int(t.id)), ("date", .string(t.date.iso)), ("amount", .string(t.amount.decimalString)),
+                        ("currency", .string(t.amount.currency)), ("description", .string(t.description)),
+                        ("sources", .array(t.sources.map { .string($0.kind.rawValue) })),
+                    ])
+                })
         }
-        return .array(accounts.map { a in
-            .object([
-                ("account", .string(a.account)),
-                ("confirmed", ids(a.confirmed)),
-                ("statement_only", ids(a.statementOnly)),
-                ("plaid_only", ids(a.plaidOnly)),
-                ("needs_review", ids(a.needsReview)),
-                ("balance_breaks", .array(a.balanceBreaks.map { b in
-                    .object([("id", .int(b.transactionID)), ("currency", .string(b.currency)), ("file", .string(b.file)),
-                             ("expected_balance", .string(b.expected?.decimalString)), ("printed_balance", .string(b.printed.decimalString))])
-                })),
-            ])
-        })
+        return .array(
+            accounts.map { a in
+                .object([
+                    ("account", .string(a.account)),
+                    ("confirmed", ids(a.confirmed)),
+                    ("statement_only", ids(a.statementOnly)),
+                    ("plaid_only", ids(a.plaidOnly)),
+                    ("needs_review", ids(a.needsReview)),
+                    (
+                        "balance_breaks",
+                        .array(
+                            a.balanceBreaks.map { b in
+                                .object([
+                                    ("id", .int(b.transactionID)), ("currency", .string(b.currency)), ("file", .string(b.file)),
+                                    ("expected_balance", .string(b.expected?.decimalString)),
+                                    ("printed_balance", .string(b.printed.decimalString)),
+                                ])
+                            })
+                    ),
+                ])
+            })
     }
 
     public var table: String {
-        var t = TextTable(["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks"],
-                          align: [.left, .right, .right, .right, .right, .right])
+        var t = TextTable(
+            ["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks"],
+            align: [.left, .right, .right, .right, .right, .right])
         for a in accounts {
-            t.add([a.account, String(a.confirmed.count), String(a.statementOnly.count), String(a.plaidOnly.count),
-                   String(a.needsReview.count), String(a.balanceBreaks.count)])
+            t.add([
+                a.account, String(a.confirmed.count), String(a.statementOnly.count), String(a.plaidOnly.count),
+                String(a.needsReview.count), String(a.balanceBreaks.count),
+            ])
         }
         var out = t.render()
         for a in accounts where !a.balanceBreaks.isEmpty {
             out += "\n\nBalance breaks in \(SafeText.escaped(a.account)):"
             for b in a.balanceBreaks {
-                out += "\n  transaction \(b.transactionID) (\(SafeText.escaped(b.file))): printed \(b.printed.decimalString), previous balance + amount = \(b.expected?.decimalString ?? "(too large)") \(b.currency)"
+                out +=
+                    "\n  transaction \(b.transactionID) (\(SafeText.escaped(b.file))): printed \(b.printed.decimalString), previous balance + amount = \(b.expected?.decimalString ?? "(too large)") \(b.currency)"
             }
         }
         for a in accounts where !a.needsReview.isEmpty {
-            out += "\n\nNeeds review in \(SafeText.escaped(a.account)) (see `moneyflow review`): " + a.needsReview.map { String($0.id) }.joined(separator: ", ")
+            out +=
+                "\n\nNeeds review in \(SafeText.escaped(a.account)) (see `moneyflow review`): "
+                + a.needsReview.map { String($0.id) }.joined(separator: ", ")
         }
         return out
     }
