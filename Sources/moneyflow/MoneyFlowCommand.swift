@@ -99,6 +99,11 @@ struct StoreOptions: ParsableArguments {
     /// path (never an empty store created), and a read-only file or folder is still readable.
     /// `allowMissing` (import --dry-run) plans against an empty store in a temporary folder.
     func openForReading(allowMissing: Bool = false) throws -> LedgerStore {
+        try Self.openForReading(path: path, allowMissing: allowMissing)
+    }
+
+    /// ``openForReading(allowMissing:)`` for a store path that came from elsewhere (a manifest).
+    static func openForReading(path: String, allowMissing: Bool) throws -> LedgerStore {
         if allowMissing && !FileManager.default.fileExists(atPath: path) {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-dry-run-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

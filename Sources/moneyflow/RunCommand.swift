@@ -29,7 +29,11 @@ struct RunCommand: ParsableCommand {
         // --strict wins over a manifest's `strict = false`.
         if strict { for i in m.rules.indices { m.rules[i].options.strict = true } }
         let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"
-        let store = try LedgerStore(path: storePath, waitNotice: StoreOptions.waitNotice)
+        // A dry run reads the store (or plans against an empty one) and never creates or changes it.
+        let store =
+            try dryRun
+            ? StoreOptions.openForReading(path: storePath, allowMissing: true)
+            : LedgerStore(path: storePath, waitNotice: StoreOptions.waitNotice)
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
             .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }

@@ -226,6 +226,11 @@ struct BinaryWorkflowTests {
             "Chase Checking" = "Assets:Bank:Chase"
 
             """, "\(dir)/manifest.toml")
+        // A dry run plans against an empty ledger and creates no store.
+        let dry = try MF.run(["run", "manifest.toml", "--json", "--dry-run"], cwd: dir)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try Self.json(dry).reduce(0) { $0 + ($1["new"] as? Int ?? 0) } > 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/ledger.sqlite"), "run --dry-run created the store")
         let r = try MF.run(["run", "manifest.toml", "--json"], cwd: dir)
         #expect(r.status == 0 && r.signal == 0, "\(r.stderr)")
         let results = try Self.json(r)
@@ -239,6 +244,10 @@ struct BinaryWorkflowTests {
         #expect(txs.count == imported && imported > 0)
         let export = try Self.mf(["export", "--format", "beancount"], dir, store: "ledger.sqlite")
         #expect(export.stdout.contains("Assets:Bank:Chase"), "[accounts] not applied")
+        // A dry run on the existing store changes nothing in it.
+        let before = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/ledger.sqlite"))
+        #expect(try MF.run(["run", "manifest.toml", "--dry-run"], cwd: dir).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/ledger.sqlite")) == before)
         // Running it again adds nothing.
         let again = try Self.json(try MF.run(["run", "manifest.toml", "--json"], cwd: dir))
         #expect(again.allSatisfy { $0["new"] as? Int == 0 })
