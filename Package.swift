@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
+        // Not an API: the test support shared with the separate Fuzz and Benchmarks packages.
+        .library(name: "_MoneyFlowTestSupport", targets: ["MoneyFlowTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,8 +84,9 @@ let package = Package(
                 "MoneyFlowPipeline", "MoneyFlowConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        // Shared by the test targets only: the binary runner, the seeded PRNG, sample paths and an
-        // in-memory ledger view (a regular target, because test targets cannot depend on each other).
+        // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
+        // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view and
+        // the fuzz harnesses' input encodings (a regular target: test targets cannot depend on each other).
         .target(
             name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
             path: "Tests/MoneyFlowTestSupport"),

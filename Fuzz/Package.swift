@@ -24,7 +24,7 @@ let package = Package(
         // ZIP reader: minizip listing, ZipCrypto/WinZip AES decryption, bounded inflate.
         harness("FuzzZip", ["MoneyFlowZip"]),
         // CMB statement reconstruction from positioned text (+ seed generation from the sample PDFs).
-        harness("FuzzCMB", ["MoneyFlowImporters", "MoneyFlowCore", "MoneyFlowPDF"]),
+        harness("FuzzCMB", ["MoneyFlowImporters", "MoneyFlowCore", "MoneyFlowPDF", "_MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

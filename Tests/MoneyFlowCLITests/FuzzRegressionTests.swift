@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
+import MoneyFlowTestSupport
 import MoneyFlowZip
 import Testing
 
@@ -125,31 +126,5 @@ struct BadInputFuzzRegressionTests {
             }
         }
         #expect(try MF.storeState("\(dir)/store.sqlite").integrity == "ok")
-    }
-}
-
-/// The positioned-text encoding of the `FuzzCMB` harness (Fuzz/Sources/FuzzCMB/FuzzCMB.swift).
-enum FuzzTextPages {
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> [TextPage] {
-        var pages: [TextPage] = []
-        var i = 0
-        func u8() -> Int { defer { i += 1 }; return i < bytes.count ? Int(bytes[i]) : 0 }
-        func u16() -> Double { let lo = u8(), hi = u8(); return Double(lo | hi << 8) / 32 }
-        while i < bytes.count {
-            let n = u8()
-            if n == 0xFF {
-                let w = u16(), h = u16()
-                pages.append(TextPage(number: pages.count + 1, width: w, height: h, items: []))
-                continue
-            }
-            if pages.isEmpty { pages.append(TextPage(number: 1, width: 595.32, height: 841.92, items: [])) }
-            let end = min(bytes.count, i + n)
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[min(i, end)..<end]), as: UTF8.self)
-            i += n
-            let x0 = u16(), y0 = u16(), x1 = u16(), y1 = u16()
-            let font = Double(u8()) / 4
-            pages[pages.count - 1].items.append(PositionedText(text: text, x0: x0, y0: y0, x1: x1, y1: y1, fontSize: font))
-        }
-        return pages
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MoneyFlowCore
+import MoneyFlowTestSupport
 
 /// Deterministic, seeded synthetic data for the benchmarks: N real-world transactions of one
 /// busy USD checking account, seen by two sources with realistic overlap:

@@ -1,5 +1,6 @@
 import Foundation
 import MoneyFlowCore
+import MoneyFlowTestSupport
 
 /// Monotonic wall clock in seconds.
 @inline(__always) func now() -> Double {
@@ -46,23 +47,6 @@ struct ResultLine {
     }
 }
 
-/// Seeded, deterministic PRNG (SplitMix64): the same seed gives the same data on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in 0..<n.
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
-}
 
 /// Removes a SQLite file and its WAL/SHM companions.
 func removeStore(_ path: String) {
