@@ -192,18 +192,6 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         guard let date = LocalDate(year: parts[0], month: parts[1], day: parts[2]) else { throw fail("no such day") }
         return date
     }
-
-    /// Guesses the format that reads every sample; nil when none does. Day/month order is only
-    /// chosen when a sample proves it (a component > 12); see the CSV importer for the
-    /// file-level inference that names the offending line.
-    public static func detectFormat(_ samples: [String]) -> Format? {
-        let nonEmpty = samples.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        guard !nonEmpty.isEmpty else { return nil }
-        let fitting = Format.allCases.filter { f in nonEmpty.allSatisfy { (try? parse($0, format: f)) != nil } }
-        if fitting.count == 1 { return fitting[0] }
-        // Both day/month orders read everything: ambiguous unless one is the only fit.
-        return fitting.first { $0.layout.order == .ymd }
-    }
 }
 
 /// Why text is not a date in the expected format.

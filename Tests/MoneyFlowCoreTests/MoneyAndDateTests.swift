@@ -107,13 +107,6 @@ import Testing
         #expect(LocalDate(dayNumber: d.dayNumber) == d)
         #expect(LocalDate(year: 1970, month: 1, day: 1)!.dayNumber == 0)
     }
-
-    @Test func detectsFormatFromSamples() {
-        #expect(LocalDate.detectFormat(["13.01.2026", "02.02.2026"]) == .dayMonthYear)
-        #expect(LocalDate.detectFormat(["01/13/2026", "02/02/2026"]) == .monthDayYear)
-        #expect(LocalDate.detectFormat(["20260113"]) == .compact)
-        #expect(LocalDate.detectFormat(["01/02/2026", "02/03/2026"]) == nil, "day/month order unproven")
-    }
 }
 
 @Suite struct FingerprintTests {

@@ -170,6 +170,23 @@ let chaseHeader = "Details,Posting Date,Description,Amount,Type,Balance,Check or
         } catch let e as ProfileError { #expect(e.message.contains("invert_sign") && e.message.contains("true or false"), "\(e)") }
     }
 
+    @Test func invalidAccountNumberPatternIsAnError() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mf-pattern-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.profile.json")
+        try Data(
+            #"{"name": "b", "date_column": "Date", "description_column": "D", "amount_column": "A", "account_number_pattern": "Account (\\d+"}"#
+                .utf8
+        ).write(to: file)
+        do {
+            _ = try ProfileFiles.load(contentsOf: file)
+            Issue.record("accepted an invalid regular expression")
+        } catch let e as ProfileError {
+            #expect(e.message.contains("account_number_pattern") && e.message.contains("regular expression"), "\(e)")
+        }
+    }
+
     /// A few thousand levels of nesting: an error, not a stack overflow.
     /// 50,000 dotted-key parts or header parts crash toml++ itself (it recurses over the tables it
     /// built): TOMLDepthGuard refuses them before toml++ sees them.

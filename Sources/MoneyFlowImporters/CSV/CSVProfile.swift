@@ -148,6 +148,12 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         categoryColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .categoryColumn)
         accountNumberColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .accountNumberColumn)
         accountNumberPattern = try c.decodeIfPresent(String.self, forKey: .accountNumberPattern)
+        if let pattern = accountNumberPattern, (try? NSRegularExpression(pattern: pattern)) == nil {
+            // Read as "no account number" it would silently merge accounts: refuse instead.
+            throw DecodingError.dataCorruptedError(
+                forKey: .accountNumberPattern, in: c,
+                debugDescription: "account_number_pattern '\(pattern)' is not a valid regular expression")
+        }
         currency = try c.decodeIfPresent(String.self, forKey: .currency)?.uppercased() ?? "USD"
         currencyColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .currencyColumn)
         decimalSeparator = try c.decodeIfPresent(String.self, forKey: .decimalSeparator) ?? "."
