@@ -12,6 +12,13 @@ import Testing
 @Suite struct StoreFileTests {
     func tempDir() throws -> String { try TestPaths.tempDir("file") }
 
+    /// A store at `path` holding one generated statement of `days` (closed again before returning).
+    func importDays(_ days: Range<Int>, into path: String) throws {
+        let store = try LedgerStore(path: path)
+        _ = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 0, days: days), fileName: "a.csv", sha256: "a", options: FileImportOptions())
+    }
+
     func mode(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1) & 0o777
     }
@@ -34,11 +41,7 @@ import Testing
     @Test func aStoreFromANewerMoneyFlowIsRefusedUnchanged() throws {
         let dir = try tempDir()
         let path = dir + "/store.sqlite"
-        do {
-            let store = try LedgerStore(path: path)
-            _ = try ImportService(store: store).apply(
-                GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
-        }
+        try importDays(0..<3, into: path)
         // A newer version added a migration this one does not know.
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v99-from-the-future')")
@@ -104,11 +107,7 @@ import Testing
     @Test func aReadOnlyOpenReadsAndNeverWrites() throws {
         let dir = try tempDir()
         let path = dir + "/store.sqlite"
-        do {
-            let store = try LedgerStore(path: path)
-            _ = try ImportService(store: store).apply(
-                GeneratedStatements.statement(account: 0, days: 0..<4), fileName: "a.csv", sha256: "a", options: FileImportOptions())
-        }
+        try importDays(0..<4, into: path)
         let reader = try LedgerStore(path: path, access: .readOnly)
         #expect(try reader.transactions().count == 4)
         #expect(throws: (any Error).self) { try reader.renameAccount("Test Checking", to: "X") }
