@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MoneyFlowCMB", targets: ["MoneyFlowCMB"]),
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
+        .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
         // Not an API: the test support shared with the separate Fuzz and Benchmarks packages.
         .library(name: "_MoneyFlowTestSupport", targets: ["MoneyFlowTestSupport"]),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // Pure Swift (Foundation only): money, dates, records, plans.
@@ -78,10 +81,20 @@ let package = Package(
                 "MoneyFlowCMB", "MoneyFlowConfig",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The live Plaid connection: HTTP client, token vault, sync loop, Link launcher page, and
+        // the service that feeds what Plaid sends through the Plaid importer and the pipeline.
+        .target(
+            name: "MoneyFlowPlaid",
+            dependencies: [
+                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowStore", "MoneyFlowPipeline",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "moneyflow",
             dependencies: [
-                "MoneyFlowPipeline", "MoneyFlowConfig",
+                "MoneyFlowPipeline", "MoneyFlowConfig", "MoneyFlowPlaid",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
