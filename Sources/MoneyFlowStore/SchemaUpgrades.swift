@@ -107,6 +107,7 @@ enum SchemaUpgrades {
                     ALTER TABLE batch ADD COLUMN last_seen_at TEXT;
                     """)
         }
+        m.registerMigration("v7-plaid-items") { db in try PlaidItemTable.create(db) }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

@@ -1,0 +1,126 @@
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// What syncing one item did.
+public struct PlaidItemSyncResult: Sendable {
+    public enum Outcome: String, Sendable {
+        /// A complete update was applied.
+        case synced
+        /// Plaid had nothing new since the saved cursor.
+        case upToDate = "up_to_date"
+        /// Plaid has not finished its first pull after linking; run sync again later.
+        case notReady = "not_ready"
+        case failed
+    }
+    public var itemID: String
+    public var institution: String?
+    public var outcome: Outcome
+    /// Added + modified + removed entries Plaid sent.
+    public var changes = 0
+    /// Times the update was fetched again because Plaid's data changed while paging.
+    public var restarts = 0
+    public var updateStatus: String?
+    public var importResult: FileImportResult?
+    public var archiveFile: String?
+    public var errorCode: String?
+    public var error: String?
+}
+
+extension PlaidService {
+    /// Syncs `itemIDs` (every linked item when empty), one after the other. One item failing
+    /// (login needed, outage after the retries) is recorded on it and does not stop the others.
+    /// `refresh` first asks Plaid to fetch from the bank (`/transactions/refresh`).
+    public func sync(
+        itemIDs: [String], refresh: Bool, progress: (@Sendable (_ itemID: String, _ pages: Int, _ changes: Int) -> Void)? = nil
+    ) async throws -> [PlaidItemSyncResult] {
+        try archive.recover(store: store)
+        let all = try store.plaidItems()
+        let chosen: [PlaidItemRecord]
+        if itemIDs.isEmpty {
+            chosen = all.filter(\.isLinked)
+            if chosen.isEmpty { throw PlaidServiceError("no linked Plaid item in \(store.path); link one with `moneyflow plaid link`") }
+        } else {
+            chosen = try itemIDs.map { id in
+                let item = try self.item(id)
+                if !item.isLinked { _ = try accessToken(item, vault: try vault(creating: false)) }  // says why it cannot sync
+                return item
+            }
+        }
+        let tokenVault = try self.vault(creating: false)
+        var results: [PlaidItemSyncResult] = []
+        for item in chosen {
+            let token = try accessToken(item, vault: tokenVault)
+            results.append(await syncOne(item, token: token, refresh: refresh, progress: progress))
+        }
+        return results
+    }
+
+    private func syncOne(
+        _ item: PlaidItemRecord, token: String, refresh: Bool,
+        progress: (@Sendable (_ itemID: String, _ pages: Int, _ changes: Int) -> Void)?
+    ) async -> PlaidItemSyncResult {
+        var result = PlaidItemSyncResult(itemID: item.itemID, institution: item.institutionName ?? item.institutionID, outcome: .failed)
+        let startedAt = Self.timestamp(now())
+        do {
+            if refresh {
+                do { try await client.refresh(accessToken: token) } catch let e as PlaidAPIError where e.handling == .fatal {
+                    // Refresh is a paid add-on: without it the sync still brings what Plaid has.
+                    notice("\(item.itemID): /transactions/refresh refused (\(e.errorCode)); syncing what Plaid already has")
+                }
+            }
+            let scope = SyncUpdate.plaidItemScope(itemID: item.itemID)
+            let cursor = try store.syncProgress(scope: scope) ?? store.syncCursor(scope: scope)
+            let itemID = item.itemID
+            var loop = PlaidSyncLoop(client: client, accessToken: token, itemID: itemID)
+            if let progress {
+                loop.progress = { @Sendable pages, changes in progress(itemID, pages, changes) }
+            }
+            switch try await loop.fetch(from: cursor) {
+            case .notReady:
+                result.outcome = .notReady
+                result.updateStatus = "NOT_READY"
+                try store.notePlaidSync(
+                    itemID: item.itemID, status: .active, errorCode: nil, errorMessage: nil, at: startedAt, succeeded: false,
+                    plaidLastUpdate: nil)
+                return result
+            case .update(let update):
+                result.changes = update.changeCount
+                result.restarts = update.restarts
+                result.updateStatus = update.updateStatus
+                if update.changeCount == 0 && update.nextCursor == (cursor ?? "") {
+                    result.outcome = .upToDate
+                } else {
+                    let (imported, path) = try importArchived(update.fileBytes, kind: "sync", itemID: item.itemID)
+                    result.importResult = imported
+                    result.archiveFile = path
+                    result.outcome = .synced
+                }
+            }
+            let freshness = try? await client.item(accessToken: token)
+            try store.notePlaidSync(
+                itemID: item.itemID, status: .active, errorCode: nil, errorMessage: nil, at: startedAt, succeeded: true,
+                plaidLastUpdate: freshness?.status?.transactions?.last_successful_update)
+        } catch {
+            result.outcome = .failed
+            var status = PlaidItemRecord.Status.error
+            switch error {
+            case let e as PlaidAPIError:
+                result.errorCode = e.errorCode
+                result.error = e.description
+                if e.handling == .itemNeedsUser { status = .needsUser }
+            case let e as ImportError:
+                result.errorCode = "IMPORT_FAILED"
+                result.error = e.description
+            default:
+                result.errorCode = "SYNC_FAILED"
+                result.error = String(describing: error)
+            }
+            try? store.notePlaidSync(
+                itemID: item.itemID, status: status, errorCode: result.errorCode, errorMessage: result.error, at: startedAt,
+                succeeded: false, plaidLastUpdate: nil)
+        }
+        return result
+    }
+}

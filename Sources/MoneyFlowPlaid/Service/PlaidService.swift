@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// The live Plaid connection of one store: link items, sync them, list and remove them.
+///
+/// Everything Plaid sends goes the way a saved file would (architecture: feeds are files in
+/// motion): the response is archived as Plaid JSON, read by the Plaid importer and applied by
+/// the pipeline in one store transaction, with the sync cursor saved in that same transaction.
+/// Access tokens enter and leave only through the ``TokenVault``.
+public struct PlaidService: Sendable {
+    public let store: LedgerStore
+    public let client: PlaidClient
+    public var archive: PlaidArchive
+    public var keyFile: String
+    /// Country codes offered in Link (`--country`).
+    public var countryCodes = ["US"]
+    /// Progress and notices (stderr in the CLI). Never given a token.
+    public var notice: @Sendable (String) -> Void = { _ in }
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init(store: LedgerStore, client: PlaidClient, archive: PlaidArchive? = nil, keyFile: String = TokenVault.keyFilePath()) {
+        self.store = store; self.client = client
+        self.archive = archive ?? PlaidArchive.besideStore(store.path)
+        self.keyFile = keyFile
+    }
+
+    /// Plaid's `client_user_id`: stable per store, and not personal data.
+    public var clientUserID: String {
+        let path = URL(fileURLWithPath: store.path).standardizedFileURL.path
+        return "moneyflow-" + SHA256.hash(data: Data(path.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The vault for this store's tokens; a key is created only before the first token.
+    func vault(creating: Bool) throws -> TokenVault {
+        let keyID = try store.plaidTokenKeyID()
+        return try TokenVault.open(keyFile: keyFile, mayCreate: creating && keyID == nil, storeKeyID: keyID)
+    }
+
+    func accessToken(_ item: PlaidItemRecord, vault: TokenVault) throws -> String {
+        guard let sealed = item.sealedToken, item.isLinked else {
+            throw PlaidServiceError(
+                "item \(item.itemID) was \(item.status == .retired ? "replaced by \(item.replacedBy ?? "a newer item")" : "removed"); it has no access token any more"
+            )
+        }
+        return try vault.open(sealed, itemID: item.itemID)
+    }
+
+    func item(_ itemID: String) throws -> PlaidItemRecord {
+        guard let item = try store.plaidItem(itemID) else {
+            let known = try store.plaidItems().map(\.itemID)
+            throw PlaidServiceError(
+                "no Plaid item \(itemID) in \(store.path)\(known.isEmpty ? "; link one with `moneyflow plaid link`" : " (known: \(known.joined(separator: ", ")))")"
+            )
+        }
+        return item
+    }
+
+    static func timestamp(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: d)
+    }
+
+    /// Archives `data` under `kind` for `itemID`, imports it as Plaid JSON, and keeps the
+    /// archive file only once the import committed.
+    func importArchived(_ data: Data, kind: String, itemID: String) throws -> (FileImportResult, String) {
+        let name = PlaidArchive.fileName(kind: kind, itemID: itemID, at: now())
+        let partial = try archive.writePartial(data, name: name)
+        let finalPath = (archive.directory as NSString).appendingPathComponent(name)
+        do {
+            let result = try ImportService(store: store).importFile(
+                path: partial, displayName: finalPath, options: FileImportOptions(format: "plaid"))
+            try archive.commit(partial)
+            return (result, finalPath)
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw error
+        }
+    }
+
+    // MARK: - Items and removal
+
+    /// One row of `plaid items`.
+    public struct ItemInfo: Sendable {
+        public var item: PlaidItemRecord
+        /// Store accounts its Plaid accounts land on.
+        public var accounts: [String]
+        /// Set when `/item/get` could not be asked (offline, bad keys): what went wrong.
+        public var statusError: String?
+    }
+
+    /// Every item, with Plaid's freshness (`/item/get`) for the linked ones when `askPlaid`.
+    public func items(askPlaid: Bool) async throws -> [ItemInfo] {
+        try archive.recover(store: store)
+        let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
+        var out: [ItemInfo] = []
+        let vault = try store.plaidTokenKeyID() == nil ? nil : try self.vault(creating: false)
+        for var item in try store.plaidItems() {
+            var statusError: String?
+            if askPlaid, item.isLinked, let vault {
+                do {
+                    let status = try await client.item(accessToken: try accessToken(item, vault: vault))
+                    let update = status.status?.transactions?.last_successful_update
+                    let code = status.item.error?.error_code
+                    let newStatus: PlaidItemRecord.Status = code == nil ? (item.status == .needsUser ? .active : item.status) : .needsUser
+                    try store.notePlaidFreshness(
+                        itemID: item.itemID, status: newStatus, errorCode: code ?? (newStatus == .active ? nil : item.errorCode),
+                        errorMessage: status.item.error?.error_message, plaidLastUpdate: update)
+                    item = try self.item(item.itemID)
+                } catch let e as PlaidAPIError {
+                    statusError = e.description
+                    if e.handling == .itemNeedsUser || e.handling == .itemGone {
+                        try store.notePlaidFreshness(
+                            itemID: item.itemID, status: e.handling == .itemNeedsUser ? .needsUser : .error, errorCode: e.errorCode,
+                            errorMessage: e.errorMessage, plaidLastUpdate: nil)
+                        item = try self.item(item.itemID)
+                    }
+                } catch {
+                    statusError = String(describing: error)
+                }
+            }
+            var accounts: [String] = []
+            for name in item.accountIDs.compactMap({ keys["plaid:" + $0] }) where !accounts.contains(name) { accounts.append(name) }
+            out.append(ItemInfo(item: item, accounts: accounts, statusError: statusError))
+        }
+        return out
+    }
+
+    /// `/item/remove` at Plaid and the sealed token deleted; the item's transactions stay.
+    public func remove(itemID: String) async throws {
+        let item = try self.item(itemID)
+        guard item.isLinked else { throw PlaidServiceError("item \(itemID) is already \(item.status.rawValue)") }
+        let token = try accessToken(item, vault: try vault(creating: false))
+        do { try await client.removeItem(accessToken: token) } catch let e as PlaidAPIError where e.handling == .itemGone {
+            notice("Plaid no longer knows item \(itemID) (\(e.errorCode)); forgetting its token")
+        }
+        try store.unlinkPlaidItem(itemID, status: .removed)
+    }
+}
