@@ -65,19 +65,23 @@ struct BatchReporter {
     }
 
     func printSingle(_ r: FileImportResult) {
-        let c = r.plan.counts
         let accounts = r.plan.accounts.map(\.name).joined(separator: ", ")
+        let prefix = r.dryRun ? "[dry run] " : ""
+        let batch = r.batchID.map { " (batch \($0))" } ?? ""
+        printOut(SafeText.escaped("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(Self.countsText(r.plan.counts))\(batch)"))
+        for w in r.plan.statement.warnings { printOut("  warning: " + SafeText.escaped(w.description)) }
+        if r.dryRun || verbose { printPlan(r) }
+    }
+
+    /// "3 new, 0 already present, 1 linked, 2 warnings" (zero counts of rarer kinds left out).
+    static func countsText(_ c: ImportCounts) -> String {
         var parts = ["\(c.new) new", "\(c.alreadyPresent) already present", "\(c.linked) linked"]
         if c.updated > 0 { parts.append("\(c.updated) updated") }
         if c.needsReview > 0 { parts.append("\(c.needsReview) need review") }
         if c.removed > 0 { parts.append("\(c.removed) removed") }
         if c.relinked > 0 { parts.append("\(c.relinked) earlier record\(c.relinked == 1 ? "" : "s") relinked") }
         parts.append("\(c.warnings) warning\(c.warnings == 1 ? "" : "s")")
-        let prefix = r.dryRun ? "[dry run] " : ""
-        let batch = r.batchID.map { " (batch \($0))" } ?? ""
-        printOut(SafeText.escaped("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(parts.joined(separator: ", "))\(batch)"))
-        for w in r.plan.statement.warnings { printOut("  warning: " + SafeText.escaped(w.description)) }
-        if r.dryRun || verbose { printPlan(r) }
+        return parts.joined(separator: ", ")
     }
 
     func printTable(_ results: [BatchFileResult]) {

@@ -5,7 +5,7 @@ import MoneyFlowPipeline
 import MoneyFlowStore
 
 @main
-struct MoneyFlowCommand: ParsableCommand {
+struct MoneyFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moneyflow",
         abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON, OFX/QFX) into one de-duplicated ledger.",
@@ -22,15 +22,19 @@ struct MoneyFlowCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
             UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
-            LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self,
+            LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self,
         ])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
-    static func main() {
+    static func main() async {
         do {
             try suggestSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch let error as ImportError {
             fail(error.description)
         } catch let error as StoreError {
