@@ -75,6 +75,10 @@ import Testing
         // A malformed token with the right nonce is refused, not returned.
         let spaced = #"{"s":"\#(link.nonce)","public_token":"public sandbox"}"#
         #expect(try await HTTP.post(link.base, "/public-token", spaced).status == 400)
+        // Link's metadata is a few KB; a body past the cap is refused before it is parsed.
+        let padding = String(repeating: "x", count: LinkLauncherRoutes.maxBodyBytes)
+        let huge = #"{"s":"\#(link.nonce)","public_token":"public-sandbox-injected","metadata":"\#(padding)"}"#
+        #expect(try await HTTP.post(link.base, "/public-token", huge).status == 413)
         // Other paths do not exist.
         #expect(try await HTTP.get(URL(string: "\(link.base)/public-token?s=\(link.nonce)")!).status == 404)
         // None of that ended the session: the genuine page's post still does.

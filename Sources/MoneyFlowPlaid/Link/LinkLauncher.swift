@@ -127,6 +127,7 @@ public enum LinkLauncher {
         }
         timer?.cancel()
         await stop(group, server)
+        sink.finish()
         // The stream ends without an event only when this task was cancelled.
         return try (outcome ?? .failure(CancellationError())).get()
     }
