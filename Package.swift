@@ -33,6 +33,10 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already in the graph through Hummingbird; named so the Link launcher can silence the
+        // server's logging and stop it gracefully.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // Pure Swift (Foundation only): money, dates, records, plans.
@@ -89,6 +93,8 @@ let package = Package(
                 "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowStore", "MoneyFlowPipeline",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .executableTarget(
@@ -110,6 +116,9 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowReconcileTests",
             dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowPlaidTests",
+            dependencies: ["MoneyFlowPlaid", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
