@@ -94,12 +94,12 @@ struct PlaidCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await PlaidCommand.mapErrors {
+            try await PlaidCommand.mapErrors { () async throws -> Void in
                 let store = try common.storeOptions.open()
                 var service = try common.service(store: store)
                 service.countryCodes = country.map { $0.uppercased() }
                 if let itemID = update {
-                    let redirect = oauth ? LinkLauncher.oauthRedirectURI(port: port) : nil
+                    let redirect = oauth ? LinkLauncher.oauthRedirectURI(port: port).absoluteString : nil
                     let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: itemID)
                     _ = try await LinkLauncher.run(linkToken: token, port: port) { url in Self.announce(url) }
                     let result = try await service.finishUpdate(itemID: itemID)
@@ -112,7 +112,7 @@ struct PlaidCommand: AsyncParsableCommand {
                 } else if let file = publicToken {
                     result = try await service.finishLink(publicToken: try Self.readToken(file))
                 } else {
-                    let redirect = oauth ? LinkLauncher.oauthRedirectURI(port: port) : nil
+                    let redirect = oauth ? LinkLauncher.oauthRedirectURI(port: port).absoluteString : nil
                     let token = try await service.createLinkToken(days: days, redirectURI: redirect)
                     let link = try await LinkLauncher.run(linkToken: token, port: port) { url in Self.announce(url) }
                     result = try await service.finishLink(publicToken: link.publicToken)
@@ -147,7 +147,7 @@ struct PlaidCommand: AsyncParsableCommand {
                         ("accounts", .array(accounts.plan.accounts.map { .string($0.name) })),
                         ("retired_items", .array(retired.map { .string($0) })),
                         ("retire_failed", .array(failed.map { .string($0) })),
-                        ("import", Renderers.importResult(accounts, includePlan: false)),
+                        ("import", Contracts.importResult(accounts, includePlan: false)),
                     ]).render(pretty: true))
                 return
             }
@@ -180,15 +180,16 @@ struct PlaidCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let results = try await PlaidCommand.mapErrors {
+            let results = try await PlaidCommand.mapErrors { () async throws -> [PlaidItemSyncResult] in
                 let store = try common.storeOptions.open()
                 let service = try common.service(store: store)
                 let tty = isatty(2) == 1 && !json
-                let progress: (@Sendable (String, Int, Int) -> Void)? =
-                    tty
-                    ? { item, pages, changes in
+                var progress: (@Sendable (String, Int, Int) -> Void)? = nil
+                if tty {
+                    progress = { item, pages, changes in
                         FileHandle.standardError.write(Data("\r\u{1B}[K\(item): page \(pages), \(changes) changes".utf8))
-                    } : nil
+                    }
+                }
                 let results = try await service.sync(itemIDs: items, refresh: refresh, progress: progress)
                 if tty { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
                 return results
@@ -220,7 +221,7 @@ struct PlaidCommand: AsyncParsableCommand {
                 ("item_id", .string(r.itemID)), ("institution", .string(r.institution)), ("outcome", .string(r.outcome.rawValue)),
                 ("changes", .int(r.changes)), ("restarts", .int(r.restarts)), ("update_status", .string(r.updateStatus)),
                 ("archive_file", .string(r.archiveFile)),
-                ("import", r.importResult.map { Renderers.importResult($0, includePlan: false) } ?? .null),
+                ("import", r.importResult.map { Contracts.importResult($0, includePlan: false) } ?? .null),
                 ("error", r.errorCode == nil ? .null : .object([("code", .string(r.errorCode)), ("message", .string(r.error))])),
             ])
         }
@@ -236,7 +237,7 @@ struct PlaidCommand: AsyncParsableCommand {
         var offline = false
 
         func run() async throws {
-            let infos = try await PlaidCommand.mapErrors {
+            let infos = try await PlaidCommand.mapErrors { () async throws -> [PlaidService.ItemInfo] in
                 let store = try common.storeOptions.openExisting()
                 return try await common.service(store: store).items(askPlaid: !offline)
             }
@@ -285,7 +286,7 @@ struct PlaidCommand: AsyncParsableCommand {
         var item: String
 
         func run() async throws {
-            try await PlaidCommand.mapErrors {
+            try await PlaidCommand.mapErrors { () async throws -> Void in
                 let store = try common.storeOptions.openExisting()
                 try await common.service(store: store).remove(itemID: item)
             }
