@@ -1,0 +1,142 @@
+import Foundation
+
+/// Checks a request body against the request schema Plaid's spec gives for its endpoint.
+///
+/// The schemas are `plaid_request_schemas.json`, extracted mechanically from
+/// plaid/plaid-openapi `2020-09-14.yml` (see `extract_request_schemas.py` beside it), so what is
+/// required, typed, bounded or enumerated comes from the spec, not from hand-written checks. The
+/// OpenAPI subset read: `type`, `properties`, `required`, `enum`, `nullable`, `items`, `minimum`,
+/// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`, `allOf`, `additionalProperties`,
+/// `format: date`. Fields not in `properties` are rejected unless `additionalProperties` is true
+/// (Plaid answers `UNKNOWN_FIELDS`).
+struct RequestSchemaValidator: Sendable {
+    private let rootByPath: [String: String]
+    private let schemas: [String: JSONValue]
+
+    static let plaid: RequestSchemaValidator = {
+        guard let doc = try? JSONValue.parse(PackageResources.plaid_request_schemas_json),
+              case .object(let paths)? = doc["paths"], case .object(let schemas)? = doc["schemas"]
+        else { fatalError("plaid_request_schemas.json is not the extracted schema document") }
+        return RequestSchemaValidator(
+            rootByPath: paths.compactMapValues(\.stringValue), schemas: schemas)
+    }()
+
+    var paths: [String] { rootByPath.keys.sorted() }
+
+    /// The first problem Plaid would report for `body` on `path`, by Plaid's precedence:
+    /// missing fields, then unknown fields, then an invalid value; nil when the body conforms.
+    func problem(in body: JSONValue, path: String) -> PlaidAPIError? {
+        guard let root = rootByPath[path], let schema = schemas[root] else { return nil }
+        var found = Findings()
+        check(body, against: schema, at: "", into: &found)
+        if !found.missing.isEmpty { return .missingFields(found.missing) }
+        if !found.unknown.isEmpty { return .unknownFields(found.unknown) }
+        if let first = found.invalid.first { return .invalidField(first) }
+        return nil
+    }
+
+    private struct Findings {
+        var missing: [String] = []
+        var unknown: [String] = []
+        var invalid: [String] = []
+    }
+
+    /// The schema with `$ref` followed and `allOf` members merged (properties and required
+    /// united), which is how the spec uses `allOf` in request bodies.
+    private func resolved(_ schema: JSONValue) -> [String: JSONValue] {
+        guard case .object(var members) = schema else { return [:] }
+        if let ref = members["$ref"]?.stringValue, let target = schemas[ref] {
+            var merged = resolved(target)
+            for (k, v) in members where k != "$ref" { merged[k] = v }
+            members = merged
+        }
+        guard let parts = members.removeValue(forKey: "allOf")?.arrayValue else { return members }
+        var properties: [String: JSONValue] = [:]
+        var required: [JSONValue] = []
+        for part in parts.map(resolved) + [members] {
+            if case .object(let p)? = part["properties"] { properties.merge(p) { a, _ in a } }
+            required += part["required"]?.arrayValue ?? []
+            for (k, v) in part where k != "properties" && k != "required" && members[k] == nil { members[k] = v }
+        }
+        if !properties.isEmpty { members["properties"] = .object(properties) }
+        if !required.isEmpty { members["required"] = .array(required) }
+        return members
+    }
+
+    private func check(_ value: JSONValue, against rawSchema: JSONValue, at field: String, into found: inout Findings) {
+        let schema = resolved(rawSchema)
+        let name = field.isEmpty ? "body" : field
+        if value == .null {
+            if schema["nullable"] != .bool(true) { found.invalid.append("\(name) must not be null") }
+            return
+        }
+        if let type = schema["type"]?.stringValue, !Self.value(value, hasType: type) {
+            found.invalid.append("\(name) must be of type \(type)")
+            return
+        }
+        if let allowed = schema["enum"]?.arrayValue, !allowed.contains(value) {
+            let list = allowed.compactMap(\.stringValue).joined(separator: ", ")
+            found.invalid.append("\(name) must be one of [\(list)]")
+        }
+        switch value {
+        case .object(let members):
+            checkObject(members, schema: schema, at: field, into: &found)
+        case .array(let items):
+            if let min = schema["minItems"]?.intValue, items.count < min {
+                found.invalid.append("\(name) must have at least \(min) items")
+            }
+            if let max = schema["maxItems"]?.intValue, items.count > max {
+                found.invalid.append("\(name) must have at most \(max) items")
+            }
+            if let itemSchema = schema["items"] {
+                for (i, item) in items.enumerated() { check(item, against: itemSchema, at: "\(name)[\(i)]", into: &found) }
+            }
+        case .string(let s):
+            if let min = schema["minLength"]?.intValue, s.count < min {
+                found.invalid.append("\(name) must be at least \(min) characters")
+            }
+            if let max = schema["maxLength"]?.intValue, s.count > max {
+                found.invalid.append("\(name) must be at most \(max) characters")
+            }
+            if schema["format"]?.stringValue == "date", PlaidDay(iso: s) == nil {
+                found.invalid.append("\(name) must be a date formatted YYYY-MM-DD")
+            }
+        case .number(let text):
+            let number = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+            if let min = schema["minimum"]?.numberText.flatMap({ Decimal(string: $0) }), let number, number < min {
+                found.invalid.append("\(name) must be at least \(min)")
+            }
+            if let max = schema["maximum"]?.numberText.flatMap({ Decimal(string: $0) }), let number, number > max {
+                found.invalid.append("\(name) must be at most \(max)")
+            }
+        case .null, .bool:
+            break
+        }
+    }
+
+    private func checkObject(_ members: [String: JSONValue], schema: [String: JSONValue], at field: String, into found: inout Findings) {
+        let prefix = field.isEmpty ? "" : field + "."
+        let properties: [String: JSONValue]
+        if case .object(let p)? = schema["properties"] { properties = p } else { properties = [:] }
+        for required in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[required] == nil {
+            found.missing.append(prefix + required)
+        }
+        let open = schema["additionalProperties"] == .bool(true) || schema["properties"] == nil
+        for key in members.keys.sorted() {
+            if let propertySchema = properties[key] {
+                check(members[key]!, against: propertySchema, at: prefix + key, into: &found)
+            } else if !open {
+                found.unknown.append(prefix + key)
+            }
+        }
+    }
+
+    private static func value(_ value: JSONValue, hasType type: String) -> Bool {
+        switch (type, value) {
+        case ("string", .string), ("boolean", .bool), ("array", .array), ("object", .object): return true
+        case ("number", .number): return true
+        case ("integer", .number(let text)): return Int(text) != nil
+        default: return false
+        }
+    }
+}
