@@ -13,6 +13,7 @@ import NIOCore
 ///    (missing: `MISSING_FIELDS`; wrong: `INVALID_API_KEYS`);
 /// 5. the body against the endpoint's request schema from the spec (`RequestSchemaValidator`);
 /// 6. the endpoint (`Endpoints`), which also applies injected failures, rate limits and item errors.
+/// A request matching a `holdNext` waits before step 1 until the test releases it.
 struct PlaidResponder: HTTPResponder {
     typealias Context = BasicRequestContext
 
@@ -30,6 +31,8 @@ struct PlaidResponder: HTTPResponder {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName.lowercased(), default: ""] += field.value }
         let requestID = Identifiers.requestID()
+        let token = (try? JSONValue.parse(body))?["access_token"]?.stringValue
+        if let hold = state.locked({ s in s.takeHold(path: path, accessToken: token) }) { await hold.hold() }
 
         let status: Int
         let json: JSONValue

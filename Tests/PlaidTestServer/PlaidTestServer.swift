@@ -69,6 +69,7 @@ public final class PlaidTestServer: Sendable {
 
     /// Stops listening, lets requests in flight finish, and waits until the server has shut down.
     public func stop() async {
+        state.locked { s in s.allHolds }.forEach { $0.release() }
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
@@ -209,6 +210,18 @@ public final class PlaidTestServer: Sendable {
     /// The item's next `n` syncs answer `NOT_READY` (empty lists, the cursor sent back unchanged).
     public func notReady(itemID: String, forRequests n: Int) throws {
         try mutateItem(itemID) { $0.notReadyRequests = n }
+    }
+
+    /// Holds the next request to `path` (for `itemID`, or any item when nil) before answering it,
+    /// until the test calls `release()` on the result: a deterministic point to kill a client
+    /// in the middle of an update.
+    public func holdNext(path: String, itemID: String? = nil) -> RequestHold {
+        let hold = RequestHold(path: path, itemID: itemID)
+        state.locked { s in
+            s.holds.append(hold)
+            s.allHolds.append(hold)
+        }
+        return hold
     }
 
     /// Plaid's per-item rate limits are on by default.

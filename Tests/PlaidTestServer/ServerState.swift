@@ -40,6 +40,9 @@ final class ServerState: @unchecked Sendable {
     var rateLimiter = RateLimiter()
     var recorded: [RecordedRequest] = []
     var pendingMutations: [String: ServerChange] = [:]
+    /// Holds not yet matched by a request, and every hold ever made (released at stop).
+    var holds: [RequestHold] = []
+    var allHolds: [RequestHold] = []
 
     init(clientID: String, secret: String, today: PlaidDay) {
         self.clientID = clientID
@@ -110,6 +113,14 @@ final class ServerState: @unchecked Sendable {
         let token = Identifiers.publicToken()
         publicTokens[token] = PublicGrant(institutionID: institutionID, daysRequested: grant.daysRequested, webhook: grant.webhook)
         return token
+    }
+
+    /// The first waiting hold this request matches, taken off the list.
+    func takeHold(path: String, accessToken: String?) -> RequestHold? {
+        let itemID = accessToken.flatMap { itemIDByToken[$0] }
+        guard let index = holds.firstIndex(where: { $0.path == path && ($0.itemID == nil || $0.itemID == itemID) })
+        else { return nil }
+        return holds.remove(at: index)
     }
 
     /// The `failNext` rule for this request, consumed by one.
