@@ -110,8 +110,8 @@ let package = Package(
             name: "PlaidTestServer",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Tests/PlaidTestServer",
-            exclude: ["extract_request_schemas.py"],
-            resources: [.embedInCode("plaid_request_schemas.json")]),
+            exclude: ["extract_schemas.py"],
+            resources: [.embedInCode("plaid_schemas.json")]),
         // `plaid-test-server PORT`: the test server with its default institution, for README demos.
         .executableTarget(name: "plaid-test-server", dependencies: ["PlaidTestServer"], path: "Tests/plaid-test-server"),
         .testTarget(

@@ -11,7 +11,7 @@ import NIOCore
 /// 3. `Content-Type: application/json` and a JSON object body (else `INVALID_BODY`);
 /// 4. `client_id` and `secret` in the body or the `PLAID-CLIENT-ID` / `PLAID-SECRET` headers
 ///    (missing: `MISSING_FIELDS`; wrong: `INVALID_API_KEYS`);
-/// 5. the body against the endpoint's request schema from the spec (`RequestSchemaValidator`);
+/// 5. the body against the endpoint's request schema from the spec (`PlaidSchemas`);
 /// 6. the endpoint (`Endpoints`), which also applies injected failures, rate limits and item errors.
 /// A request matching a `holdNext` waits before step 1 until the test releases it.
 struct PlaidResponder: HTTPResponder {
@@ -57,7 +57,7 @@ struct PlaidResponder: HTTPResponder {
     }
 
     private func answer(method: HTTPRequest.Method, path: String, headers: [String: String], body: [UInt8]) throws(PlaidAPIError) -> Endpoints.Answer {
-        let validator = RequestSchemaValidator.plaid
+        let validator = PlaidSchemas.spec
         guard method == .post, validator.paths.contains(path) else { throw .notFound(path) }
         guard let version = headers["plaid-version"] else {
             throw .invalidHeaders("the Plaid-Version header is missing; this server implements \(Self.apiVersion)")

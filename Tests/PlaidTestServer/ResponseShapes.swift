@@ -63,7 +63,8 @@ enum ResponseShapes {
             "payment_channel": .string("other"),
             "transaction_code": .null,
             "personal_finance_category": .null,
-            "personal_finance_category_icon_url": .null,
+            // Required and non-null in the spec even when no category is given.
+            "personal_finance_category_icon_url": .string("https://plaid-category-icons.plaid.com/PFC_OTHER.png"),
             "counterparties": .array([]),
         ]
         if originalDescription { members["original_description"] = .string(t.name.uppercased()) }

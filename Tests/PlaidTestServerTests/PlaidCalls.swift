@@ -1,10 +1,12 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import PlaidTestServer
+@testable import PlaidTestServer
+import Testing
 
 /// Real HTTP calls to a running test server over loopback (AsyncHTTPClient), shaped as a Plaid
 /// client sends them, plus a minimal sync client that applies updates the way Plaid documents.
+/// Every answer is checked against the spec's response schemas.
 struct PlaidCalls {
     let server: PlaidTestServer
     var clientID = "test-client-id"
@@ -38,7 +40,11 @@ struct PlaidCalls {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
         let raw = String(buffer: bytes)
-        return Reply(status: Int(response.status.code), json: try JSONValue.parse(raw), raw: raw)
+        let reply = Reply(status: Int(response.status.code), json: try JSONValue.parse(raw), raw: raw)
+        // Every answer of every test is checked against the spec's response schema (or PlaidError).
+        let problems = PlaidSchemas.spec.responseProblems(in: reply.json, path: path, status: reply.status)
+        if !problems.isEmpty { Issue.record("\(path) answered off-spec: \(problems.joined(separator: "; "))") }
+        return reply
     }
 
     /// The sandbox link path: `/sandbox/public_token/create` then `/item/public_token/exchange`.

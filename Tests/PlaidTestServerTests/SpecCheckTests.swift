@@ -3,7 +3,7 @@ import Testing
 
 /// The pieces under the HTTP layer: exact JSON numbers, days, and the spec-driven validator.
 @Suite struct SpecCheckTests {
-    let validator = RequestSchemaValidator.plaid
+    let validator = PlaidSchemas.spec
 
     func problem(_ path: String, _ json: String) throws -> PlaidAPIError? {
         validator.problem(in: try JSONValue.parse(json), path: path)
@@ -48,6 +48,15 @@ import Testing
         #expect(try problem("/transactions/sync", #"{"count":0,"extra":1}"#)?.code == "MISSING_FIELDS")
         #expect(try problem("/transactions/sync", "{\(token),\"count\":0,\"extra\":1}")?.code == "UNKNOWN_FIELDS")
         #expect(validator.paths.count == 8)
+    }
+
+    @Test func responseCheckCatchesOffSpecAnswers() throws {
+        let page = #"{"added":[],"modified":[],"removed":[],"accounts":[],"next_cursor":"","request_id":"r","transactions_update_status":"DONE"}"#
+        let problems = validator.responseProblems(in: try JSONValue.parse(page), path: "/transactions/sync", status: 200)
+        #expect(problems.contains("missing has_more"))
+        #expect(problems.contains { $0.hasPrefix("transactions_update_status must be one of") })
+        let error = #"{"error_type":"ITEM_ERROR","error_message":"m","display_message":null}"#
+        #expect(validator.responseProblems(in: try JSONValue.parse(error), path: "/accounts/get", status: 400) == ["missing error_code"])
     }
 
     @Test func defaultHistoryIsSeededAndRelativeToToday() async throws {

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Regenerates plaid_request_schemas.json from Plaid's OpenAPI spec.
+"""Regenerates plaid_schemas.json from Plaid's OpenAPI spec.
 
-Usage: extract_request_schemas.py 2020-09-14.yml > plaid_request_schemas.json
+Usage: extract_schemas.py 2020-09-14.yml > plaid_schemas.json
 (the spec is plaid/plaid-openapi's 2020-09-14.yml; needs PyYAML).
 
-Keeps, for the request body of each endpoint the test server implements, the schema and every
-schema it references, with only the keywords the server's validator reads. `$ref` values become
-bare schema names. Nothing is edited by hand: the validator follows the spec, not our opinion.
+Keeps, for each endpoint the test server implements, the request body schema, the 200 response
+schema and every schema they reference (plus PlaidError), with only the keywords the validator
+reads. `$ref` values become bare schema names. Nothing is edited by hand: the server checks
+requests (and its tests check the server's responses) against the spec, not our opinion.
 """
 import json
 import sys
@@ -44,20 +45,29 @@ def clean(node):
     return result
 
 
-roots = {}
-for path in PATHS:
-    ref = spec['paths'][path]['post']['requestBody']['content']['application/json']['schema']['$ref']
+def root(ref):
     name = ref.split('/')[-1]
-    roots[path] = name
-    seen.add(name)
-    out[name] = clean(schemas[name])
+    if name not in seen:
+        seen.add(name)
+        out[name] = clean(schemas[name])
+    return name
+
+
+requests, responses = {}, {}
+for path in PATHS:
+    operation = spec['paths'][path]['post']
+    requests[path] = root(operation['requestBody']['content']['application/json']['schema']['$ref'])
+    responses[path] = root(operation['responses']['200']['content']['application/json']['schema']['$ref'])
+error = root('#/components/schemas/PlaidError')
 
 doc = {
-    '_comment': 'Request schemas of the 8 endpoints the test server implements, extracted mechanically '
-                'from plaid/plaid-openapi 2020-09-14.yml (commit 26f1a05, version ' + spec['info']['version'] +
-                ') by Tests/PlaidTestServer/extract_request_schemas.py, keeping only validation keywords; '
+    '_comment': 'Request and response schemas of the 8 endpoints the test server implements, extracted '
+                'mechanically from plaid/plaid-openapi 2020-09-14.yml (commit 26f1a05, version ' + spec['info']['version'] +
+                ') by Tests/PlaidTestServer/extract_schemas.py, keeping only validation keywords; '
                 '$ref values are bare schema names. Regenerate rather than edit.',
-    'paths': roots,
+    'requests': requests,
+    'responses': responses,
+    'error': error,
     'schemas': dict(sorted(out.items())),
 }
 print(json.dumps(doc, indent=1))

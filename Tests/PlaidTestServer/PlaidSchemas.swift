@@ -1,38 +1,57 @@
 import Foundation
 
-/// Checks a request body against the request schema Plaid's spec gives for its endpoint.
+/// Plaid's request and response schemas for the eight endpoints, and a validator over them.
 ///
-/// The schemas are `plaid_request_schemas.json`, extracted mechanically from
-/// plaid/plaid-openapi `2020-09-14.yml` (see `extract_request_schemas.py` beside it), so what is
-/// required, typed, bounded or enumerated comes from the spec, not from hand-written checks. The
-/// OpenAPI subset read: `type`, `properties`, `required`, `enum`, `nullable`, `items`, `minimum`,
-/// `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`, `allOf`, `additionalProperties`,
-/// `format: date`. Fields not in `properties` are rejected unless `additionalProperties` is true
-/// (Plaid answers `UNKNOWN_FIELDS`).
-struct RequestSchemaValidator: Sendable {
-    private let rootByPath: [String: String]
+/// The schemas are `plaid_schemas.json`, extracted mechanically from plaid/plaid-openapi
+/// `2020-09-14.yml` (see `extract_schemas.py` beside it), so what is required, typed, bounded or
+/// enumerated comes from the spec, not from hand-written checks. The server checks every request
+/// body against its endpoint's request schema; the tests check every answer against the response
+/// schema (or `PlaidError`). The OpenAPI subset read: `type`, `properties`, `required`, `enum`,
+/// `nullable`, `items`, `minimum`, `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`,
+/// `allOf`, `additionalProperties`, `format: date`. Fields not in `properties` are rejected
+/// unless `additionalProperties` is true (Plaid answers `UNKNOWN_FIELDS`).
+struct PlaidSchemas: Sendable {
+    private let requestByPath: [String: String]
+    private let responseByPath: [String: String]
+    private let errorSchema: String
     private let schemas: [String: JSONValue]
 
-    static let plaid: RequestSchemaValidator = {
-        guard let doc = try? JSONValue.parse(PackageResources.plaid_request_schemas_json),
-              case .object(let paths)? = doc["paths"], case .object(let schemas)? = doc["schemas"]
-        else { fatalError("plaid_request_schemas.json is not the extracted schema document") }
-        return RequestSchemaValidator(
-            rootByPath: paths.compactMapValues(\.stringValue), schemas: schemas)
+    static let spec: PlaidSchemas = {
+        guard let doc = try? JSONValue.parse(PackageResources.plaid_schemas_json),
+              case .object(let requests)? = doc["requests"], case .object(let responses)? = doc["responses"],
+              let error = doc["error"]?.stringValue, case .object(let schemas)? = doc["schemas"]
+        else { fatalError("plaid_schemas.json is not the extracted schema document") }
+        return PlaidSchemas(
+            requestByPath: requests.compactMapValues(\.stringValue), responseByPath: responses.compactMapValues(\.stringValue),
+            errorSchema: error, schemas: schemas)
     }()
 
-    var paths: [String] { rootByPath.keys.sorted() }
+    /// The endpoints the server implements.
+    var paths: [String] { requestByPath.keys.sorted() }
 
-    /// The first problem Plaid would report for `body` on `path`, by Plaid's precedence:
+    /// The first problem Plaid would report for request `body` on `path`, by Plaid's precedence:
     /// missing fields, then unknown fields, then an invalid value; nil when the body conforms.
     func problem(in body: JSONValue, path: String) -> PlaidAPIError? {
-        guard let root = rootByPath[path], let schema = schemas[root] else { return nil }
-        var found = Findings()
-        check(body, against: schema, at: "", into: &found)
+        guard let name = requestByPath[path] else { return nil }
+        let found = findings(body, schemaNamed: name)
         if !found.missing.isEmpty { return .missingFields(found.missing) }
         if !found.unknown.isEmpty { return .unknownFields(found.unknown) }
         if let first = found.invalid.first { return .invalidField(first) }
         return nil
+    }
+
+    /// Every way an answer on `path` departs from the spec: the 200 response schema, or
+    /// `PlaidError` for any other status. Empty when it conforms.
+    func responseProblems(in body: JSONValue, path: String, status: Int) -> [String] {
+        guard let name = status == 200 ? responseByPath[path] : errorSchema else { return ["no schema for \(path)"] }
+        let found = findings(body, schemaNamed: name)
+        return found.missing.map { "missing \($0)" } + found.unknown.map { "unknown \($0)" } + found.invalid
+    }
+
+    private func findings(_ value: JSONValue, schemaNamed name: String) -> Findings {
+        var found = Findings()
+        check(value, against: .object(["$ref": .string(name)]), at: "", into: &found)
+        return found
     }
 
     private struct Findings {
