@@ -128,7 +128,7 @@ struct Bank: Sendable {
     /// Amounts must be JSON number text as Plaid sends it (`-12.5`, `1234.12`): they are written
     /// into responses verbatim.
     static func checkAmount(_ text: String) throws(PlaidTestServerError) {
-        guard case .number(let n)? = try? JSONValue.parse(text), n == text, !text.contains("e"), !text.contains("E")
+        guard case .number(let n)? = try? PlaidJSON.parse(text), n == text, !text.contains("e"), !text.contains("E")
         else { throw PlaidTestServerError(description: "not a decimal amount: \(text)") }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// as Plaid documents it.
 enum Endpoints {
     struct Answer {
-        var members: [String: JSONValue]
+        var members: [String: PlaidJSON]
         /// Work to run after the response is built, outside the lock (a test's mutation).
         var after: ServerChange? = nil
     }
@@ -14,7 +14,7 @@ enum Endpoints {
     /// Endpoints that answer with an item error while the item has one (`setItemError`).
     static let dataPaths: Set<String> = ["/accounts/get", "/transactions/sync", "/transactions/refresh"]
 
-    static func handle(_ path: String, _ body: JSONValue, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+    static func handle(_ path: String, _ body: PlaidJSON, _ s: ServerState) throws(PlaidAPIError) -> Answer {
         switch path {
         case "/link/token/create": return try linkTokenCreate(body, s)
         case "/sandbox/public_token/create": return try sandboxPublicTokenCreate(body, s)
@@ -52,7 +52,7 @@ enum Endpoints {
         }
     }
 
-    private static func linkTokenCreate(_ body: JSONValue, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+    private static func linkTokenCreate(_ body: PlaidJSON, _ s: ServerState) throws(PlaidAPIError) -> Answer {
         // The spec makes `user` optional only because `user_id` can replace it.
         if body["user"] == nil && body["user_id"] == nil { throw .missingFields(["user"]) }
         let products = body["products"]?.arrayValue ?? []
@@ -81,7 +81,7 @@ enum Endpoints {
         ])
     }
 
-    private static func sandboxPublicTokenCreate(_ body: JSONValue, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+    private static func sandboxPublicTokenCreate(_ body: PlaidJSON, _ s: ServerState) throws(PlaidAPIError) -> Answer {
         let institutionID = body["institution_id"]?.stringValue ?? ""
         guard s.banks[institutionID] != nil else { throw .invalidInstitution(institutionID) }
         let options = body["options"]
@@ -93,7 +93,7 @@ enum Endpoints {
         return Answer(members: ["public_token": .string(token)])
     }
 
-    private static func exchange(_ body: JSONValue, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+    private static func exchange(_ body: PlaidJSON, _ s: ServerState) throws(PlaidAPIError) -> Answer {
         let token = body["public_token"]?.stringValue ?? ""
         guard token.hasPrefix("public-sandbox-"), var grant = s.publicTokens[token] else {
             throw .invalidPublicToken("provided public token is in an invalid format. expected format: public-<environment>-<identifier>")
@@ -105,7 +105,7 @@ enum Endpoints {
         return Answer(members: ["access_token": .string(item.accessToken), "item_id": .string(item.itemID)])
     }
 
-    private static func sync(_ body: JSONValue, _ item: inout ItemRecord, _ bank: Bank, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+    private static func sync(_ body: PlaidJSON, _ item: inout ItemRecord, _ bank: Bank, _ s: ServerState) throws(PlaidAPIError) -> Answer {
         let cursorText = body["cursor"]?.stringValue ?? ""
         // The spec states the bound in prose, so the extracted schema cannot carry it.
         guard cursorText.count <= 256 else { throw .invalidField("cursor must be at most 256 characters") }
@@ -127,7 +127,7 @@ enum Endpoints {
         }
         let page = try TransactionSync.page(item: item, bank: bank, cursor: cursor, count: body["count"]?.intValue ?? 100)
         let originals = body["options"]?["include_original_description"]?.boolValue ?? false
-        var added: [JSONValue] = [], modified: [JSONValue] = [], removed: [JSONValue] = []
+        var added: [PlaidJSON] = [], modified: [PlaidJSON] = [], removed: [PlaidJSON] = []
         for t in page.added { added.append(ResponseShapes.transaction(t, item: &item, bank: bank, originalDescription: originals)) }
         for t in page.modified { modified.append(ResponseShapes.transaction(t, item: &item, bank: bank, originalDescription: originals)) }
         for t in page.removed {

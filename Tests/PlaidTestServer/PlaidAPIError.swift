@@ -8,12 +8,12 @@ struct PlaidAPIError: Error, Sendable {
     let message: String
     var displayMessage: String? = nil
 
-    func body(requestID: String?) -> JSONValue {
-        var members: [String: JSONValue] = [
+    func body(requestID: String?) -> PlaidJSON {
+        var members: [String: PlaidJSON] = [
             "error_type": .string(type),
             "error_code": .string(code),
             "error_message": .string(message),
-            "display_message": displayMessage.map(JSONValue.string) ?? .null,
+            "display_message": displayMessage.map(PlaidJSON.string) ?? .null,
             "error_code_reason": .null,
             "documentation_url": .string("https://plaid.com/docs/errors/"),
             "suggested_action": .null,

@@ -31,11 +31,11 @@ struct PlaidResponder: HTTPResponder {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName.lowercased(), default: ""] += field.value }
         let requestID = Identifiers.requestID()
-        let token = (try? JSONValue.parse(body))?["access_token"]?.stringValue
+        let token = (try? PlaidJSON.parse(body))?["access_token"]?.stringValue
         if let hold = state.locked({ s in s.takeHold(path: path, accessToken: token) }) { await hold.hold() }
 
         let status: Int
-        let json: JSONValue
+        let json: PlaidJSON
         var after: ServerChange?
         do {
             var members = try answer(method: request.method, path: path, headers: headers, body: body)
@@ -68,8 +68,8 @@ struct PlaidResponder: HTTPResponder {
         guard let contentType = headers["content-type"]?.lowercased(),
               contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json"
         else { throw .invalidBody("Content-Type must be application/json") }
-        let json: JSONValue
-        do { json = try JSONValue.parse(body) } catch { throw .invalidBody("\(error.reason) at byte \(error.offset)") }
+        let json: PlaidJSON
+        do { json = try PlaidJSON.parse(body) } catch { throw .invalidBody("\(error.reason) at byte \(error.offset)") }
         guard case .object = json else { throw .invalidBody("the body must be a JSON object") }
 
         let clientID = json["client_id"]?.stringValue ?? headers["plaid-client-id"]

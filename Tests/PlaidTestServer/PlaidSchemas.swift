@@ -14,10 +14,10 @@ struct PlaidSchemas: Sendable {
     private let requestByPath: [String: String]
     private let responseByPath: [String: String]
     private let errorSchema: String
-    private let schemas: [String: JSONValue]
+    private let schemas: [String: PlaidJSON]
 
     static let spec: PlaidSchemas = {
-        guard let doc = try? JSONValue.parse(PackageResources.plaid_schemas_json),
+        guard let doc = try? PlaidJSON.parse(PackageResources.plaid_schemas_json),
               case .object(let requests)? = doc["requests"], case .object(let responses)? = doc["responses"],
               let error = doc["error"]?.stringValue, case .object(let schemas)? = doc["schemas"]
         else { fatalError("plaid_schemas.json is not the extracted schema document") }
@@ -31,7 +31,7 @@ struct PlaidSchemas: Sendable {
 
     /// The first problem Plaid would report for request `body` on `path`, by Plaid's precedence:
     /// missing fields, then unknown fields, then an invalid value; nil when the body conforms.
-    func problem(in body: JSONValue, path: String) -> PlaidAPIError? {
+    func problem(in body: PlaidJSON, path: String) -> PlaidAPIError? {
         guard let name = requestByPath[path] else { return nil }
         let found = findings(body, schemaNamed: name)
         if !found.missing.isEmpty { return .missingFields(found.missing) }
@@ -42,13 +42,13 @@ struct PlaidSchemas: Sendable {
 
     /// Every way an answer on `path` departs from the spec: the 200 response schema, or
     /// `PlaidError` for any other status. Empty when it conforms.
-    func responseProblems(in body: JSONValue, path: String, status: Int) -> [String] {
+    func responseProblems(in body: PlaidJSON, path: String, status: Int) -> [String] {
         guard let name = status == 200 ? responseByPath[path] : errorSchema else { return ["no schema for \(path)"] }
         let found = findings(body, schemaNamed: name)
         return found.missing.map { "missing \($0)" } + found.unknown.map { "unknown \($0)" } + found.invalid
     }
 
-    private func findings(_ value: JSONValue, schemaNamed name: String) -> Findings {
+    private func findings(_ value: PlaidJSON, schemaNamed name: String) -> Findings {
         var found = Findings()
         check(value, against: .object(["$ref": .string(name)]), at: "", into: &found)
         return found
@@ -62,7 +62,7 @@ struct PlaidSchemas: Sendable {
 
     /// The schema with `$ref` followed and `allOf` members merged (properties and required
     /// united), which is how the spec uses `allOf` in request bodies.
-    private func resolved(_ schema: JSONValue) -> [String: JSONValue] {
+    private func resolved(_ schema: PlaidJSON) -> [String: PlaidJSON] {
         guard case .object(var members) = schema else { return [:] }
         if let ref = members["$ref"]?.stringValue, let target = schemas[ref] {
             var merged = resolved(target)
@@ -70,8 +70,8 @@ struct PlaidSchemas: Sendable {
             members = merged
         }
         guard let parts = members.removeValue(forKey: "allOf")?.arrayValue else { return members }
-        var properties: [String: JSONValue] = [:]
-        var required: [JSONValue] = []
+        var properties: [String: PlaidJSON] = [:]
+        var required: [PlaidJSON] = []
         for part in parts.map(resolved) + [members] {
             if case .object(let p)? = part["properties"] { properties.merge(p) { a, _ in a } }
             required += part["required"]?.arrayValue ?? []
@@ -82,7 +82,7 @@ struct PlaidSchemas: Sendable {
         return members
     }
 
-    private func check(_ value: JSONValue, against rawSchema: JSONValue, at field: String, into found: inout Findings) {
+    private func check(_ value: PlaidJSON, against rawSchema: PlaidJSON, at field: String, into found: inout Findings) {
         let schema = resolved(rawSchema)
         let name = field.isEmpty ? "body" : field
         if value == .null {
@@ -133,9 +133,9 @@ struct PlaidSchemas: Sendable {
         }
     }
 
-    private func checkObject(_ members: [String: JSONValue], schema: [String: JSONValue], at field: String, into found: inout Findings) {
+    private func checkObject(_ members: [String: PlaidJSON], schema: [String: PlaidJSON], at field: String, into found: inout Findings) {
         let prefix = field.isEmpty ? "" : field + "."
-        let properties: [String: JSONValue]
+        let properties: [String: PlaidJSON]
         if case .object(let p)? = schema["properties"] { properties = p } else { properties = [:] }
         for required in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where members[required] == nil {
             found.missing.append(prefix + required)
@@ -150,7 +150,7 @@ struct PlaidSchemas: Sendable {
         }
     }
 
-    private static func value(_ value: JSONValue, hasType type: String) -> Bool {
+    private static func value(_ value: PlaidJSON, hasType type: String) -> Bool {
         switch (type, value) {
         case ("string", .string), ("boolean", .bool), ("array", .array), ("object", .object): return true
         case ("number", .number): return true

@@ -4,10 +4,10 @@ import Foundation
 /// every field the spec marks required present (null where we have nothing), so a client that
 /// decodes strictly by the spec works here as against Plaid.
 enum ResponseShapes {
-    static func decimal(_ text: String?) -> JSONValue { text.map(JSONValue.number) ?? .null }
-    static func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+    static func decimal(_ text: String?) -> PlaidJSON { text.map(PlaidJSON.number) ?? .null }
+    static func string(_ text: String?) -> PlaidJSON { text.map(PlaidJSON.string) ?? .null }
 
-    static func account(_ a: TestAccount, id: String) -> JSONValue {
+    static func account(_ a: TestAccount, id: String) -> PlaidJSON {
         .object([
             "account_id": .string(id),
             "balances": .object([
@@ -26,20 +26,20 @@ enum ResponseShapes {
         ])
     }
 
-    static func accounts(_ item: ItemRecord, _ bank: Bank, only ids: Set<String>? = nil) -> JSONValue {
+    static func accounts(_ item: ItemRecord, _ bank: Bank, only ids: Set<String>? = nil) -> PlaidJSON {
         .array(bank.institution.accounts.compactMap { a in
             guard let id = item.accountIDs[a.key], ids?.contains(id) ?? true else { return nil }
             return account(a, id: id)
         })
     }
 
-    static func transaction(_ t: BankTransaction, item: inout ItemRecord, bank: Bank, originalDescription: Bool) -> JSONValue {
+    static func transaction(_ t: BankTransaction, item: inout ItemRecord, bank: Bank, originalDescription: Bool) -> PlaidJSON {
         let currency = bank.institution.accounts.first { $0.key == t.account }?.isoCurrencyCode ?? "USD"
-        let nullLocation: [String: JSONValue] = Dictionary(
+        let nullLocation: [String: PlaidJSON] = Dictionary(
             uniqueKeysWithValues: ["address", "city", "region", "postal_code", "country", "lat", "lon", "store_number"].map { ($0, .null) })
-        let nullPaymentMeta: [String: JSONValue] = Dictionary(
+        let nullPaymentMeta: [String: PlaidJSON] = Dictionary(
             uniqueKeysWithValues: ["reference_number", "ppd_id", "payee", "by_order_of", "payer", "payment_method", "payment_processor", "reason"].map { ($0, .null) })
-        var members: [String: JSONValue] = [
+        var members: [String: PlaidJSON] = [
             "transaction_id": .string(item.transactionID(t.bankID)),
             "account_id": .string(item.accountIDs[t.account] ?? ""),
             "amount": .number(t.amount),
@@ -71,7 +71,7 @@ enum ResponseShapes {
         return .object(members)
     }
 
-    static func item(_ item: ItemRecord, _ bank: Bank) -> JSONValue {
+    static func item(_ item: ItemRecord, _ bank: Bank) -> PlaidJSON {
         .object([
             "item_id": .string(item.itemID),
             "institution_id": .string(item.institutionID),
@@ -79,16 +79,16 @@ enum ResponseShapes {
             "webhook": string(item.webhook),
             "auth_method": .null,
             "error": item.errorCode.map { PlaidAPIError.item($0).body(requestID: nil) } ?? .null,
-            "available_products": .array(["balance"].map(JSONValue.string)),
-            "billed_products": .array(["transactions"].map(JSONValue.string)),
-            "products": .array(["transactions"].map(JSONValue.string)),
-            "consented_products": .array(["transactions"].map(JSONValue.string)),
+            "available_products": .array(["balance"].map(PlaidJSON.string)),
+            "billed_products": .array(["transactions"].map(PlaidJSON.string)),
+            "products": .array(["transactions"].map(PlaidJSON.string)),
+            "consented_products": .array(["transactions"].map(PlaidJSON.string)),
             "consent_expiration_time": .null,
             "update_type": .string("background"),
         ])
     }
 
-    static func itemStatus(_ item: ItemRecord) -> JSONValue {
+    static func itemStatus(_ item: ItemRecord) -> PlaidJSON {
         .object([
             "transactions": .object([
                 "last_successful_update": .string(Identifiers.timestamp(item.lastSuccessfulUpdate)),

@@ -108,7 +108,7 @@ public struct RecordedRequest: Sendable {
     /// The HTTP status the server answered.
     public var status: Int
     /// The body parsed, when it was JSON.
-    public var json: JSONValue? { try? JSONValue.parse(body) }
+    public var json: PlaidJSON? { try? PlaidJSON.parse(body) }
 }
 
 /// A failure `failNext` injects before the endpoint does its work.

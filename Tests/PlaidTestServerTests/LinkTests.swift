@@ -66,7 +66,7 @@ import Testing
 
     @Test func linkTokenRequestsAreCheckedAgainstTheSpec() async throws {
         try await withServer { _, calls in
-            let base: [String: JSONValue] = [
+            let base: [String: PlaidJSON] = [
                 "client_name": .string("MoneyFlow"), "language": .string("en"), "country_codes": .array([.string("US")]),
                 "user": .object(["client_user_id": .string("u")]), "products": .array([.string("transactions")]),
             ]
@@ -96,7 +96,7 @@ import Testing
             #expect(failing.status == 400 && failing.errorType == "ITEM_ERROR" && failing.errorCode == "ITEM_LOGIN_REQUIRED")
             try server.addAccount(institution: DefaultInstitution.id, TestAccount(
                 key: "cd", name: "Plaid CD", mask: "2222", type: "depository", subtype: "cd", current: "1000.00"))
-            var request: [String: JSONValue] = [
+            var request: [String: PlaidJSON] = [
                 "client_name": .string("MoneyFlow"), "language": .string("en"), "country_codes": .array([.string("US")]),
                 "user": .object(["client_user_id": .string("u")]), "access_token": .string(token),
                 "update": .object(["account_selection_enabled": .bool(true)]),

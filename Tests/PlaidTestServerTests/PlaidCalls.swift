@@ -14,21 +14,21 @@ struct PlaidCalls {
 
     struct Reply {
         let status: Int
-        let json: JSONValue
+        let json: PlaidJSON
         let raw: String
         var errorCode: String? { json["error_code"]?.stringValue }
         var errorType: String? { json["error_type"]?.stringValue }
     }
 
     /// POSTs `body` with credentials added; `headers` replace the default ones when given.
-    func post(_ path: String, _ body: [String: JSONValue] = [:], credentials: Bool = true,
+    func post(_ path: String, _ body: [String: PlaidJSON] = [:], credentials: Bool = true,
               headers: [(String, String)] = [("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json")]) async throws -> Reply {
         var members = body
         if credentials {
             members["client_id"] = members["client_id"] ?? .string(clientID)
             members["secret"] = members["secret"] ?? .string(secret)
         }
-        return try await postRaw(path, JSONValue.object(members).serialized(), headers: headers)
+        return try await postRaw(path, PlaidJSON.object(members).serialized(), headers: headers)
     }
 
     func postRaw(_ path: String, _ text: String,
@@ -40,7 +40,7 @@ struct PlaidCalls {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 22)
         let raw = String(buffer: bytes)
-        let reply = Reply(status: Int(response.status.code), json: try JSONValue.parse(raw), raw: raw)
+        let reply = Reply(status: Int(response.status.code), json: try PlaidJSON.parse(raw), raw: raw)
         // Every answer of every test is checked against the spec's response schema (or PlaidError).
         let problems = PlaidSchemas.spec.responseProblems(in: reply.json, path: path, status: reply.status)
         if !problems.isEmpty { Issue.record("\(path) answered off-spec: \(problems.joined(separator: "; "))") }
@@ -49,7 +49,7 @@ struct PlaidCalls {
 
     /// The sandbox link path: `/sandbox/public_token/create` then `/item/public_token/exchange`.
     func link(institution: String = DefaultInstitution.id, days: Int? = nil) async throws -> (accessToken: String, itemID: String) {
-        var options: [String: JSONValue] = [:]
+        var options: [String: PlaidJSON] = [:]
         if let days { options["transactions"] = .object(["days_requested": .number(String(days))]) }
         let created = try await post("/sandbox/public_token/create", [
             "institution_id": .string(institution), "initial_products": .array([.string("transactions")]),
@@ -66,7 +66,7 @@ struct PlaidCalls {
     }
 
     func sync(_ token: String, cursor: String?, count: Int?) async throws -> Reply {
-        var body: [String: JSONValue] = ["access_token": .string(token)]
+        var body: [String: PlaidJSON] = ["access_token": .string(token)]
         if let cursor { body["cursor"] = .string(cursor) }
         if let count { body["count"] = .number(String(count)) }
         return try await post("/transactions/sync", body)
@@ -75,16 +75,16 @@ struct PlaidCalls {
 
 /// What a client holds for one item: transactions by id, applied one complete update at a time.
 struct SyncedLedger {
-    var transactions: [String: JSONValue] = [:]
+    var transactions: [String: PlaidJSON] = [:]
     var cursor = ""
     /// Every page of the last update, for tests that look at how it was split.
-    var lastUpdatePages: [JSONValue] = []
+    var lastUpdatePages: [PlaidJSON] = []
 
     /// Runs `/transactions/sync` from the saved cursor until `has_more` is false, then applies the
     /// pages and saves the cursor (Plaid's rule: persist only after the whole update). Throws the
     /// error reply if a page fails.
     mutating func syncUpdate(_ calls: PlaidCalls, token: String, count: Int) async throws {
-        var pages: [JSONValue] = []
+        var pages: [PlaidJSON] = []
         var next = cursor
         while true {
             let reply = try await calls.sync(token, cursor: next, count: count)

@@ -6,18 +6,18 @@ import Testing
     let validator = PlaidSchemas.spec
 
     func problem(_ path: String, _ json: String) throws -> PlaidAPIError? {
-        validator.problem(in: try JSONValue.parse(json), path: path)
+        validator.problem(in: try PlaidJSON.parse(json), path: path)
     }
 
     @Test func numbersKeepTheirText() throws {
-        let value = try JSONValue.parse(#"{"amount": 1234.12, "small": -0.10, "name": "caf\u00e9 \ud83d\ude00"}"#)
+        let value = try PlaidJSON.parse(#"{"amount": 1234.12, "small": -0.10, "name": "caf\u00e9 \ud83d\ude00"}"#)
         #expect(value["amount"] == .number("1234.12") && value["small"] == .number("-0.10"))
         #expect(value["name"] == .string("café 😀"))
         #expect(value.serialized() == #"{"amount":1234.12,"name":"café 😀","small":-0.10}"#)
-        #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":1,"a":2}"#) }
-        #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":1} x"#) }
-        #expect(throws: JSONParseError.self) { try JSONValue.parse(#"{"a":01}"#) }
-        #expect(throws: JSONParseError.self) { try JSONValue.parse(#""\ud83d""#) }
+        #expect(throws: PlaidJSONError.self) { try PlaidJSON.parse(#"{"a":1,"a":2}"#) }
+        #expect(throws: PlaidJSONError.self) { try PlaidJSON.parse(#"{"a":1} x"#) }
+        #expect(throws: PlaidJSONError.self) { try PlaidJSON.parse(#"{"a":01}"#) }
+        #expect(throws: PlaidJSONError.self) { try PlaidJSON.parse(#""\ud83d""#) }
     }
 
     @Test func daysAreCalendarDays() {
@@ -52,11 +52,11 @@ import Testing
 
     @Test func responseCheckCatchesOffSpecAnswers() throws {
         let page = #"{"added":[],"modified":[],"removed":[],"accounts":[],"next_cursor":"","request_id":"r","transactions_update_status":"DONE"}"#
-        let problems = validator.responseProblems(in: try JSONValue.parse(page), path: "/transactions/sync", status: 200)
+        let problems = validator.responseProblems(in: try PlaidJSON.parse(page), path: "/transactions/sync", status: 200)
         #expect(problems.contains("missing has_more"))
         #expect(problems.contains { $0.hasPrefix("transactions_update_status must be one of") })
         let error = #"{"error_type":"ITEM_ERROR","error_message":"m","display_message":null}"#
-        #expect(validator.responseProblems(in: try JSONValue.parse(error), path: "/accounts/get", status: 400) == ["missing error_code"])
+        #expect(validator.responseProblems(in: try PlaidJSON.parse(error), path: "/accounts/get", status: 400) == ["missing error_code"])
     }
 
     @Test func defaultHistoryIsSeededAndRelativeToToday() async throws {

@@ -1,19 +1,22 @@
 /// A JSON value that keeps every number as its source text.
 ///
+/// Deliberately not MoneyFlowImporters' `JSONValue`: the test server depends on no MoneyFlow
+/// module, so a parsing mistake in the code under test cannot hide itself here.
+///
 /// Why not `JSONSerialization`: it turns numbers into `Double`/`NSNumber`, so `1234.12` could
 /// leave the server as `1234.1199999` and an `"count": 7.0` could pass as an integer. Plaid's
 /// amounts must go out exactly as the test wrote them, and the validator must see the request's
 /// number text as sent.
-public enum JSONValue: Equatable, Sendable {
+public enum PlaidJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     /// The number's text as written (JSON number grammar checked on parse).
     case number(String)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([PlaidJSON])
+    case object([String: PlaidJSON])
 
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> PlaidJSON? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -23,7 +26,7 @@ public enum JSONValue: Equatable, Sendable {
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    public var arrayValue: [PlaidJSON]? {
         if case .array(let a) = self { return a }
         return nil
     }
@@ -97,13 +100,13 @@ public enum JSONValue: Equatable, Sendable {
 }
 
 /// Strict RFC 8259 parser for request bodies (UTF-8), rejecting duplicate keys and trailing data.
-public struct JSONParseError: Error, Equatable, Sendable {
+public struct PlaidJSONError: Error, Equatable, Sendable {
     public let offset: Int
     public let reason: String
 }
 
-extension JSONValue {
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+extension PlaidJSON {
+    public static func parse(_ bytes: [UInt8]) throws(PlaidJSONError) -> PlaidJSON {
         var parser = Parser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
@@ -112,7 +115,7 @@ extension JSONValue {
         return value
     }
 
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String) throws(PlaidJSONError) -> PlaidJSON {
         try parse(Array(text.utf8))
     }
 }
@@ -123,7 +126,7 @@ private struct Parser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: at, reason: reason) }
+    func fail(_ reason: String) -> PlaidJSONError { PlaidJSONError(offset: at, reason: reason) }
 
     var peek: UInt8? { at < bytes.count ? bytes[at] : nil }
 
@@ -131,7 +134,7 @@ private struct Parser {
         while let b = peek, b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { at += 1 }
     }
 
-    mutating func expect(_ literal: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    mutating func expect(_ literal: String, _ value: PlaidJSON) throws(PlaidJSONError) -> PlaidJSON {
         for b in literal.utf8 {
             guard peek == b else { throw fail("invalid literal") }
             at += 1
@@ -139,7 +142,7 @@ private struct Parser {
         return value
     }
 
-    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func value(depth: Int) throws(PlaidJSONError) -> PlaidJSON {
         guard depth < 64 else { throw fail("nesting deeper than 64") }
         switch peek {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -153,9 +156,9 @@ private struct Parser {
         }
     }
 
-    mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func object(depth: Int) throws(PlaidJSONError) -> PlaidJSON {
         at += 1
-        var members: [String: JSONValue] = [:]
+        var members: [String: PlaidJSON] = [:]
         skipSpace()
         if peek == UInt8(ascii: "}") { at += 1; return .object(members) }
         while true {
@@ -175,9 +178,9 @@ private struct Parser {
         }
     }
 
-    mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func array(depth: Int) throws(PlaidJSONError) -> PlaidJSON {
         at += 1
-        var items: [JSONValue] = []
+        var items: [PlaidJSON] = []
         skipSpace()
         if peek == UInt8(ascii: "]") { at += 1; return .array(items) }
         while true {
@@ -190,7 +193,7 @@ private struct Parser {
         }
     }
 
-    mutating func number() throws(JSONParseError) -> JSONValue {
+    mutating func number() throws(PlaidJSONError) -> PlaidJSON {
         let start = at
         func digits(_ p: inout Parser) -> Int {
             let s = p.at
@@ -215,11 +218,11 @@ private struct Parser {
         return .number(String(decoding: bytes[start..<at], as: UTF8.self))
     }
 
-    mutating func string() throws(JSONParseError) -> String {
+    mutating func string() throws(PlaidJSONError) -> String {
         at += 1
         var scalars = String.UnicodeScalarView()
         var runStart = at
-        func flush(_ p: Parser, _ end: Int, into s: inout String.UnicodeScalarView) throws(JSONParseError) {
+        func flush(_ p: Parser, _ end: Int, into s: inout String.UnicodeScalarView) throws(PlaidJSONError) {
             guard end > runStart else { return }
             guard let run = String(validating: p.bytes[runStart..<end], as: UTF8.self) else {
                 throw p.fail("invalid UTF-8 in string")
@@ -267,7 +270,7 @@ private struct Parser {
         }
     }
 
-    mutating func hex4() throws(JSONParseError) -> UInt32 {
+    mutating func hex4() throws(PlaidJSONError) -> UInt32 {
         guard at + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[at..<at + 4], as: UTF8.self), radix: 16)
         else { throw fail("invalid \\u escape") }
         at += 4
