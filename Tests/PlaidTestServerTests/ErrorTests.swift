@@ -92,6 +92,15 @@ import Testing
         }
     }
 
+    @Test func refreshRateLimitIsTwoPerMinute() async throws {
+        try await withServer { _, calls in
+            let (token, _) = try await calls.link()
+            for _ in 0..<2 { #expect(try await calls.post("/transactions/refresh", ["access_token": .string(token)]).status == 200) }
+            let limited = try await calls.post("/transactions/refresh", ["access_token": .string(token)])
+            #expect(limited.status == 429 && limited.errorCode == "TRANSACTIONS_REFRESH_LIMIT")
+        }
+    }
+
     @Test func itemErrorsAndInjectedFailures() async throws {
         try await withServer { server, calls in
             let (token, itemID) = try await calls.link()

@@ -56,6 +56,7 @@ import Testing
             try server.removeTransaction(institution: bank, bankID: posted[5])
             let postedID = try server.post(institution: bank, pendingBankID: pending[0], amount: "77.70", name: "With Tip",
                                            date: server.today.adding(days: -9).iso)
+            try server.setBalance(institution: bank, account: "checking", current: "1001.01", available: "999.99")
             // count 1: every change on its own page, so the posted row and the pending removal are apart.
             try await ledger.syncUpdate(calls, token: token, count: 1)
             let pages = ledger.lastUpdatePages
@@ -76,6 +77,11 @@ import Testing
             let pageOfPosted = pages.firstIndex { ($0["added"]?.arrayValue ?? []).contains(postedRow) }!
             let pageOfRemoval = pages.firstIndex { ($0["removed"]?.arrayValue ?? []).contains { $0["transaction_id"]?.stringValue == idOf(pending[0]) } }!
             #expect(pageOfPosted != pageOfRemoval)
+            // Every page carries the accounts with their balances as they are now.
+            let checking = try #require(server.items()[0].accountIDs["checking"])
+            #expect(pages.allSatisfy { page in
+                page["accounts"]?.arrayValue?.first { $0["account_id"] == .string(checking) }?["balances"]?["current"] == .number("1001.01")
+            })
             // Amounts leave as the JSON number text they were given.
             #expect(try await calls.sync(token, cursor: "", count: 500).raw.contains("\"amount\":1234.12,"))
             #expect(ledger.rows == SyncedLedger.rows(after))
