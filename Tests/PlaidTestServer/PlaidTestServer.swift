@@ -58,7 +58,6 @@ public final class PlaidTestServer: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next(), bound > 0 else {
             task.cancel()
-            _ = await task.result
             if case .failure(let error) = await task.result { throw error }
             throw PlaidTestServerError(description: "the server did not start on 127.0.0.1:\(port)")
         }
@@ -66,6 +65,9 @@ public final class PlaidTestServer: Sendable {
         owner.server = server
         return server
     }
+
+    /// A server a test forgot to stop does not outlive it (`stop()` is still the clean way).
+    deinit { task.cancel() }
 
     /// Stops listening, lets requests in flight finish, and waits until the server has shut down.
     public func stop() async {

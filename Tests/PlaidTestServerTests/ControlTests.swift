@@ -31,4 +31,10 @@ import Testing
         await server.stop()
         #expect(try await pending.value.status == 200)
     }
+
+    @Test func startOnABusyPortThrows() async throws {
+        try await withServer { server, _ in
+            await #expect(throws: (any Error).self) { _ = try await PlaidTestServer.start(port: server.port) }
+        }
+    }
 }

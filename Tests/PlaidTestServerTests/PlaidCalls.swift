@@ -129,6 +129,7 @@ struct SyncFailure: Error {
 }
 
 /// Runs `body` with a fresh server and always stops it.
+@discardableResult
 func withServer<T>(_ body: (PlaidTestServer, PlaidCalls) async throws -> T) async throws -> T {
     let server = try await PlaidTestServer.start()
     do {
