@@ -66,7 +66,9 @@ struct Bank: Sendable {
         return id
     }
 
-    mutating func modify(_ bankID: String, name: String?, amount: String?, date: String?, merchantName: String?) throws(PlaidTestServerError) {
+    mutating func modify(_ bankID: String, name: String?, amount: String?, date: String?, merchantName: String?)
+        throws(PlaidTestServerError)
+    {
         var t = try existing(bankID)
         if let name { t.name = name }
         if let amount { try Self.checkAmount(amount); t.amount = amount }
@@ -87,9 +89,10 @@ struct Bank: Sendable {
         let pending = try existing(pendingBankID)
         guard pending.pending else { throw PlaidTestServerError(description: "\(pendingBankID) is not pending") }
         try remove(pendingBankID)
-        let id = try add(TestTransaction(
-            account: pending.account, date: date, amount: amount ?? pending.amount, name: name ?? pending.name,
-            merchantName: pending.merchantName, pending: false, authorizedDate: pending.authorizedDate ?? pending.day.iso))
+        let id = try add(
+            TestTransaction(
+                account: pending.account, date: date, amount: amount ?? pending.amount, name: name ?? pending.name,
+                merchantName: pending.merchantName, pending: false, authorizedDate: pending.authorizedDate ?? pending.day.iso))
         var posted = current[id]!
         posted.pendingBankID = pendingBankID
         write(posted)

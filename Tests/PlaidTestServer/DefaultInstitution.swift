@@ -9,12 +9,15 @@ public enum DefaultInstitution {
     public static let pendingCount = 4
 
     public static let accounts = [
-        TestAccount(key: "checking", name: "Plaid Checking", officialName: "Plaid Gold Standard 0% Interest Checking",
-                    mask: "0000", type: "depository", subtype: "checking", current: "1210.55", available: "1100.55"),
-        TestAccount(key: "savings", name: "Plaid Saving", officialName: "Plaid Silver Standard 0.1% Interest Saving",
-                    mask: "1111", type: "depository", subtype: "savings", current: "8200.10", available: "8200.10"),
-        TestAccount(key: "credit", name: "Plaid Credit Card", officialName: "Plaid Diamond 12.5% APR Interest Credit Card",
-                    mask: "3333", type: "credit", subtype: "credit card", current: "410.27", available: "4589.73", limit: "5000.00"),
+        TestAccount(
+            key: "checking", name: "Plaid Checking", officialName: "Plaid Gold Standard 0% Interest Checking",
+            mask: "0000", type: "depository", subtype: "checking", current: "1210.55", available: "1100.55"),
+        TestAccount(
+            key: "savings", name: "Plaid Saving", officialName: "Plaid Silver Standard 0.1% Interest Saving",
+            mask: "1111", type: "depository", subtype: "savings", current: "8200.10", available: "8200.10"),
+        TestAccount(
+            key: "credit", name: "Plaid Credit Card", officialName: "Plaid Diamond 12.5% APR Interest Credit Card",
+            mask: "3333", type: "credit", subtype: "credit card", current: "410.27", available: "4589.73", limit: "5000.00"),
     ]
 
     private static let merchants: [(name: String, merchant: String?, account: String, cents: ClosedRange<Int>)] = [
@@ -42,15 +45,17 @@ public enum DefaultInstitution {
             let m = merchants[Int(rng.next() % UInt64(merchants.count))]
             // Spread over 730 days back, never today (today's activity is still pending).
             let day = state.today.adding(days: -1 - Int(rng.next() % 729))
-            entries.append(TestTransaction(
-                account: m.account, date: day.iso, amount: amount(in: m.cents, &rng), name: m.name,
-                merchantName: m.merchant, authorizedDate: day.adding(days: -Int(rng.next() % 3)).iso))
+            entries.append(
+                TestTransaction(
+                    account: m.account, date: day.iso, amount: amount(in: m.cents, &rng), name: m.name,
+                    merchantName: m.merchant, authorizedDate: day.adding(days: -Int(rng.next() % 3)).iso))
         }
         for i in 0..<pendingCount {
             let m = merchants[i % 3]
-            entries.append(TestTransaction(
-                account: m.account, date: state.today.adding(days: -i).iso, amount: amount(in: m.cents, &rng),
-                name: m.name, merchantName: m.merchant, pending: true))
+            entries.append(
+                TestTransaction(
+                    account: m.account, date: state.today.adding(days: -i).iso, amount: amount(in: m.cents, &rng),
+                    name: m.name, merchantName: m.merchant, pending: true))
         }
         // The bank's change log starts in date order, as a first historical pull would.
         for t in entries.sorted(by: { $0.date < $1.date }) { _ = try bank.add(t) }

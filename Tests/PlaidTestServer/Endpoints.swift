@@ -131,9 +131,10 @@ enum Endpoints {
         for t in page.added { added.append(ResponseShapes.transaction(t, item: &item, bank: bank, originalDescription: originals)) }
         for t in page.modified { modified.append(ResponseShapes.transaction(t, item: &item, bank: bank, originalDescription: originals)) }
         for t in page.removed {
-            removed.append(.object([
-                "transaction_id": .string(item.transactionID(t.bankID)), "account_id": .string(item.accountIDs[t.account] ?? ""),
-            ]))
+            removed.append(
+                .object([
+                    "transaction_id": .string(item.transactionID(t.bankID)), "account_id": .string(item.accountIDs[t.account] ?? ""),
+                ]))
         }
         return Answer(
             members: [

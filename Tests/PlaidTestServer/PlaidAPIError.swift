@@ -25,13 +25,15 @@ struct PlaidAPIError: Error, Sendable {
     // MARK: INVALID_REQUEST (400)
 
     static func missingFields(_ fields: [String]) -> Self {
-        .init(status: 400, type: "INVALID_REQUEST", code: "MISSING_FIELDS",
-              message: "the following required fields are missing: \(fields.joined(separator: ", "))")
+        .init(
+            status: 400, type: "INVALID_REQUEST", code: "MISSING_FIELDS",
+            message: "the following required fields are missing: \(fields.joined(separator: ", "))")
     }
 
     static func unknownFields(_ fields: [String]) -> Self {
-        .init(status: 400, type: "INVALID_REQUEST", code: "UNKNOWN_FIELDS",
-              message: "the following fields are not recognized by this endpoint: \(fields.joined(separator: ", "))")
+        .init(
+            status: 400, type: "INVALID_REQUEST", code: "UNKNOWN_FIELDS",
+            message: "the following fields are not recognized by this endpoint: \(fields.joined(separator: ", "))")
     }
 
     static func invalidField(_ message: String) -> Self {
@@ -39,8 +41,9 @@ struct PlaidAPIError: Error, Sendable {
     }
 
     static func invalidBody(_ detail: String) -> Self {
-        .init(status: 400, type: "INVALID_REQUEST", code: "INVALID_BODY",
-              message: "body could not be parsed as JSON (\(detail))")
+        .init(
+            status: 400, type: "INVALID_REQUEST", code: "INVALID_BODY",
+            message: "body could not be parsed as JSON (\(detail))")
     }
 
     static func invalidHeaders(_ message: String) -> Self {
@@ -66,8 +69,9 @@ struct PlaidAPIError: Error, Sendable {
     }
 
     static func invalidInstitution(_ id: String) -> Self {
-        .init(status: 400, type: "INVALID_INPUT", code: "INVALID_INSTITUTION",
-              message: "invalid institution_id provided: \(id)")
+        .init(
+            status: 400, type: "INVALID_INPUT", code: "INVALID_INSTITUTION",
+            message: "invalid institution_id provided: \(id)")
     }
 
     static let invalidLinkToken = Self(
@@ -78,15 +82,19 @@ struct PlaidAPIError: Error, Sendable {
 
     static let itemNotFound = Self(
         status: 400, type: "ITEM_ERROR", code: "ITEM_NOT_FOUND",
-        message: "The Item you requested cannot be found. This Item does not exist, has been previously removed via /item/remove, or has had access removed by the user.")
+        message:
+            "The Item you requested cannot be found. This Item does not exist, has been previously removed via /item/remove, or has had access removed by the user."
+    )
 
     /// An item error set by the test (`ITEM_LOGIN_REQUIRED`, `PENDING_EXPIRATION`, ...).
     static func item(_ code: String) -> Self {
         switch code {
         case "ITEM_LOGIN_REQUIRED":
-            return .init(status: 400, type: "ITEM_ERROR", code: code,
-                         message: "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state",
-                         displayMessage: "Please update your login credentials.")
+            return .init(
+                status: 400, type: "ITEM_ERROR", code: code,
+                message:
+                    "the login details of this item have changed (credentials, MFA, or required user action) and a user login is required to update this information. use Link's update mode to restore the item to a good state",
+                displayMessage: "Please update your login credentials.")
         default:
             return .init(status: 400, type: "ITEM_ERROR", code: code, message: "item error \(code)")
         }
@@ -101,8 +109,9 @@ struct PlaidAPIError: Error, Sendable {
     // MARK: RATE_LIMIT_EXCEEDED (429), INSTITUTION_ERROR (400), API_ERROR (500)
 
     static func rateLimit(_ code: String) -> Self {
-        .init(status: 429, type: "RATE_LIMIT_EXCEEDED", code: code,
-              message: "rate limit exceeded for attempts to access this item. please try again later")
+        .init(
+            status: 429, type: "RATE_LIMIT_EXCEEDED", code: code,
+            message: "rate limit exceeded for attempts to access this item. please try again later")
     }
 
     static let institutionDown = Self(

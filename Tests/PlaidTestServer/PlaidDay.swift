@@ -14,9 +14,9 @@ public struct PlaidDay: Comparable, Hashable, Sendable, CustomStringConvertible 
     public init?(iso: String) {
         let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
         guard iso.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), d >= 1, d <= Self.daysIn(month: m, year: y)
+            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), d >= 1, d <= Self.daysIn(month: m, year: y)
         else { return nil }
         let yy = m <= 2 ? y - 1 : y
         let era = (yy >= 0 ? yy : yy - 399) / 400

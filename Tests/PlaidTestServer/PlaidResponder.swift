@@ -56,7 +56,9 @@ struct PlaidResponder: HTTPResponder {
             body: ResponseBody(byteBuffer: ByteBuffer(string: json.serialized())))
     }
 
-    private func answer(method: HTTPRequest.Method, path: String, headers: [String: String], body: [UInt8]) throws(PlaidAPIError) -> Endpoints.Answer {
+    private func answer(method: HTTPRequest.Method, path: String, headers: [String: String], body: [UInt8]) throws(PlaidAPIError)
+        -> Endpoints.Answer
+    {
         let validator = PlaidSchemas.spec
         guard method == .post, validator.paths.contains(path) else { throw .notFound(path) }
         guard let version = headers["plaid-version"] else {
@@ -66,7 +68,7 @@ struct PlaidResponder: HTTPResponder {
             throw .invalidHeaders("Plaid-Version \(version) is not supported; this server implements \(Self.apiVersion)")
         }
         guard let contentType = headers["content-type"]?.lowercased(),
-              contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json"
+            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces) == "application/json"
         else { throw .invalidBody("Content-Type must be application/json") }
         let json: PlaidJSON
         do { json = try PlaidJSON.parse(body) } catch { throw .invalidBody("\(error.reason) at byte \(error.offset)") }
@@ -81,7 +83,8 @@ struct PlaidResponder: HTTPResponder {
         if let problem = validator.problem(in: json, path: path) { throw problem }
         return try state.locked { (s) throws(PlaidAPIError) in
             if ["/link/token/create", "/sandbox/public_token/create", "/item/public_token/exchange"].contains(path),
-               let failure = s.takeFailure(path: path, itemID: nil) {
+                let failure = s.takeFailure(path: path, itemID: nil)
+            {
                 throw failure
             }
             return try Endpoints.handle(path, json, s)

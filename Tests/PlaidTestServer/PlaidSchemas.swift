@@ -18,8 +18,8 @@ struct PlaidSchemas: Sendable {
 
     static let spec: PlaidSchemas = {
         guard let doc = try? PlaidJSON.parse(PackageResources.plaid_schemas_json),
-              case .object(let requests)? = doc["requests"], case .object(let responses)? = doc["responses"],
-              let error = doc["error"]?.stringValue, case .object(let schemas)? = doc["schemas"]
+            case .object(let requests)? = doc["requests"], case .object(let responses)? = doc["responses"],
+            let error = doc["error"]?.stringValue, case .object(let schemas)? = doc["schemas"]
         else { fatalError("plaid_schemas.json is not the extracted schema document") }
         return PlaidSchemas(
             requestByPath: requests.compactMapValues(\.stringValue), responseByPath: responses.compactMapValues(\.stringValue),

@@ -34,8 +34,10 @@ public final class PlaidTestServer: Sendable {
     /// (`DefaultInstitution`, "First Platypus Bank", `ins_109508`) unless `withDefaultInstitution`
     /// is false. `today` anchors `days_requested` windows and the default history (default: the
     /// current UTC day).
-    public static func start(clientID: String = "test-client-id", secret: String = "test-secret", port: Int = 0,
-                             today: PlaidDay = .today(), withDefaultInstitution: Bool = true) async throws -> PlaidTestServer {
+    public static func start(
+        clientID: String = "test-client-id", secret: String = "test-secret", port: Int = 0,
+        today: PlaidDay = .today(), withDefaultInstitution: Bool = true
+    ) async throws -> PlaidTestServer {
         let state = ServerState(clientID: clientID, secret: secret, today: today)
         if withDefaultInstitution { try DefaultInstitution.install(into: state) }
         let owner = WeakServer()
@@ -71,7 +73,7 @@ public final class PlaidTestServer: Sendable {
 
     /// Stops listening, lets requests in flight finish, and waits until the server has shut down.
     public func stop() async {
-        state.locked { s in s.allHolds }.forEach { $0.release() }
+        for hold in state.locked({ s in s.allHolds }) { hold.release() }
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
@@ -103,8 +105,10 @@ public final class PlaidTestServer: Sendable {
     }
 
     /// Changes a transaction in place (Plaid reports it in `modified`).
-    public func modifyTransaction(institution: String, bankID: String, name: String? = nil, amount: String? = nil,
-                                  date: String? = nil, merchantName: String? = nil) throws {
+    public func modifyTransaction(
+        institution: String, bankID: String, name: String? = nil, amount: String? = nil,
+        date: String? = nil, merchantName: String? = nil
+    ) throws {
         try mutateBank(institution) { (bank) throws(PlaidTestServerError) in
             try bank.modify(bankID, name: name, amount: amount, date: date, merchantName: merchantName)
         }
@@ -119,8 +123,10 @@ public final class PlaidTestServer: Sendable {
     /// `pending_transaction_id` naming it, with a new amount or name if given (a tip). Returns
     /// the posted transaction's bank id.
     @discardableResult
-    public func post(institution: String, pendingBankID: String, amount: String? = nil, name: String? = nil,
-                     date: String) throws -> String {
+    public func post(
+        institution: String, pendingBankID: String, amount: String? = nil, name: String? = nil,
+        date: String
+    ) throws -> String {
         try mutateBank(institution) { (bank) throws(PlaidTestServerError) in
             try bank.post(pendingBankID, amount: amount, name: name, date: date)
         }
@@ -156,8 +162,9 @@ public final class PlaidTestServer: Sendable {
         state.locked { s in
             s.itemOrder.map { id in
                 let i = s.items[id]!
-                return TestItem(itemID: i.itemID, accessToken: i.accessToken, institutionID: i.institutionID, removed: i.removed,
-                                errorCode: i.errorCode, daysRequested: i.daysRequested, accountIDs: i.accountIDs)
+                return TestItem(
+                    itemID: i.itemID, accessToken: i.accessToken, institutionID: i.institutionID, removed: i.removed,
+                    errorCode: i.errorCode, daysRequested: i.daysRequested, accountIDs: i.accountIDs)
             }
         }
     }

@@ -37,7 +37,7 @@ public final class RequestHold: @unchecked Sendable {
         let waiters = releaseWaiters
         releaseWaiters = []
         lock.unlock()
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Called by the responder for the matching request: marks it held and waits for `release`.
@@ -54,7 +54,7 @@ public final class RequestHold: @unchecked Sendable {
                 releaseWaiters.append(c)
                 lock.unlock()
             }
-            waiters.forEach { $0.resume() }
+            for waiter in waiters { waiter.resume() }
         }
     }
 }

@@ -27,10 +27,11 @@ enum ResponseShapes {
     }
 
     static func accounts(_ item: ItemRecord, _ bank: Bank, only ids: Set<String>? = nil) -> PlaidJSON {
-        .array(bank.institution.accounts.compactMap { a in
-            guard let id = item.accountIDs[a.key], ids?.contains(id) ?? true else { return nil }
-            return account(a, id: id)
-        })
+        .array(
+            bank.institution.accounts.compactMap { a in
+                guard let id = item.accountIDs[a.key], ids?.contains(id) ?? true else { return nil }
+                return account(a, id: id)
+            })
     }
 
     static func transaction(_ t: BankTransaction, item: inout ItemRecord, bank: Bank, originalDescription: Bool) -> PlaidJSON {
@@ -38,7 +39,9 @@ enum ResponseShapes {
         let nullLocation: [String: PlaidJSON] = Dictionary(
             uniqueKeysWithValues: ["address", "city", "region", "postal_code", "country", "lat", "lon", "store_number"].map { ($0, .null) })
         let nullPaymentMeta: [String: PlaidJSON] = Dictionary(
-            uniqueKeysWithValues: ["reference_number", "ppd_id", "payee", "by_order_of", "payer", "payment_method", "payment_processor", "reason"].map { ($0, .null) })
+            uniqueKeysWithValues: [
+                "reference_number", "ppd_id", "payee", "by_order_of", "payer", "payment_method", "payment_processor", "reason",
+            ].map { ($0, .null) })
         var members: [String: PlaidJSON] = [
             "transaction_id": .string(item.transactionID(t.bankID)),
             "account_id": .string(item.accountIDs[t.account] ?? ""),

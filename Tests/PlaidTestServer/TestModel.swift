@@ -19,8 +19,10 @@ public struct TestAccount: Sendable, Equatable {
     public var limit: String?
     public var isoCurrencyCode: String
 
-    public init(key: String, name: String, officialName: String? = nil, mask: String, type: String, subtype: String,
-                current: String, available: String? = nil, limit: String? = nil, isoCurrencyCode: String = "USD") {
+    public init(
+        key: String, name: String, officialName: String? = nil, mask: String, type: String, subtype: String,
+        current: String, available: String? = nil, limit: String? = nil, isoCurrencyCode: String = "USD"
+    ) {
         self.key = key
         self.name = name
         self.officialName = officialName
@@ -60,8 +62,10 @@ public struct TestTransaction: Sendable, Equatable {
     public var pending: Bool
     public var authorizedDate: String?
 
-    public init(account: String, date: String, amount: String, name: String, merchantName: String? = nil,
-                pending: Bool = false, authorizedDate: String? = nil) {
+    public init(
+        account: String, date: String, amount: String, name: String, merchantName: String? = nil,
+        pending: Bool = false, authorizedDate: String? = nil
+    ) {
         self.account = account
         self.date = date
         self.amount = amount

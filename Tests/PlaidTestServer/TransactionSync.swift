@@ -57,8 +57,8 @@ struct SyncCursor: Equatable {
         guard let data = Data(base64Encoded: text), let plain = String(data: data, encoding: .utf8) else { return nil }
         let parts = plain.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 5, parts[0] == "v1", parts[1] == itemID,
-              let from = Int(parts[2]), let to = Int(parts[3]), let offset = Int(parts[4]),
-              0 <= from, from <= to, to <= head, offset >= 0
+            let from = Int(parts[2]), let to = Int(parts[3]), let offset = Int(parts[4]),
+            0 <= from, from <= to, to <= head, offset >= 0
         else { return nil }
         self.init(from: from, to: to, offset: offset)
     }

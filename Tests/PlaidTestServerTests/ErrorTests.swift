@@ -15,10 +15,12 @@ import Testing
     @Test func missingPlaidVersionIsRejected() async throws {
         try await withServer { _, calls in
             let (token, _) = try await calls.link()
-            let missing = try await calls.post("/accounts/get", ["access_token": .string(token)], headers: [("Content-Type", "application/json")])
+            let missing = try await calls.post(
+                "/accounts/get", ["access_token": .string(token)], headers: [("Content-Type", "application/json")])
             #expect(missing.status == 400 && missing.errorType == "INVALID_REQUEST" && missing.errorCode == "INVALID_HEADERS")
-            let wrong = try await calls.post("/accounts/get", ["access_token": .string(token)],
-                                             headers: [("Content-Type", "application/json"), ("Plaid-Version", "2019-05-29")])
+            let wrong = try await calls.post(
+                "/accounts/get", ["access_token": .string(token)],
+                headers: [("Content-Type", "application/json"), ("Plaid-Version", "2019-05-29")])
             #expect(wrong.errorCode == "INVALID_HEADERS")
         }
     }
@@ -33,10 +35,12 @@ import Testing
             let none = try await calls.post("/accounts/get", ["access_token": .string(token)], credentials: false)
             #expect(none.errorCode == "MISSING_FIELDS" && none.json["error_message"]?.stringValue?.hasSuffix("client_id, secret") == true)
             // The header form Plaid also accepts.
-            let viaHeaders = try await calls.post("/accounts/get", ["access_token": .string(token)], credentials: false, headers: [
-                ("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json"),
-                ("PLAID-CLIENT-ID", "test-client-id"), ("PLAID-SECRET", "test-secret"),
-            ])
+            let viaHeaders = try await calls.post(
+                "/accounts/get", ["access_token": .string(token)], credentials: false,
+                headers: [
+                    ("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json"),
+                    ("PLAID-CLIENT-ID", "test-client-id"), ("PLAID-SECRET", "test-secret"),
+                ])
             #expect(viaHeaders.status == 200)
             // What the client sent is recorded for tests of the client.
             let recorded = server.requests().last
@@ -59,7 +63,9 @@ import Testing
             let forged = try await calls.sync(token, cursor: "bm90IGEgY3Vyc29y", count: nil)
             #expect(forged.errorCode == "INVALID_FIELD")
             let missingToken = try await calls.post("/transactions/sync", [:])
-            #expect(missingToken.errorCode == "MISSING_FIELDS" && missingToken.json["error_message"]?.stringValue?.hasSuffix("access_token") == true)
+            #expect(
+                missingToken.errorCode == "MISSING_FIELDS"
+                    && missingToken.json["error_message"]?.stringValue?.hasSuffix("access_token") == true)
             let notJSON = try await calls.postRaw("/transactions/sync", "{\"access_token\": ")
             #expect(notJSON.status == 400 && notJSON.errorCode == "INVALID_BODY")
         }
@@ -75,7 +81,8 @@ import Testing
                 #expect(reply.status == 400 && reply.errorType == "ITEM_ERROR" && reply.errorCode == "ITEM_NOT_FOUND")
             }
             #expect(server.items().first { $0.itemID == itemID }?.removed == true)
-            let unknown = try await calls.post("/accounts/get", ["access_token": .string("access-sandbox-00000000-0000-0000-0000-000000000000")])
+            let unknown = try await calls.post(
+                "/accounts/get", ["access_token": .string("access-sandbox-00000000-0000-0000-0000-000000000000")])
             #expect(unknown.errorType == "INVALID_INPUT" && unknown.errorCode == "INVALID_ACCESS_TOKEN")
         }
     }

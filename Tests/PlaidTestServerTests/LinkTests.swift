@@ -11,7 +11,9 @@ import Testing
             #expect(reply.status == 200)
             let accounts = try #require(reply.json["accounts"]?.arrayValue)
             #expect(accounts.compactMap { $0["mask"]?.stringValue } == ["0000", "1111", "3333"])
-            #expect(accounts.map { $0["account_id"]?.stringValue } == ["checking", "savings", "credit"].map { server.items()[0].accountIDs[$0] })
+            #expect(
+                accounts.map { $0["account_id"]?.stringValue }
+                    == ["checking", "savings", "credit"].map { server.items()[0].accountIDs[$0] })
             // Balances leave the server exactly as written, as JSON numbers.
             #expect(accounts[2]["balances"]?["current"] == .number("410.27"))
             #expect(reply.raw.contains("\"limit\":5000.00"))
@@ -24,9 +26,11 @@ import Testing
 
     @Test func publicTokenIsSingleUse() async throws {
         try await withServer { _, calls in
-            let created = try await calls.post("/sandbox/public_token/create", [
-                "institution_id": .string(DefaultInstitution.id), "initial_products": .array([.string("transactions")]),
-            ])
+            let created = try await calls.post(
+                "/sandbox/public_token/create",
+                [
+                    "institution_id": .string(DefaultInstitution.id), "initial_products": .array([.string("transactions")]),
+                ])
             let publicToken = try #require(created.json["public_token"]?.stringValue)
             #expect(publicToken.hasPrefix("public-sandbox-"))
             let first = try await calls.post("/item/public_token/exchange", ["public_token": .string(publicToken)])
@@ -39,20 +43,24 @@ import Testing
 
     @Test func unknownInstitutionIsRefused() async throws {
         try await withServer { _, calls in
-            let reply = try await calls.post("/sandbox/public_token/create", [
-                "institution_id": .string("ins_nope"), "initial_products": .array([.string("transactions")]),
-            ])
+            let reply = try await calls.post(
+                "/sandbox/public_token/create",
+                [
+                    "institution_id": .string("ins_nope"), "initial_products": .array([.string("transactions")]),
+                ])
             #expect(reply.status == 400 && reply.errorCode == "INVALID_INSTITUTION")
         }
     }
 
     @Test func linkTokenThenLinkCompletesWithDaysRequested() async throws {
         try await withServer { server, calls in
-            let reply = try await calls.post("/link/token/create", [
-                "client_name": .string("MoneyFlow"), "language": .string("en"), "country_codes": .array([.string("US")]),
-                "user": .object(["client_user_id": .string("local-user")]), "products": .array([.string("transactions")]),
-                "transactions": .object(["days_requested": .number("730")]),
-            ])
+            let reply = try await calls.post(
+                "/link/token/create",
+                [
+                    "client_name": .string("MoneyFlow"), "language": .string("en"), "country_codes": .array([.string("US")]),
+                    "user": .object(["client_user_id": .string("local-user")]), "products": .array([.string("transactions")]),
+                    "transactions": .object(["days_requested": .number("730")]),
+                ])
             #expect(reply.status == 200)
             let linkToken = try #require(reply.json["link_token"]?.stringValue)
             #expect(linkToken.hasPrefix("link-sandbox-"))
@@ -94,8 +102,10 @@ import Testing
             try server.setItemError(itemID: itemID, code: "ITEM_LOGIN_REQUIRED")
             let failing = try await calls.post("/accounts/get", ["access_token": .string(token)])
             #expect(failing.status == 400 && failing.errorType == "ITEM_ERROR" && failing.errorCode == "ITEM_LOGIN_REQUIRED")
-            try server.addAccount(institution: DefaultInstitution.id, TestAccount(
-                key: "cd", name: "Plaid CD", mask: "2222", type: "depository", subtype: "cd", current: "1000.00"))
+            try server.addAccount(
+                institution: DefaultInstitution.id,
+                TestAccount(
+                    key: "cd", name: "Plaid CD", mask: "2222", type: "depository", subtype: "cd", current: "1000.00"))
             var request: [String: PlaidJSON] = [
                 "client_name": .string("MoneyFlow"), "language": .string("en"), "country_codes": .array([.string("US")]),
                 "user": .object(["client_user_id": .string("u")]), "access_token": .string(token),

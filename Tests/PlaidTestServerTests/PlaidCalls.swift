@@ -1,8 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-@testable import PlaidTestServer
 import Testing
+
+@testable import PlaidTestServer
 
 /// Real HTTP calls to a running test server over loopback (AsyncHTTPClient), shaped as a Plaid
 /// client sends them, plus a minimal sync client that applies updates the way Plaid documents.
@@ -21,8 +22,10 @@ struct PlaidCalls {
     }
 
     /// POSTs `body` with credentials added; `headers` replace the default ones when given.
-    func post(_ path: String, _ body: [String: PlaidJSON] = [:], credentials: Bool = true,
-              headers: [(String, String)] = [("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json")]) async throws -> Reply {
+    func post(
+        _ path: String, _ body: [String: PlaidJSON] = [:], credentials: Bool = true,
+        headers: [(String, String)] = [("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json")]
+    ) async throws -> Reply {
         var members = body
         if credentials {
             members["client_id"] = members["client_id"] ?? .string(clientID)
@@ -31,8 +34,10 @@ struct PlaidCalls {
         return try await postRaw(path, PlaidJSON.object(members).serialized(), headers: headers)
     }
 
-    func postRaw(_ path: String, _ text: String,
-                 headers: [(String, String)] = [("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json")]) async throws -> Reply {
+    func postRaw(
+        _ path: String, _ text: String,
+        headers: [(String, String)] = [("Plaid-Version", "2020-09-14"), ("Content-Type", "application/json")]
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: server.baseURL + path)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -51,16 +56,18 @@ struct PlaidCalls {
     func link(institution: String = DefaultInstitution.id, days: Int? = nil) async throws -> (accessToken: String, itemID: String) {
         var options: [String: PlaidJSON] = [:]
         if let days { options["transactions"] = .object(["days_requested": .number(String(days))]) }
-        let created = try await post("/sandbox/public_token/create", [
-            "institution_id": .string(institution), "initial_products": .array([.string("transactions")]),
-            "options": .object(options),
-        ])
+        let created = try await post(
+            "/sandbox/public_token/create",
+            [
+                "institution_id": .string(institution), "initial_products": .array([.string("transactions")]),
+                "options": .object(options),
+            ])
         guard created.status == 200, let publicToken = created.json["public_token"]?.stringValue else {
             throw CallFailure(message: "public token: \(created.raw)")
         }
         let exchanged = try await post("/item/public_token/exchange", ["public_token": .string(publicToken)])
         guard exchanged.status == 200, let token = exchanged.json["access_token"]?.stringValue,
-              let itemID = exchanged.json["item_id"]?.stringValue
+            let itemID = exchanged.json["item_id"]?.stringValue
         else { throw CallFailure(message: "exchange: \(exchanged.raw)") }
         return (token, itemID)
     }
@@ -105,11 +112,13 @@ struct SyncedLedger {
 
     /// The ledger as comparable rows: id, account, date, amount text, name, pending, pending id.
     var rows: Set<Row> {
-        Set(transactions.values.map { t in
-            Row(id: t["transaction_id"]!.stringValue!, account: t["account_id"]!.stringValue!, date: t["date"]!.stringValue!,
-                amount: t["amount"]!.numberText!, name: t["name"]!.stringValue!, pending: t["pending"]!.boolValue!,
-                pendingID: t["pending_transaction_id"]?.stringValue)
-        })
+        Set(
+            transactions.values.map { t in
+                Row(
+                    id: t["transaction_id"]!.stringValue!, account: t["account_id"]!.stringValue!, date: t["date"]!.stringValue!,
+                    amount: t["amount"]!.numberText!, name: t["name"]!.stringValue!, pending: t["pending"]!.boolValue!,
+                    pendingID: t["pending_transaction_id"]?.stringValue)
+            })
     }
 
     struct Row: Hashable {
@@ -119,8 +128,12 @@ struct SyncedLedger {
     }
 
     static func rows(_ truth: [TruthTransaction]) -> Set<Row> {
-        Set(truth.map { Row(id: $0.transactionID, account: $0.accountID, date: $0.date, amount: $0.amount, name: $0.name,
-                            pending: $0.pending, pendingID: $0.pendingTransactionID) })
+        Set(
+            truth.map {
+                Row(
+                    id: $0.transactionID, account: $0.accountID, date: $0.date, amount: $0.amount, name: $0.name,
+                    pending: $0.pending, pendingID: $0.pendingTransactionID)
+            })
     }
 }
 

@@ -1,5 +1,6 @@
-@testable import PlaidTestServer
 import Testing
+
+@testable import PlaidTestServer
 
 /// The pieces under the HTTP layer: exact JSON numbers, days, and the spec-driven validator.
 @Suite struct SpecCheckTests {
@@ -31,7 +32,9 @@ import Testing
         let token = #""client_id":"c","secret":"s","access_token":"access-sandbox-x""#
         #expect(try problem("/transactions/sync", "{\(token),\"count\":500}") == nil)
         #expect(try problem("/transactions/sync", "{\(token),\"count\":\"7\"}")?.message == "count must be of type integer")
-        #expect(try problem("/transactions/sync", "{\(token),\"options\":{\"days_requested\":0}}")?.message == "options.days_requested must be at least 1")
+        #expect(
+            try problem("/transactions/sync", "{\(token),\"options\":{\"days_requested\":0}}")?.message
+                == "options.days_requested must be at least 1")
         #expect(try problem("/transactions/sync", "{\(token),\"options\":null}")?.code == "INVALID_FIELD")
         #expect(try problem("/transactions/sync", "{\(token),\"options\":{\"include_original_description\":null}}") == nil)
         // Closed enums from the spec.
@@ -43,7 +46,9 @@ import Testing
         #expect(missing?.code == "MISSING_FIELDS" && missing?.message.hasSuffix("user.address.country") == true)
         // additionalProperties: true in the spec lets unknown keys through there only.
         #expect(try problem("/link/token/create", "{\(link),\"user\":{\"client_user_id\":\"u\"},\"account_filters\":{\"x\":1}}") == nil)
-        #expect(try problem("/link/token/create", "{\(link),\"user\":{\"client_user_id\":\"u\"},\"transactions\":{\"x\":1}}")?.code == "UNKNOWN_FIELDS")
+        #expect(
+            try problem("/link/token/create", "{\(link),\"user\":{\"client_user_id\":\"u\"},\"transactions\":{\"x\":1}}")?.code
+                == "UNKNOWN_FIELDS")
         // Missing fields outrank unknown ones, which outrank invalid values.
         #expect(try problem("/transactions/sync", #"{"count":0,"extra":1}"#)?.code == "MISSING_FIELDS")
         #expect(try problem("/transactions/sync", "{\(token),\"count\":0,\"extra\":1}")?.code == "UNKNOWN_FIELDS")
@@ -51,7 +56,8 @@ import Testing
     }
 
     @Test func responseCheckCatchesOffSpecAnswers() throws {
-        let page = #"{"added":[],"modified":[],"removed":[],"accounts":[],"next_cursor":"","request_id":"r","transactions_update_status":"DONE"}"#
+        let page =
+            #"{"added":[],"modified":[],"removed":[],"accounts":[],"next_cursor":"","request_id":"r","transactions_update_status":"DONE"}"#
         let problems = validator.responseProblems(in: try PlaidJSON.parse(page), path: "/transactions/sync", status: 200)
         #expect(problems.contains("missing has_more"))
         #expect(problems.contains { $0.hasPrefix("transactions_update_status must be one of") })

@@ -50,12 +50,15 @@ import Testing
             let posted = try server.bankTransactionIDs(institution: bank, pending: false)
             let pending = try server.bankTransactionIDs(institution: bank, pending: true)
 
-            let newID = try server.addTransaction(institution: bank, TestTransaction(
-                account: "checking", date: server.today.adding(days: -10).iso, amount: "1234.12", name: "Exact Amount Ltd"))
+            let newID = try server.addTransaction(
+                institution: bank,
+                TestTransaction(
+                    account: "checking", date: server.today.adding(days: -10).iso, amount: "1234.12", name: "Exact Amount Ltd"))
             try server.modifyTransaction(institution: bank, bankID: posted[3], name: "Renamed", amount: "99.99")
             try server.removeTransaction(institution: bank, bankID: posted[5])
-            let postedID = try server.post(institution: bank, pendingBankID: pending[0], amount: "77.70", name: "With Tip",
-                                           date: server.today.adding(days: -9).iso)
+            let postedID = try server.post(
+                institution: bank, pendingBankID: pending[0], amount: "77.70", name: "With Tip",
+                date: server.today.adding(days: -9).iso)
             try server.setBalance(institution: bank, account: "checking", current: "1001.01", available: "999.99")
             // count 1: every change on its own page, so the posted row and the pending removal are apart.
             try await ledger.syncUpdate(calls, token: token, count: 1)
@@ -75,13 +78,17 @@ import Testing
             #expect(postedRow["pending_transaction_id"]?.stringValue == idOf(pending[0]))
             #expect(postedRow["pending"] == .bool(false) && postedRow["amount"] == .number("77.70"))
             let pageOfPosted = pages.firstIndex { ($0["added"]?.arrayValue ?? []).contains(postedRow) }!
-            let pageOfRemoval = pages.firstIndex { ($0["removed"]?.arrayValue ?? []).contains { $0["transaction_id"]?.stringValue == idOf(pending[0]) } }!
+            let pageOfRemoval = pages.firstIndex {
+                ($0["removed"]?.arrayValue ?? []).contains { $0["transaction_id"]?.stringValue == idOf(pending[0]) }
+            }!
             #expect(pageOfPosted != pageOfRemoval)
             // Every page carries the accounts with their balances as they are now.
             let checking = try #require(server.items()[0].accountIDs["checking"])
-            #expect(pages.allSatisfy { page in
-                page["accounts"]?.arrayValue?.first { $0["account_id"] == .string(checking) }?["balances"]?["current"] == .number("1001.01")
-            })
+            #expect(
+                pages.allSatisfy { page in
+                    page["accounts"]?.arrayValue?.first { $0["account_id"] == .string(checking) }?["balances"]?["current"]
+                        == .number("1001.01")
+                })
             // Amounts leave as the JSON number text they were given.
             #expect(try await calls.sync(token, cursor: "", count: 500).raw.contains("\"amount\":1234.12,"))
             #expect(ledger.rows == SyncedLedger.rows(after))
@@ -92,8 +99,10 @@ import Testing
         try await withServer { server, calls in
             let (token, itemID) = try await calls.link(days: 730)
             server.mutateDuringNextPagination(itemID: itemID) { server in
-                try server.addTransaction(institution: DefaultInstitution.id, TestTransaction(
-                    account: "credit", date: server.today.adding(days: -8).iso, amount: "5.25", name: "Late Arrival"))
+                try server.addTransaction(
+                    institution: DefaultInstitution.id,
+                    TestTransaction(
+                        account: "credit", date: server.today.adding(days: -8).iso, amount: "5.25", name: "Late Arrival"))
             }
             var ledger = SyncedLedger()
             var failure: SyncFailure?

@@ -12,11 +12,13 @@ guard arguments.count <= 1, let port = Int(arguments.first ?? "8080"), (0...6553
 do {
     let server = try await PlaidTestServer.start(port: port)
     // Written unbuffered: a script reading the URL from a pipe needs it now, not at exit.
-    FileHandle.standardOutput.write(Data("""
-        \(server.baseURL)
-        client_id test-client-id, secret test-secret, institution \(DefaultInstitution.id) (\(DefaultInstitution.name))
+    FileHandle.standardOutput.write(
+        Data(
+            """
+            \(server.baseURL)
+            client_id test-client-id, secret test-secret, institution \(DefaultInstitution.id) (\(DefaultInstitution.name))
 
-        """.utf8))
+            """.utf8))
     while true { try await Task.sleep(for: .seconds(3600)) }
 } catch {
     FileHandle.standardError.write(Data("plaid-test-server: \(error)\n".utf8))
