@@ -32,6 +32,7 @@ import Testing
             wrong.secret = "not-the-secret"
             let reply = try await wrong.post("/accounts/get", ["access_token": .string(token)])
             #expect(reply.status == 400 && reply.errorType == "INVALID_INPUT" && reply.errorCode == "INVALID_API_KEYS")
+            #expect(!reply.raw.contains("not-the-secret") && !reply.raw.contains(token))
             let none = try await calls.post("/accounts/get", ["access_token": .string(token)], credentials: false)
             #expect(none.errorCode == "MISSING_FIELDS" && none.json["error_message"]?.stringValue?.hasSuffix("client_id, secret") == true)
             // The header form Plaid also accepts.
@@ -79,6 +80,8 @@ import Testing
             for path in ["/transactions/sync", "/accounts/get", "/item/get"] {
                 let reply = try await calls.post(path, ["access_token": .string(token)])
                 #expect(reply.status == 400 && reply.errorType == "ITEM_ERROR" && reply.errorCode == "ITEM_NOT_FOUND")
+                // Error bodies never echo the token: a client printing them leaks nothing.
+                #expect(!reply.raw.contains(token))
             }
             #expect(server.items().first { $0.itemID == itemID }?.removed == true)
             let unknown = try await calls.post(
