@@ -109,6 +109,20 @@ let package = Package(
         .target(
             name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
             path: "Tests/MoneyFlowTestSupport"),
+        // A Plaid-shaped HTTP server on loopback for offline tests of the live Plaid client: checks
+        // request bodies against the spec's request schemas and follows Plaid's documented sync
+        // rules. Independent of every MoneyFlow target so it cannot share the client's mistakes.
+        .target(
+            name: "PlaidTestServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/PlaidTestServer",
+            exclude: ["extract_schemas.py"],
+            resources: [.embedInCode("plaid_schemas.json")]),
+        // `plaid-test-server PORT`: the test server with its default institution, for README demos.
+        .executableTarget(name: "plaid-test-server", dependencies: ["PlaidTestServer"], path: "Tests/plaid-test-server"),
+        .testTarget(
+            name: "PlaidTestServerTests",
+            dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
