@@ -32,9 +32,10 @@ extension Reconciler {
                 reopening = try reopener.reopenable(
                     accountID: accountID, currency: currency, kinds: kinds,
                     from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
-                    except: settled)
+                    except: settled, plaidAccountIDs: Set(idx.compactMap { Self.plaidAccountID(records[$0]) }))
             }
             var rows = records
+            var plaidAccountIDs = records.map(Self.plaidAccountID)
             if !reopening.records.isEmpty {
                 // Reopened records join as extra rows after the file's own.
                 for r in reopening.records {
@@ -42,6 +43,7 @@ extension Reconciler {
                     var rec = r.record
                     rec.accountKey = first.accountKey
                     rows.append(rec)
+                    plaidAccountIDs.append(rec.sourceKind == .plaid ? r.plaidAccountID : nil)
                     lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
                 }
             }
@@ -61,7 +63,9 @@ extension Reconciler {
                 relinks += Self.relinks(reopening, base: records.count, decisions: [])
                 continue
             }
-            var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
+            var group = MatchGroup(
+                rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count,
+                plaidAccountIDs: plaidAccountIDs)
             // The ledger teaches aliases through transactions this plan does not re-decide:
             // a reopened record's transaction speaks through the plan itself (as one combined
             // file would), never twice.
@@ -78,6 +82,14 @@ extension Reconciler {
             relinks += Self.relinks(reopening, base: records.count, decisions: decided)
         }
         return (out, relinks)
+    }
+
+    /// The Plaid `account_id` of an incoming Plaid record: its account key (`plaid:<account_id>`,
+    /// ``AccountFacts/key``) says it; nil for other sources.
+    static func plaidAccountID(_ r: IncomingRecord) -> String? {
+        guard r.sourceKind == .plaid, r.accountKey.hasPrefix("plaid:") else { return nil }
+        let id = String(r.accountKey.dropFirst("plaid:".count))
+        return id.isEmpty ? nil : id
     }
 
     /// The relinks of a group: reopened records (rows `base...`) whose new decision differs

@@ -43,7 +43,8 @@ public struct Reconciler: Sendable {
             statement.sync = nil
         }
         let records = statement.records
-        let accounts = try resolveAccounts(statement, view: view)
+        let (accounts, accountWarnings) = try resolveAccounts(statement, view: view)
+        statement.warnings += accountWarnings
         var accountIDs: [String: Int64] = [:]
         for a in accounts { if let id = a.accountID { accountIDs[a.key] = id } }
         if let override = options.accountOverride, let id = try view.accountID(named: override) {
@@ -166,9 +167,13 @@ public struct Reconciler: Sendable {
         s.records = kept
     }
 
-    func resolveAccounts(_ s: ImportedStatement, view: any LedgerView) throws -> [AccountResolution] {
+    /// Each account of the file: by override, by its known key, on the store account a
+    /// re-linked bank's account already has (``relinkTargets(_:view:)``), or a new account;
+    /// with the warnings that say where a re-linked account landed or why it could not.
+    func resolveAccounts(_ s: ImportedStatement, view: any LedgerView) throws -> ([AccountResolution], [ImportWarning]) {
         var out: [AccountResolution] = []
         var usedNames = Set<String>()
+        let relink = options.accountOverride == nil ? try relinkTargets(s.accounts, view: view) : RelinkTargets()
         for f in s.accounts {
             if let override = options.accountOverride {
                 out.append(AccountResolution(key: f.key, accountID: try view.accountID(named: override), name: override, facts: f))
@@ -176,6 +181,10 @@ public struct Reconciler: Sendable {
             }
             if let id = try view.accountID(forKey: f.key) {
                 out.append(AccountResolution(key: f.key, accountID: id, name: f.suggestedName, facts: f))
+                continue
+            }
+            if let target = relink.landing[f.key] {
+                out.append(AccountResolution(key: f.key, accountID: target.id, name: target.name, facts: f))
                 continue
             }
             var name = f.suggestedName
@@ -186,6 +195,6 @@ public struct Reconciler: Sendable {
             usedNames.insert(name)
             out.append(AccountResolution(key: f.key, accountID: nil, name: name, facts: f))
         }
-        return out
+        return (out, relink.warnings)
     }
 }
