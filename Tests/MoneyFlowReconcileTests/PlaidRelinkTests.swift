@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowTestSupport
 import Testing
 
 /// Linking the same bank again in Plaid (a new item) re-delivers the same history under new
@@ -9,99 +10,12 @@ import Testing
 /// `/transactions/sync` pages) through the real importer and pipeline: the new item's accounts
 /// land on the existing store accounts and its history links to what the old item delivered.
 @Suite struct PlaidRelinkTests {
-    /// One Plaid account of the generated bank.
-    struct Acct {
-        var suffix: String, name: String, mask: String, type: String, subtype: String
-    }
-    /// One real transaction (Plaid sign: positive = money out).
-    struct Txn {
-        var account: Int, date: String, amount: String, name: String, merchant: String, pending: Bool = false
-        /// Number of the item's pending transaction this posted one replaces.
-        var replaces: Int? = nil
-    }
-
-    static let checking = Acct(suffix: "chk", name: "Plaid Checking", mask: "0000", type: "depository", subtype: "checking")
-    static let card = Acct(suffix: "cc", name: "Plaid Credit Card", mask: "3333", type: "credit", subtype: "credit card")
-
-    /// Deterministic history: 40 transactions over about a month on both accounts, with two
-    /// identical coffees on one day (two real purchases).
-    static func history() -> [Txn] {
-        let merchants = [
-            ("BLUE BOTTLE COFFEE OAKLAND CA", "Blue Bottle Coffee"), ("SAFEWAY #1234 OAKLAND", "Safeway"),
-            ("UBER TRIP HELP.UBER.COM", "Uber"), ("PGANDE WEB ONLINE", "Pacific Gas and Electric"),
-            ("AMAZON MKTPLACE PMTS", "Amazon"), ("SHELL OIL 5744", "Shell"), ("NETFLIX.COM", "Netflix"),
-            ("TRADER JOE S #0555", "Trader Joe's"),
-        ]
-        var out: [Txn] = []
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for k in 0..<40 {
-            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let m = merchants[Int((x >> 33) % UInt64(merchants.count))]
-            let cents = 150 + Int((x >> 20) % 20_000)
-            let day = 1 + k * 3 / 4
-            out.append(
-                Txn(account: k % 3 == 0 ? 1 : 0, date: String(format: "2024-03-%02d", day), amount: amount(cents), name: m.0, merchant: m.1))
-        }
-        let coffee = Txn(account: 0, date: "2024-03-12", amount: "5.75", name: "BLUE BOTTLE COFFEE OAKLAND CA", merchant: "Blue Bottle Coffee")
-        out += [coffee, coffee]
-        return out
-    }
-
-    /// Three transactions after the old item stopped syncing: only the new item has them.
-    static let newer: [Txn] = [
-        Txn(account: 0, date: "2024-04-02", amount: "61.20", name: "SAFEWAY #1234 OAKLAND", merchant: "Safeway"),
-        Txn(account: 0, date: "2024-04-03", amount: "-2500.00", name: "ACME PAYROLL DIR DEP", merchant: "Acme"),
-        Txn(account: 1, date: "2024-04-03", amount: "14.99", name: "NETFLIX.COM", merchant: "Netflix"),
-    ]
-
-    static func amount(_ cents: Int) -> String { "\(cents / 100).\(String(format: "%02d", cents % 100))" }
-
-    /// A Plaid item of the bank: its account ids and transaction ids carry the item's tag.
-    struct Item {
-        var tag: String
-        var institutionID = "ins_109508"
-        var institutionName = "First Platypus Bank"
-        var accounts = [PlaidRelinkTests.checking, PlaidRelinkTests.card]
-
-        func accountID(_ i: Int) -> String { "\(tag)acct\(accounts[i].suffix)" }
-
-        func accountsJSON() -> String {
-            accounts.indices.map { i in
-                let a = accounts[i]
-                return """
-                    {"account_id": "\(accountID(i))", "balances": {"available": 1000.5, "current": 1200.25, "iso_currency_code": "USD",
-                     "limit": null, "unofficial_currency_code": null}, "mask": "\(a.mask)", "name": "\(a.name)",
-                     "official_name": null, "subtype": "\(a.subtype)", "type": "\(a.type)"}
-                    """
-            }.joined(separator: ",\n")
-        }
-
-        /// `/accounts/get` response.
-        func accountsGet() -> String {
-            """
-            {"accounts": [\(accountsJSON())],
-             "item": {"item_id": "\(tag)item", "institution_id": "\(institutionID)", "institution_name": "\(institutionName)",
-                      "available_products": [], "billed_products": ["transactions"], "webhook": ""},
-             "request_id": "req\(tag)"}
-            """
-        }
-
-        /// One `/transactions/sync` page adding `txns` (ids numbered from `first`).
-        func syncPage(_ txns: [Txn], first: Int, cursor: String, hasMore: Bool = false) -> String {
-            let added = txns.enumerated().map { k, t in
-                """
-                {"account_id": "\(accountID(t.account))", "amount": \(t.amount), "iso_currency_code": "USD",
-                 "unofficial_currency_code": null, "date": "\(t.date)", "authorized_date": "\(t.date)", "name": "\(t.name)",
-                 "merchant_name": "\(t.merchant)", "pending": \(t.pending), "pending_transaction_id": \(t.replaces.map { "\"\(tag)tx\($0)\"" } ?? "null"),
-                 "transaction_id": "\(tag)tx\(first + k)", "payment_channel": "in store"}
-                """
-            }
-            return """
-                {"accounts": [\(accountsJSON())], "added": [\(added.joined(separator: ",\n"))], "modified": [], "removed": [],
-                 "next_cursor": "\(cursor)", "has_more": \(hasMore), "request_id": "req\(tag)\(first)"}
-                """
-        }
-    }
+    typealias Item = PlaidRelinkFixture.Item
+    typealias Txn = PlaidRelinkFixture.Txn
+    typealias Acct = PlaidRelinkFixture.Account
+    static let checking = PlaidRelinkFixture.checking
+    static let newer = PlaidRelinkFixture.newer
+    static func history() -> [Txn] { PlaidRelinkFixture.history() }
 
     /// Writes the files into a fresh folder and imports them in order; the store and results.
     func importInOrder(_ files: [(String, String)], into store: LedgerStore? = nil) throws -> (LedgerStore, [FileImportResult]) {
@@ -119,9 +33,7 @@ import Testing
     }
 
     func itemFiles(_ item: Item, history: [Txn], newer: [Txn] = []) -> [(String, String)] {
-        var files = [("\(item.tag)-accounts.json", item.accountsGet()), ("\(item.tag)-sync1.json", item.syncPage(history, first: 0, cursor: "\(item.tag)c1"))]
-        if !newer.isEmpty { files.append(("\(item.tag)-sync2.json", item.syncPage(newer, first: 1000, cursor: "\(item.tag)c2"))) }
-        return files
+        item.files(history: history, newer: newer)
     }
 
     func ledgerJSON(_ store: LedgerStore) throws -> String {
@@ -192,7 +104,7 @@ import Testing
     /// the same coffee again is a third coffee.
     @Test func sameAccountRecordsNeverLink() throws {
         let a = Item(tag: "A")
-        let coffee = Txn(account: 0, date: "2024-03-12", amount: "5.75", name: "BLUE BOTTLE COFFEE OAKLAND CA", merchant: "Blue Bottle Coffee")
+        let coffee = PlaidRelinkFixture.coffee
         let (store, results) = try importInOrder(
             [("a-accounts.json", a.accountsGet()), ("a1.json", a.syncPage([coffee, coffee], first: 0, cursor: "c1")),
              ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2"))])
