@@ -6,10 +6,11 @@ extension Reconciler {
     /// records the engine decided earlier within reach of these rows (see ``Scoring/reopenMargin``)
     /// are planned again together with them, as if they arrived in this same file; those
     /// whose decision changes come back as relinks. Records in `settled` (updated, superseded
-    /// or removed by this plan) are not reopened.
+    /// or removed by this plan) are not reopened. `sameItemPlaidAccounts`: the Plaid accounts of
+    /// this file's item, whose records a Plaid row never joins.
     func match(
         open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-        removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>
+        removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>, sameItemPlaidAccounts: Set<String> = []
     ) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
         guard !open.isEmpty else { return ([], []) }
         // Group by account and currency; fetch candidates once per group.
@@ -65,7 +66,7 @@ extension Reconciler {
             }
             var group = MatchGroup(
                 rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count,
-                plaidAccountIDs: plaidAccountIDs)
+                plaidAccountIDs: plaidAccountIDs, sameItemPlaidAccounts: sameItemPlaidAccounts)
             // The ledger teaches aliases through transactions this plan does not re-decide:
             // a reopened record's transaction speaks through the plan itself (as one combined
             // file would), never twice.

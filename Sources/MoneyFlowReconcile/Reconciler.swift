@@ -111,9 +111,13 @@ public struct Reconciler: Sendable {
         var settled = supersededPending
         for d in decisions { if case .update(let id)? = d { settled.insert(id) } }
         for rem in statement.removals { if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID) { settled.insert(ex.id) } }
+        // One file holds one Plaid item's accounts: those are other accounts of that bank, never
+        // the same one again (see ``MatchGroup/otherPlaidAccountsOnly(record:candidate:)``).
+        let sameItem = Set(
+            statement.accounts.compactMap { $0.provider == "plaid" ? $0.providerAccountID : nil } + records.compactMap(Self.plaidAccountID))
         let matches = try match(
             open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
-            claimedPending: supersededPending, settled: settled)
+            claimedPending: supersededPending, settled: settled, sameItemPlaidAccounts: sameItem)
         for (i, d) in matches.decisions {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }

@@ -18,7 +18,9 @@ import Testing
     static func history() -> [Txn] { PlaidRelinkFixture.history() }
 
     /// Writes the files into a fresh folder and imports them in order; the store and results.
-    func importInOrder(_ files: [(String, String)], into store: LedgerStore? = nil) throws -> (LedgerStore, [FileImportResult]) {
+    func importInOrder(_ files: [(String, String)], into store: LedgerStore? = nil, account: String? = nil) throws -> (
+        LedgerStore, [FileImportResult]
+    ) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plaid-relink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let store = try store ?? freshReconcileStore()
@@ -27,7 +29,9 @@ import Testing
         for (name, text) in files {
             let path = dir.appendingPathComponent(name).path
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            results.append(try service.importFile(path: path, options: FileImportOptions()))
+            var options = FileImportOptions()
+            options.accountName = account
+            results.append(try service.importFile(path: path, options: options))
         }
         return (store, results)
     }
@@ -110,6 +114,20 @@ import Testing
              ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2"))])
         #expect(results[2].plan.counts.new == 1 && results[2].plan.counts.linked == 0)
         #expect(try store.transactions(includeAll: true).count == 3)
+    }
+
+    /// Two accounts of one item merged into one store account (`--account`): the card's
+    /// purchase never links to the checking account's equal one (same day, amount and text).
+    @Test func accountsOfOneItemNeverLinkEachOther() throws {
+        let a = Item(tag: "A")
+        let coffee = PlaidRelinkFixture.coffee
+        var onCard = coffee
+        onCard.account = 1
+        let (store, results) = try importInOrder(
+            [("a1.json", a.syncPage([coffee], first: 0, cursor: "c1")), ("a2.json", a.syncPage([onCard], first: 10, cursor: "c2"))],
+            account: "Joint")
+        #expect(results[1].plan.counts.new == 1 && results[1].plan.counts.linked == 0, "\(results[1].plan.counts)")
+        #expect(try store.transactions(includeAll: true).count == 2)
     }
 
     /// Another bank's account with the same mask and type is another account.
