@@ -65,7 +65,8 @@ extension Reconciler {
                 ImportWarning(
                     "account \(f.key) (\(f.suggestedName)) lands on existing account \"\(target.name)\": same institution "
                         + "(\(institution)), mask \(f.number ?? ""), type \(Self.typeText(f)) (the bank linked again); its history "
-                        + "links to what the account holds; if that is wrong, `moneyflow undo BATCH_ID`, attach it to the right account with `moneyflow accounts link ACCOUNT \(f.key)` and import again"))
+                        + "links to what the account holds; if that is wrong, `moneyflow undo` this batch, then "
+                        + "`moneyflow accounts link ACCOUNT \(f.key)` before importing again"))
         }
         return out
     }
@@ -77,7 +78,7 @@ extension Reconciler {
         var out = Set<String>()
         let id = f.details["institution_id"].flatMap { $0.isEmpty ? nil : $0 }
         if let id { out.insert(id) }
-        if let name = f.institution, !name.isEmpty, name != "Plaid" || id != nil { out.insert(name) }
+        if let name = f.institution, !name.isEmpty, name != "Plaid" { out.insert(name) }
         return out
     }
 
