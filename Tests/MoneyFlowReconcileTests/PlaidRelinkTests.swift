@@ -102,6 +102,10 @@ import Testing
         #expect(try ledgerJSON(one) == ledgerJSON(two))
         #expect(try one.accounts().count == 2)
         #expect(try one.transactions(includeAll: true).count == Self.history().count + 3)
+        // The new item's files first, then the old one's: the same transactions.
+        let (three, _) = try importInOrder(itemFiles(b, history: Self.history(), newer: Self.newer) + itemFiles(a, history: Self.history()))
+        #expect(try three.accounts().count == 2)
+        #expect(try realKeys(three) == realKeys(one))
     }
 
     /// Two records of one Plaid account never link to each other: an item's second page with
