@@ -35,14 +35,20 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     public var otherDates: [LocalDate]
     /// Active Plaid external ids supporting it.
     public var externalIDs: [String]
+    /// Plaid `account_id` of each active Plaid record supporting it ("" when a record does not
+    /// say). A re-linked bank (a new Plaid item) re-delivers history under new account ids: a
+    /// Plaid record may link to a transaction only when all its Plaid records are of other
+    /// Plaid accounts (see ``MatchGroup``), never to one its own Plaid account already holds.
+    public var plaidAccountIDs: [String]
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
         counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
-        otherDates: [LocalDate] = [], externalIDs: [String] = []
+        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
     ) {
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs
+        self.plaidAccountIDs = plaidAccountIDs
     }
 }
 
@@ -62,6 +68,31 @@ public protocol LedgerView {
     func fileAlreadyImported(sha256: String) throws -> Bool
     /// Record ids a user pinned to a transaction (`moneyflow link`) or away from one (`unlink`).
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision?
+    /// Accounts of `provider` whose account number (Plaid mask) is `number`: where a
+    /// re-linked bank's new provider accounts may belong (see `Reconciler.resolveAccounts`).
+    func accounts(provider: String, number: String) throws -> [StoredAccount]
+}
+
+extension LedgerView {
+    /// Views that cannot list accounts offer none: every unknown account key is a new account.
+    public func accounts(provider: String, number: String) throws -> [StoredAccount] { [] }
+}
+
+/// A store account's identifying facts, as the reconciler sees them.
+public struct StoredAccount: Sendable, Hashable, Codable {
+    public var id: Int64
+    public var name: String
+    public var institution: String?
+    public var number: String?
+    public var type: String?
+    public var subtype: String?
+    public var provider: String?
+    public init(
+        id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?, provider: String?
+    ) {
+        self.id = id; self.name = name; self.institution = institution; self.number = number
+        self.type = type; self.subtype = subtype; self.provider = provider
+    }
 }
 
 /// Bulk lookups a store can answer faster than record by record.
@@ -96,8 +127,11 @@ public struct ReopenedRecord: Sendable, Hashable {
     public var standing: Standing
     /// The record as an importer would deliver it (its account key is the store's account id).
     public var record: IncomingRecord
-    public init(recordID: Int64, transactionID: Int64, standing: Standing, record: IncomingRecord) {
+    /// The Plaid `account_id` of a Plaid record (its account key no longer says it).
+    public var plaidAccountID: String?
+    public init(recordID: Int64, transactionID: Int64, standing: Standing, record: IncomingRecord, plaidAccountID: String? = nil) {
         self.recordID = recordID; self.transactionID = transactionID; self.standing = standing; self.record = record
+        self.plaidAccountID = plaidAccountID
     }
 }
 
@@ -118,8 +152,11 @@ public protocol ReopeningLedgerView: LedgerView {
     /// Active records of these kinds in an account and currency dated within the range whose
     /// link the engine made (never a user's decision, nor a transaction a user edited or
     /// linked), except the records in `except` (those the plan already settles otherwise).
+    /// Plaid records only of the Plaid accounts in `plaidAccountIDs`: another Plaid account's
+    /// records (an earlier item of a re-linked bank) are what the new rows link to, not rows
+    /// to plan again with them.
     func reopenable(
         accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
-        except: Set<Int64>
+        except: Set<Int64>, plaidAccountIDs: Set<String>
     ) throws -> Reopening
 }

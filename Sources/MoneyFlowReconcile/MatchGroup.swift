@@ -30,13 +30,30 @@ struct MatchGroup {
 
     /// Records from this index on are stored records planned again (see ``Reconciler/match``).
     let firstReopened: Int
+    /// Plaid `account_id` per record (indexed like `records`; nil or missing when unknown).
+    let plaidAccountIDs: [String?]
+    /// Plaid accounts of the incoming file's item.
+    let sameItemPlaidAccounts: Set<String>
 
     init(
         rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction], options: ReconcileOptions,
-        firstReopened: Int = .max
+        firstReopened: Int = .max, plaidAccountIDs: [String?] = [], sameItemPlaidAccounts: Set<String> = []
     ) {
         self.idx = idx; self.records = records; self.candidates = candidates; self.options = options
-        self.firstReopened = firstReopened
+        self.firstReopened = firstReopened; self.plaidAccountIDs = plaidAccountIDs
+        self.sameItemPlaidAccounts = sameItemPlaidAccounts
+    }
+
+    /// A Plaid record whose Plaid account is known may join a transaction that Plaid records
+    /// already support when every one of them is of a Plaid account of another item: a
+    /// re-linked bank (a new item, new account ids) re-delivering history the old item
+    /// delivered. Records of one Plaid account never join each other (two equal coffees on a
+    /// day stay two), nor those of two accounts of one item (merged into one store account by
+    /// `--account`, a card's purchase and the checking account's are two).
+    func otherPlaidAccountsOnly(record i: Int, candidate c: Int) -> Bool {
+        guard i < plaidAccountIDs.count, let mine = plaidAccountIDs[i] else { return false }
+        let theirs = candidates[c].plaidAccountIDs
+        return !theirs.isEmpty && theirs.allSatisfy { !$0.isEmpty && $0 != mine && !sameItemPlaidAccounts.contains($0) }
     }
 
     static func kindBit(_ k: SourceKind) -> UInt8 {
@@ -217,7 +234,8 @@ struct MatchGroup {
                 // A rival whether or not a record like this one already supports it: what
                 // an earlier import linked must weigh as it would within one import.
                 out.rivals[row - rows.lowerBound] += 1
-                guard x.kinds[c] & rowKind == 0 else { continue }
+                guard x.kinds[c] & rowKind == 0 || (rowKind == Self.kindBit(.plaid) && otherPlaidAccountsOnly(record: i, candidate: c))
+                else { continue }
                 let exactDate = lag == 0
                 if pendingSide { lag = lag > 0 ? max(0, lag - Scoring.pendingForgivenDays) : lag }
                 var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)

@@ -6,10 +6,11 @@ extension Reconciler {
     /// records the engine decided earlier within reach of these rows (see ``Scoring/reopenMargin``)
     /// are planned again together with them, as if they arrived in this same file; those
     /// whose decision changes come back as relinks. Records in `settled` (updated, superseded
-    /// or removed by this plan) are not reopened.
+    /// or removed by this plan) are not reopened. `sameItemPlaidAccounts`: the Plaid accounts of
+    /// this file's item, whose records a Plaid row never joins.
     func match(
         open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
-        removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>
+        removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>, sameItemPlaidAccounts: Set<String> = []
     ) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
         guard !open.isEmpty else { return ([], []) }
         // Group by account and currency; fetch candidates once per group.
@@ -32,9 +33,10 @@ extension Reconciler {
                 reopening = try reopener.reopenable(
                     accountID: accountID, currency: currency, kinds: kinds,
                     from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
-                    except: settled)
+                    except: settled, plaidAccountIDs: Set(idx.compactMap { Self.plaidAccountID(records[$0]) }))
             }
             var rows = records
+            var plaidAccountIDs = records.map(Self.plaidAccountID)
             if !reopening.records.isEmpty {
                 // Reopened records join as extra rows after the file's own.
                 for r in reopening.records {
@@ -42,6 +44,7 @@ extension Reconciler {
                     var rec = r.record
                     rec.accountKey = first.accountKey
                     rows.append(rec)
+                    plaidAccountIDs.append(rec.sourceKind == .plaid ? r.plaidAccountID : nil)
                     lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
                 }
             }
@@ -61,7 +64,9 @@ extension Reconciler {
                 relinks += Self.relinks(reopening, base: records.count, decisions: [])
                 continue
             }
-            var group = MatchGroup(rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count)
+            var group = MatchGroup(
+                rows: idx, records: rows, candidates: candidates, options: options, firstReopened: records.count,
+                plaidAccountIDs: plaidAccountIDs, sameItemPlaidAccounts: sameItemPlaidAccounts)
             // The ledger teaches aliases through transactions this plan does not re-decide:
             // a reopened record's transaction speaks through the plan itself (as one combined
             // file would), never twice.
@@ -78,6 +83,14 @@ extension Reconciler {
             relinks += Self.relinks(reopening, base: records.count, decisions: decided)
         }
         return (out, relinks)
+    }
+
+    /// The Plaid `account_id` of an incoming Plaid record: its account key (`plaid:<account_id>`,
+    /// ``AccountFacts/key``) says it; nil for other sources.
+    static func plaidAccountID(_ r: IncomingRecord) -> String? {
+        guard r.sourceKind == .plaid, r.accountKey.hasPrefix("plaid:") else { return nil }
+        let id = String(r.accountKey.dropFirst("plaid:".count))
+        return id.isEmpty ? nil : id
     }
 
     /// The relinks of a group: reopened records (rows `base...`) whose new decision differs

@@ -43,7 +43,8 @@ public struct Reconciler: Sendable {
             statement.sync = nil
         }
         let records = statement.records
-        let accounts = try resolveAccounts(statement, view: view)
+        let (accounts, accountWarnings) = try resolveAccounts(statement, view: view)
+        statement.warnings += accountWarnings
         var accountIDs: [String: Int64] = [:]
         for a in accounts { if let id = a.accountID { accountIDs[a.key] = id } }
         if let override = options.accountOverride, let id = try view.accountID(named: override) {
@@ -110,9 +111,13 @@ public struct Reconciler: Sendable {
         var settled = supersededPending
         for d in decisions { if case .update(let id)? = d { settled.insert(id) } }
         for rem in statement.removals { if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID) { settled.insert(ex.id) } }
+        // One file holds one Plaid item's accounts: those are other accounts of that bank, never
+        // the same one again (see ``MatchGroup/otherPlaidAccountsOnly(record:candidate:)``).
+        let sameItem = Set(
+            statement.accounts.compactMap { $0.provider == "plaid" ? $0.providerAccountID : nil } + records.compactMap(Self.plaidAccountID))
         let matches = try match(
             open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
-            claimedPending: supersededPending, settled: settled)
+            claimedPending: supersededPending, settled: settled, sameItemPlaidAccounts: sameItem)
         for (i, d) in matches.decisions {
             decisions[i] = d
             if case .supersede(let pid, _, _) = d { supersededPending.insert(pid) }
@@ -166,9 +171,13 @@ public struct Reconciler: Sendable {
         s.records = kept
     }
 
-    func resolveAccounts(_ s: ImportedStatement, view: any LedgerView) throws -> [AccountResolution] {
+    /// Each account of the file: by override, by its known key, on the store account a
+    /// re-linked bank's account already has (``relinkTargets(_:view:)``), or a new account;
+    /// with the warnings that say where a re-linked account landed or why it could not.
+    func resolveAccounts(_ s: ImportedStatement, view: any LedgerView) throws -> ([AccountResolution], [ImportWarning]) {
         var out: [AccountResolution] = []
         var usedNames = Set<String>()
+        let relink = options.accountOverride == nil ? try relinkTargets(s.accounts, view: view) : RelinkTargets()
         for f in s.accounts {
             if let override = options.accountOverride {
                 out.append(AccountResolution(key: f.key, accountID: try view.accountID(named: override), name: override, facts: f))
@@ -176,6 +185,10 @@ public struct Reconciler: Sendable {
             }
             if let id = try view.accountID(forKey: f.key) {
                 out.append(AccountResolution(key: f.key, accountID: id, name: f.suggestedName, facts: f))
+                continue
+            }
+            if let target = relink.landing[f.key] {
+                out.append(AccountResolution(key: f.key, accountID: target.id, name: target.name, facts: f))
                 continue
             }
             var name = f.suggestedName
@@ -186,6 +199,6 @@ public struct Reconciler: Sendable {
             usedNames.insert(name)
             out.append(AccountResolution(key: f.key, accountID: nil, name: name, facts: f))
         }
-        return out
+        return (out, relink.warnings)
     }
 }

@@ -4,7 +4,7 @@ import MoneyFlowCore
 extension StoreLedgerView: ReopeningLedgerView {
     func reopenable(
         accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
-        except: Set<Int64>
+        except: Set<Int64>, plaidAccountIDs: Set<String>
     ) throws -> Reopening {
         guard !kinds.isEmpty else { return Reopening() }
         let kindList = kinds.map(\.rawValue).sorted()
@@ -17,7 +17,8 @@ extension StoreLedgerView: ReopeningLedgerView {
                        r.line, r.page, r.row, r.raw,
                        EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
                        EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
-                               WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id)
+                               WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id),
+                       CASE WHEN r.source_kind = 'plaid' THEN json_extract(r.raw, '$.account_id') END
                 FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
                 WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
                   AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
@@ -37,6 +38,9 @@ extension StoreLedgerView: ReopeningLedgerView {
         while try s.step() {
             let id = s.int64(0), t = s.int64(1)
             if except.contains(id) { continue }
+            // Another Plaid account's record (unknown ones are planned again, as always).
+            let plaidAccountID = s.optionalString(21)
+            if let p = plaidAccountID, !plaidAccountIDs.contains(p) { continue }
             guard let kind = SourceKind(rawValue: s.string(2)), let date = LocalDate(iso: s.string(3), .lenient) else {
                 throw StoreError("record \(id) has an unreadable kind or date")
             }
@@ -53,7 +57,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 raw: s.string(18))
             let standing: ReopenedRecord.Standing = s.int64(19) != 0 ? .review : s.int64(20) != 0 ? .linked : .standalone
             if standing == .linked { shared.insert(t) }
-            out.records.append(ReopenedRecord(recordID: id, transactionID: t, standing: standing, record: record))
+            out.records.append(ReopenedRecord(recordID: id, transactionID: t, standing: standing, record: record, plaidAccountID: plaidAccountID))
         }
         let reopened = Set(out.records.map(\.recordID))
         for r in out.records where r.standing != .linked { out.remainders[r.transactionID] = .some(nil) }
@@ -61,7 +65,8 @@ extension StoreLedgerView: ReopeningLedgerView {
             let records = try RawStatement(
                 db,
                 sql: """
-                    SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id
+                    SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id,
+                           CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
                     """)
@@ -80,7 +85,7 @@ extension StoreLedgerView: ReopeningLedgerView {
         s.reset()
         s.bind(1, transactionID)
         var sources: [TransactionRefresher.Source] = []
-        var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = []
+        var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
             let source = TransactionRefresher.Source(
@@ -90,12 +95,13 @@ extension StoreLedgerView: ReopeningLedgerView {
             if let k = SourceKind(rawValue: source.kind) { kinds.insert(k) }
             if let d = LocalDate(iso: source.date, .lenient) { dates.append(d) }
             if let e = s.optionalString(8) { externalIDs.append(e) }
+            if let f = s.optionalString(9) { plaidAccountIDs.append(f) }
         }
         guard let m = TransactionRefresher.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs)
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs)
     }
 }

@@ -154,7 +154,8 @@ struct StoreLedgerView: BulkLedgerView {
             db,
             sql: """
                 SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
-                       r.source_kind, r.date AS rdate, r.external_id
+                       r.source_kind, r.date AS rdate, r.external_id,
+                       CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
                 FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
                 WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
                 ORDER BY t.id
@@ -181,8 +182,20 @@ struct StoreLedgerView: BulkLedgerView {
             if let kind = SourceKind(rawValue: st.string(8)) { out[out.count - 1].supportingKinds.insert(kind) }
             if let d = date(st.string(9)) { out[out.count - 1].otherDates.append(d) }
             if let e = st.optionalString(10) { out[out.count - 1].externalIDs.append(e) }
+            if let f = st.optionalString(11) { out[out.count - 1].plaidAccountIDs.append(f) }
         }
         return out
+    }
+
+    func accounts(provider: String, number: String) throws -> [StoredAccount] {
+        try Row.fetchAll(
+            db, sql: "SELECT id, name, institution, number, type, subtype, provider FROM account WHERE provider = ? AND number = ? ORDER BY id",
+            arguments: [provider, number]
+        ).map { r in
+            StoredAccount(
+                id: r["id"], name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
+                subtype: r["subtype"], provider: r["provider"])
+        }
     }
 
     func fileAlreadyImported(sha256: String) throws -> Bool {
