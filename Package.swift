@@ -132,7 +132,10 @@ let package = Package(
             dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
         .testTarget(
             name: "MoneyFlowPlaidTests",
-            dependencies: ["MoneyFlowPlaid", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+            dependencies: [
+                "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

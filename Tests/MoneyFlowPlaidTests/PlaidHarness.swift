@@ -32,6 +32,9 @@ final class PlaidHarness: @unchecked Sendable {
         self.server = server; self.dir = dir; self.store = dir + "/ledger.sqlite"
     }
 
+    private func record(_ text: String) { lock.withLock { output += text } }
+    private var printedSoFar: String { lock.withLock { output } }
+
     func stop() async {
         await server.stop()
         try? FileManager.default.removeItem(atPath: dir)
@@ -60,11 +63,7 @@ final class PlaidHarness: @unchecked Sendable {
         let run = await withCheckedContinuation { (c: CheckedContinuation<BinaryRun, Never>) in
             Thread { c.resume(returning: child.wait()) }.start()
         }
-        if let harness {
-            harness.lock.lock()
-            harness.output += run.stdout + run.stderr
-            harness.lock.unlock()
-        }
+        harness?.record(run.stdout + run.stderr)
         return run
     }
 
@@ -149,12 +148,9 @@ final class PlaidHarness: @unchecked Sendable {
             for (name, bytes) in files {
                 #expect(bytes.range(of: Data(token.utf8)) == nil, "\(name) holds an access token", sourceLocation: sourceLocation)
             }
-            lock.lock()
-            let printed = output
-            lock.unlock()
-            #expect(!printed.contains(token), "an access token was printed", sourceLocation: sourceLocation)
+            #expect(!printedSoFar.contains(token), "an access token was printed", sourceLocation: sourceLocation)
         }
-        #expect(!output.contains("test-secret"), "the Plaid secret was printed", sourceLocation: sourceLocation)
+        #expect(!printedSoFar.contains("test-secret"), "the Plaid secret was printed", sourceLocation: sourceLocation)
     }
 }
 

@@ -68,7 +68,7 @@ struct TokenVaultTests {
         let loose = #expect(throws: VaultError.self) { try TokenVault.open(keyFile: path, mayCreate: false) }
         #expect(loose?.description.contains("chmod 600") == true)
         let junk = dir + "/junk.key"
-        FileManager.default.createFile(atPath: junk, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: junk, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: VaultError.self) { try TokenVault.open(keyFile: junk, mayCreate: false) }
     }
 
