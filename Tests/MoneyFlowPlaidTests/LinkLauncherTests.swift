@@ -220,8 +220,10 @@ enum HTTP {
         return Reply(status: response.status.code, headers: headers, body: String(buffer: body))
     }
 
-    /// After `run` returns nothing listens on its port any more: a plain TCP connect is refused.
-    /// (Not an HTTP request: AsyncHTTPClient retries a refused connection until its deadline.)
+    /// After `run` returns nothing answers on its port any more: a connect is refused, or, when
+    /// a process the test suite spawned meanwhile inherited the listening socket (posix_spawn
+    /// keeps descriptors), the connection is accepted by the kernel but never answered.
+    /// (A plain socket, not AsyncHTTPClient: it retries a refused connection until its deadline.)
     static func expectClosed(_ url: URL) async throws {
         let port = try #require(url.port)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -234,7 +236,17 @@ enum HTTP {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        let error = errno
-        #expect(result == -1 && error == ECONNREFUSED, "port \(port) still accepts connections")
+        if result == -1 {
+            #expect(errno == ECONNREFUSED, "port \(port): connect failed with errno \(errno)")
+            return
+        }
+        // Accepted: nothing may answer a request within a second.
+        let request = Array("GET /?s=x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let got = recv(fd, &buffer, buffer.count, 0)
+        #expect(got <= 0, "port \(port) still answers requests")
     }
 }

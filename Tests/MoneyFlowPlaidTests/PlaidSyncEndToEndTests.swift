@@ -64,8 +64,8 @@ struct PlaidSyncEndToEndTests {
         #expect(s2[second]?["outcome"] as? String == "failed")
         #expect((s2[second]?["error"] as? [String: Any])?["code"] as? String == "ITEM_LOGIN_REQUIRED")
         #expect(r2.stderr.contains("TRANSACTIONS_SYNC_LIMIT"), "the rate limit was retried: \(r2.stderr)")
-        try await h.expectLedgerEqualsTruth(items: [first])
         #expect(try h.server.truth(itemID: second) == secondBefore)
+        try await h.expectLedgerEqualsTruth(items: [first, second])
         let items = try await h.run(["plaid", "items", "--format", "json"])
         let rows = ((try JSONSerialization.jsonObject(with: Data(items.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]]) ?? []
         #expect(rows.first { $0["item_id"] as? String == second }?["status"] as? String == "needs_user")
