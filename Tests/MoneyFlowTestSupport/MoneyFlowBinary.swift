@@ -32,6 +32,9 @@ public final class BinaryChild: @unchecked Sendable {
     /// What the process has written to stderr so far (it may still be running).
     public func stderrSoFar() -> String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 
+    /// What the process has written to stdout so far (it may still be running).
+    public func stdoutSoFar() -> String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+
     /// True once the process has ended (it stays waitable: ``wait()`` still collects it).
     public var hasExited: Bool {
         var info = siginfo_t()
