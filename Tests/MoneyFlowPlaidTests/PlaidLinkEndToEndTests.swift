@@ -45,6 +45,10 @@ struct PlaidLinkEndToEndTests {
         let rows = ((try JSONSerialization.jsonObject(with: Data(items.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]]) ?? []
         #expect(rows.first { $0["item_id"] as? String == old }?["status"] as? String == "retired")
         #expect(rows.first { $0["item_id"] as? String == old }?["replaced_by"] as? String == new)
+        // The archive replays the re-link too: the new item's accounts file lands on the same accounts.
+        let fresh = h.dir + "/fresh.sqlite"
+        #expect(try await h.run(["import", h.archive, "--quiet"], store: fresh).status == 0)
+        #expect(try await h.transactions(store: fresh).text == (try await h.transactions().text))
         h.expectNoTokenLeaked()
     }
 
