@@ -148,7 +148,8 @@ extension LedgerStore {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT k.key, a.name FROM account_key k JOIN account a ON a.id = k.account_id WHERE k.key LIKE 'plaid:%' ORDER BY k.key"
+                sql:
+                    "SELECT k.key, a.name FROM account_key k JOIN account a ON a.id = k.account_id WHERE k.key LIKE 'plaid:%' ORDER BY k.key"
             ).map { ($0["key"], $0["name"]) }
         }
     }

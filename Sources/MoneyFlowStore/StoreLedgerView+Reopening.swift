@@ -57,7 +57,8 @@ extension StoreLedgerView: ReopeningLedgerView {
                 raw: s.string(18))
             let standing: ReopenedRecord.Standing = s.int64(19) != 0 ? .review : s.int64(20) != 0 ? .linked : .standalone
             if standing == .linked { shared.insert(t) }
-            out.records.append(ReopenedRecord(recordID: id, transactionID: t, standing: standing, record: record, plaidAccountID: plaidAccountID))
+            out.records.append(
+                ReopenedRecord(recordID: id, transactionID: t, standing: standing, record: record, plaidAccountID: plaidAccountID))
         }
         let reopened = Set(out.records.map(\.recordID))
         for r in out.records where r.standing != .linked { out.remainders[r.transactionID] = .some(nil) }

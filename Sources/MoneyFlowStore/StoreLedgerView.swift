@@ -189,7 +189,8 @@ struct StoreLedgerView: BulkLedgerView {
 
     func accounts(provider: String, number: String) throws -> [StoredAccount] {
         try Row.fetchAll(
-            db, sql: "SELECT id, name, institution, number, type, subtype, provider FROM account WHERE provider = ? AND number = ? ORDER BY id",
+            db,
+            sql: "SELECT id, name, institution, number, type, subtype, provider FROM account WHERE provider = ? AND number = ? ORDER BY id",
             arguments: [provider, number]
         ).map { r in
             StoredAccount(

@@ -25,7 +25,9 @@ struct PlaidCommand: AsyncParsableCommand {
     /// Options every plaid subcommand shares.
     struct Common: ParsableArguments {
         @OptionGroup var storeOptions: StoreOptions
-        @Option(name: .long, help: ArgumentHelp("Archive folder for Plaid's responses (default: <store>-plaid-archive beside the store).", valueName: "dir"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Archive folder for Plaid's responses (default: <store>-plaid-archive beside the store).", valueName: "dir"))
         var archive: String?
 
         func service(store: LedgerStore) throws -> PlaidService {
@@ -71,7 +73,9 @@ struct PlaidCommand: AsyncParsableCommand {
         var sandbox = false
         @Option(name: .long, help: ArgumentHelp("Sandbox institution for --sandbox.", valueName: "id"))
         var institution = "ins_109508"
-        @Option(name: .long, help: ArgumentHelp("Exchange a public token read from this file ('-' = stdin), e.g. from an app.", valueName: "token-file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Exchange a public token read from this file ('-' = stdin), e.g. from an app.", valueName: "token-file"))
         var publicToken: String?
         @Option(name: .long, help: ArgumentHelp("Re-authenticate this item (update mode, with account selection).", valueName: "item"))
         var update: String?
@@ -79,7 +83,9 @@ struct PlaidCommand: AsyncParsableCommand {
         var days = PlaidService.defaultDays
         @Option(name: .long, help: ArgumentHelp("Port of the Link launcher on 127.0.0.1 (0 = any free port).", valueName: "port"))
         var port = 0
-        @Flag(name: .long, help: "Pass an OAuth redirect URI (http://localhost:PORT/oauth-return; sandbox only, register it in the dashboard).")
+        @Flag(
+            name: .long,
+            help: "Pass an OAuth redirect URI (http://localhost:PORT/oauth-return; sandbox only, register it in the dashboard).")
         var oauth = false
         @Option(name: .long, help: ArgumentHelp("Country codes offered in Link (repeatable).", valueName: "code"))
         var country: [String] = ["US"]
@@ -130,7 +136,11 @@ struct PlaidCommand: AsyncParsableCommand {
         /// A public token from a file or stdin (never from argv, where `ps` would show it).
         static func readToken(_ file: String) throws -> String {
             let data: Data?
-            if file == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: file) }
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                data = FileManager.default.contents(atPath: file)
+            }
             guard let data else { throw CLIError("cannot read the public token file \(file)") }
             let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
@@ -172,7 +182,8 @@ struct PlaidCommand: AsyncParsableCommand {
                 ready yet), 1 when any failed.
                 """)
         @OptionGroup var common: Common
-        @Option(name: .customLong("item"), help: ArgumentHelp("Sync only this item (repeatable; default every linked item).", valueName: "id"))
+        @Option(
+            name: .customLong("item"), help: ArgumentHelp("Sync only this item (repeatable; default every linked item).", valueName: "id"))
         var items: [String] = []
         @Flag(name: .long, help: "Ask Plaid to fetch from the bank first (/transactions/refresh, a paid add-on).")
         var refresh = false
@@ -208,10 +219,14 @@ struct PlaidCommand: AsyncParsableCommand {
             case .synced:
                 let counts = r.importResult.map { BatchReporter.countsText($0.plan.counts) } ?? ""
                 let restarts = r.restarts > 0 ? "; restarted \(r.restarts)x after Plaid's data changed while paging" : ""
-                let status = r.updateStatus.flatMap { $0 == "HISTORICAL_UPDATE_COMPLETE" ? nil : "; Plaid status \($0): more history will follow" } ?? ""
+                let status =
+                    r.updateStatus.flatMap { $0 == "HISTORICAL_UPDATE_COMPLETE" ? nil : "; Plaid status \($0): more history will follow" }
+                    ?? ""
                 return "\(name): synced \(r.changes) changes: \(counts)\(restarts)\(status)"
             case .upToDate: return "\(name): up to date"
-            case .notReady: return "\(name): not ready yet (Plaid is still pulling the bank's history); run `moneyflow plaid sync` again in a few minutes"
+            case .notReady:
+                return
+                    "\(name): not ready yet (Plaid is still pulling the bank's history); run `moneyflow plaid sync` again in a few minutes"
             case .failed: return "\(name): FAILED: \(r.error ?? "unknown error")"
             }
         }
@@ -249,7 +264,8 @@ struct PlaidCommand: AsyncParsableCommand {
                             .array(
                                 infos.map { i in
                                     .object([
-                                        ("item_id", .string(i.item.itemID)), ("institution", .string(i.item.institutionName ?? i.item.institutionID)),
+                                        ("item_id", .string(i.item.itemID)),
+                                        ("institution", .string(i.item.institutionName ?? i.item.institutionID)),
                                         ("institution_id", .string(i.item.institutionID)),
                                         ("accounts", .array(i.accounts.map { .string($0) })), ("status", .string(i.item.status.rawValue)),
                                         ("linked_at", .string(i.item.linkedAt)), ("last_sync_at", .string(i.item.lastSyncAt)),

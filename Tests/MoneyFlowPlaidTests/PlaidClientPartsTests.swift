@@ -8,7 +8,9 @@ struct PlaidClientPartsTests {
     @Test("PLAID_ENV: sandbox, production, a base URL; development and junk refused; missing keys named")
     func configuration() throws {
         let keys = ["PLAID_CLIENT_ID": "cid", "PLAID_SECRET": "sec"]
-        #expect(try PlaidConfiguration.fromEnvironment(keys.merging(["PLAID_ENV": "sandbox"]) { $1 }).baseURL.absoluteString == "https://sandbox.plaid.com")
+        #expect(
+            try PlaidConfiguration.fromEnvironment(keys.merging(["PLAID_ENV": "sandbox"]) { $1 }).baseURL.absoluteString
+                == "https://sandbox.plaid.com")
         #expect(
             try PlaidConfiguration.fromEnvironment(keys.merging(["PLAID_ENV": "Production"]) { $1 }).baseURL.absoluteString
                 == "https://production.plaid.com")
@@ -16,7 +18,9 @@ struct PlaidClientPartsTests {
         #expect(custom.baseURL.absoluteString == "http://127.0.0.1:8080")
         #expect(custom.allowsSandboxEndpoints)
         for bad in ["development", "ftp://x", "sandbox.plaid.com", "http://h?x=1"] {
-            #expect(throws: PlaidConfigurationError.self) { try PlaidConfiguration.fromEnvironment(keys.merging(["PLAID_ENV": bad]) { $1 }) }
+            #expect(throws: PlaidConfigurationError.self) {
+                try PlaidConfiguration.fromEnvironment(keys.merging(["PLAID_ENV": bad]) { $1 })
+            }
         }
         let missing = #expect(throws: PlaidConfigurationError.self) { try PlaidConfiguration.fromEnvironment(["PLAID_ENV": "sandbox"]) }
         #expect(missing?.description.contains("PLAID_CLIENT_ID") == true)
@@ -68,20 +72,26 @@ struct PlaidClientPartsTests {
 
     @Test("a sync page is archived inside its request envelope with its bytes untouched")
     func envelope() throws {
-        let page = Data(#"{"added":[{"amount":1234.12,"transaction_id":"t"}],"modified":[],"removed":[],"next_cursor":"c2","has_more":false}"#.utf8)
+        let page = Data(
+            #"{"added":[{"amount":1234.12,"transaction_id":"t"}],"modified":[],"removed":[],"next_cursor":"c2","has_more":false}"#.utf8)
         let wrapped = PlaidSyncLoop.envelope(page, cursor: "c\"1", itemID: "item-1")
         #expect(wrapped.range(of: page) != nil)
         let o = try #require(try JSONSerialization.jsonObject(with: wrapped) as? [String: Any])
         let request = try #require(o["request"] as? [String: Any])
         #expect(request["cursor"] as? String == "c\"1" && request["item_id"] as? String == "item-1")
-        let first = try #require(try JSONSerialization.jsonObject(with: PlaidSyncLoop.envelope(page, cursor: nil, itemID: "i")) as? [String: Any])
+        let first = try #require(
+            try JSONSerialization.jsonObject(with: PlaidSyncLoop.envelope(page, cursor: nil, itemID: "i")) as? [String: Any])
         #expect((first["request"] as? [String: Any])?["cursor"] is NSNull)
-        #expect(throws: PlaidTransportError.self) { try PlaidSyncLoop.checkNoToken(Data(#"{"x":"access-sandbox-1"}"#.utf8), token: "access-sandbox-1") }
+        #expect(throws: PlaidTransportError.self) {
+            try PlaidSyncLoop.checkNoToken(Data(#"{"x":"access-sandbox-1"}"#.utf8), token: "access-sandbox-1")
+        }
     }
 
     @Test("the institution name is spliced into /accounts/get's item without touching the balances' number text")
     func institutionSplice() throws {
-        let body = Data(#"{"accounts":[{"account_id":"a","balances":{"current":1234.12}}],"item": {"item_id":"i","institution_id":"ins_1"},"request_id":"r"}"#.utf8)
+        let body = Data(
+            #"{"accounts":[{"account_id":"a","balances":{"current":1234.12}}],"item": {"item_id":"i","institution_id":"ins_1"},"request_id":"r"}"#
+                .utf8)
         let out = PlaidService.withInstitutionName(body, "First Platypus Bank")
         let text = String(decoding: out, as: UTF8.self)
         #expect(text.contains(#""current":1234.12"#))

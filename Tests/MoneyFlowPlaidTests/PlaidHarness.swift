@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
-import NIOCore
 import MoneyFlowTestSupport
+import NIOCore
 import PlaidTestServer
 import Testing
 
@@ -115,15 +115,20 @@ final class PlaidHarness: @unchecked Sendable {
             for truth in try server.truth(itemID: item) {
                 expected += 1
                 guard let t = byExternal[truth.transactionID] else {
-                    Issue.record("\(truth.transactionID) (\(truth.date) \(truth.amount) \(truth.name)) is not in the ledger", sourceLocation: sourceLocation)
+                    Issue.record(
+                        "\(truth.transactionID) (\(truth.date) \(truth.amount) \(truth.name)) is not in the ledger",
+                        sourceLocation: sourceLocation)
                     continue
                 }
                 #expect(t["date"] as? String == truth.date, sourceLocation: sourceLocation)
-                #expect(Decimal(string: t["amount"] as? String ?? "") == -(Decimal(string: truth.amount) ?? 0), sourceLocation: sourceLocation)
+                #expect(
+                    Decimal(string: t["amount"] as? String ?? "") == -(Decimal(string: truth.amount) ?? 0), sourceLocation: sourceLocation)
                 #expect(t["pending"] as? Bool == truth.pending, sourceLocation: sourceLocation)
             }
         }
-        #expect(plaidSources == expected, "ledger has \(plaidSources) active Plaid records, the server \(expected)", sourceLocation: sourceLocation)
+        #expect(
+            plaidSources == expected, "ledger has \(plaidSources) active Plaid records, the server \(expected)",
+            sourceLocation: sourceLocation)
     }
 
     /// Every file the store and the archive consist of, as bytes.

@@ -6,7 +6,9 @@ import Testing
 /// Linking, re-linking, removing, and the key file, through the real binary.
 @Suite("plaid link, re-link, remove and the key file", .serialized)
 struct PlaidLinkEndToEndTests {
-    @Test("re-linking a bank that already synced (new item: new account and transaction ids, same history) adds nothing and retires the old item")
+    @Test(
+        "re-linking a bank that already synced (new item: new account and transaction ids, same history) adds nothing and retires the old item"
+    )
     func relinkAddsNothing() async throws {
         let h = try await PlaidHarness.start()
         defer { Task { await h.stop() } }
@@ -85,7 +87,8 @@ struct PlaidLinkEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: h.dir + "/elsewhere.key"), "no new key is made for a store with tokens")
         let otherKey = h.dir + "/other.key"
         _ = FileManager.default.createFile(
-            atPath: otherKey, contents: Data((Data(repeating: 7, count: 32).base64EncodedString() + "\n").utf8), attributes: [.posixPermissions: 0o600])
+            atPath: otherKey, contents: Data((Data(repeating: 7, count: 32).base64EncodedString() + "\n").utf8),
+            attributes: [.posixPermissions: 0o600])
         let wrong = try await h.run(["plaid", "sync"], env: ["MONEYFLOW_KEY_FILE": otherKey])
         #expect(wrong.status == 1 && wrong.stderr.contains("sealed with key"), "\(wrong.stderr)")
         #expect(h.server.items().count == itemsBefore, "nothing was linked again")
@@ -114,7 +117,8 @@ struct PlaidLinkEndToEndTests {
 
     /// A link token the way an app's backend would get one.
     static func linkToken(_ h: PlaidHarness) async throws -> String {
-        let body = #"{"client_name":"app","language":"en","country_codes":["US"],"user":{"client_user_id":"u1"},"products":["transactions"]}"#
+        let body =
+            #"{"client_name":"app","language":"en","country_codes":["US"],"user":{"client_user_id":"u1"},"products":["transactions"]}"#
         let (data, status) = try await LoopbackHTTP.post(
             h.server.baseURL + "/link/token/create", body: Data(body.utf8),
             headers: ["Plaid-Version": "2020-09-14", "PLAID-CLIENT-ID": "test-client-id", "PLAID-SECRET": "test-secret"])

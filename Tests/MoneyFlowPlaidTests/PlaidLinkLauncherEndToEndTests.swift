@@ -29,7 +29,9 @@ struct PlaidLinkLauncherEndToEndTests {
         let nonce = try #require(URLComponents(url: page, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "s" }?.value)
         // What Link's onSuccess hands the page: a public token (update mode: one nobody exchanges).
         let publicToken = try h.server.completeLink(linkToken: linkToken) ?? "public-sandbox-00000000-0000-0000-0000-000000000000"
-        let body = try JSONSerialization.data(withJSONObject: ["s": nonce, "public_token": publicToken, "metadata": ["institution": ["institution_id": "ins_109508"]]])
+        let body = try JSONSerialization.data(withJSONObject: [
+            "s": nonce, "public_token": publicToken, "metadata": ["institution": ["institution_id": "ins_109508"]],
+        ])
         let (_, posted) = try await LoopbackHTTP.post("http://127.0.0.1:\(page.port!)/public-token", body: body)
         #expect(posted == 200)
         return await PlaidHarness.wait(child, record: h)
@@ -41,7 +43,8 @@ struct PlaidLinkLauncherEndToEndTests {
         return String(html[start.upperBound..<end])
     }
 
-    @Test("link: the launcher URL is printed, Link's public token is exchanged, the accounts come in; --update repairs an item needing login")
+    @Test(
+        "link: the launcher URL is printed, Link's public token is exchanged, the accounts come in; --update repairs an item needing login")
     func linkAndUpdate() async throws {
         let h = try await PlaidHarness.start()
         defer { Task { await h.stop() } }

@@ -9,9 +9,14 @@ import Testing
 struct PlaidSyncEndToEndTests {
     static let second = TestInstitution(
         id: "ins_200001", name: "Second Savings Bank",
-        accounts: [TestAccount(key: "checking", name: "Everyday Checking", mask: "4444", type: "depository", subtype: "checking", current: "310.00")])
+        accounts: [
+            TestAccount(
+                key: "checking", name: "Everyday Checking", mask: "4444", type: "depository", subtype: "checking", current: "310.00")
+        ])
 
-    @Test("two items: link, sync, then new / modified / removed / pending->posted, a mutation while paging, a rate limit and an item needing login")
+    @Test(
+        "two items: link, sync, then new / modified / removed / pending->posted, a mutation while paging, a rate limit and an item needing login"
+    )
     func linkSyncAndAdvance() async throws {
         let h = try await PlaidHarness.start()
         defer { Task { await h.stop() } }
@@ -20,12 +25,15 @@ struct PlaidSyncEndToEndTests {
         for k in 0..<12 {
             try h.server.addTransaction(
                 institution: Self.second.id,
-                TestTransaction(account: "checking", date: h.server.today.adding(days: -3 * k - 1).iso, amount: "\(10 + k).25", name: "GROCER \(k)"))
+                TestTransaction(
+                    account: "checking", date: h.server.today.adding(days: -3 * k - 1).iso, amount: "\(10 + k).25", name: "GROCER \(k)"))
         }
         let first = try await h.linkSandbox(bank)
         let second = try await h.linkSandbox(Self.second.id)
         let accounts = try await h.run(["accounts", "--format", "json"])
-        let names = ((try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+        let names = ((try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]]) ?? []).compactMap {
+            $0["name"] as? String
+        }
         #expect(names.count == 4, "\(names)")
 
         // First sync: the whole history of both items.
@@ -40,13 +48,14 @@ struct PlaidSyncEndToEndTests {
         let pending = try h.server.bankTransactionIDs(institution: bank, pending: true)
         try h.server.modifyTransaction(institution: bank, bankID: ids[5], name: "Renamed merchant", amount: "77.70")
         try h.server.removeTransaction(institution: bank, bankID: ids[6])
-        try h.server.post(institution: bank, pendingBankID: pending[0], amount: "14.90", date: today.iso)  // with a tip
+        try h.server.post(institution: bank, pendingBankID: pending[0], amount: "14.90", date: today.iso) // with a tip
         try h.server.post(institution: bank, pendingBankID: pending[1], date: today.iso)
         // Over 500 changes, so the update has two pages; Plaid's data changes after page 1.
         for k in 0..<520 {
             try h.server.addTransaction(
                 institution: bank,
-                TestTransaction(account: k % 2 == 0 ? "checking" : "credit", date: today.adding(days: -(k % 60)).iso,
+                TestTransaction(
+                    account: k % 2 == 0 ? "checking" : "credit", date: today.adding(days: -(k % 60)).iso,
                     amount: "\(k % 90 + 1).\(k % 10)9", name: "SHOP \(k)"))
         }
         h.server.mutateDuringNextPagination(itemID: first) { server in
@@ -101,7 +110,9 @@ struct PlaidSyncEndToEndTests {
         let requests = h.server.requests()
         #expect(requests.allSatisfy { $0.headers.first { $0.key.lowercased() == "plaid-version" }?.value == "2020-09-14" })
         #expect(requests.allSatisfy { String(decoding: $0.body, as: UTF8.self).range(of: "test-secret") == nil })
-        let syncBodies = requests.filter { $0.path == "/transactions/sync" }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }
+        let syncBodies = requests.filter { $0.path == "/transactions/sync" }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any]
+        }
         #expect(!syncBodies.isEmpty && syncBodies.allSatisfy { $0["count"] as? Int == 500 })
         h.expectNoTokenLeaked()
     }
@@ -122,7 +133,8 @@ struct PlaidSyncEndToEndTests {
         try await h.expectLedgerEqualsTruth(items: [item])
     }
 
-    @Test("a SIGKILL while a sync waits for a page, and at timed moments through a big update: the next sync gives the server's ledger, once")
+    @Test(
+        "a SIGKILL while a sync waits for a page, and at timed moments through a big update: the next sync gives the server's ledger, once")
     func killDuringSync() async throws {
         let h = try await PlaidHarness.start()
         defer { Task { await h.stop() } }
@@ -131,7 +143,8 @@ struct PlaidSyncEndToEndTests {
         for k in 0..<1800 {
             try h.server.addTransaction(
                 institution: bank,
-                TestTransaction(account: ["checking", "savings", "credit"][k % 3], date: h.server.today.adding(days: -(k % 400) - 1).iso,
+                TestTransaction(
+                    account: ["checking", "savings", "credit"][k % 3], date: h.server.today.adding(days: -(k % 400) - 1).iso,
                     amount: "\(k % 300 + 1).\(k % 100 < 10 ? "0" : "")\(k % 100)", name: "STORE \(k % 97)"))
         }
         // Deterministic: killed while the first page is being answered.
@@ -153,7 +166,8 @@ struct PlaidSyncEndToEndTests {
             _ = await PlaidHarness.wait(c, record: h)
             delay += 90
             try h.server.addTransaction(
-                institution: bank, TestTransaction(account: "checking", date: h.server.today.iso, amount: "1.\(delay % 100)", name: "KILL \(delay)"))
+                institution: bank,
+                TestTransaction(account: "checking", date: h.server.today.iso, amount: "1.\(delay % 100)", name: "KILL \(delay)"))
         }
         let (r, s) = try await h.sync()
         #expect(r.status == 0, "\(r.stderr)")

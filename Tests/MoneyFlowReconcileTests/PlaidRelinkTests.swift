@@ -76,9 +76,12 @@ import Testing
         #expect(page2.new == 3 && page2.linked == 0 && page2.relinked == 0, "\(page2)")
         let txs = try store.transactions(includeAll: true).filter { $0.status == "active" }
         #expect(txs.count == history.count + 3)
-        #expect(try realKeys(store) == (keysBefore + txs.filter { $0.date.iso >= "2024-04-01" }.map {
-            "\($0.account)|\($0.date.iso)|\($0.amount.minorUnits)|\($0.description)"
-        }).sorted())
+        #expect(
+            try realKeys(store)
+                == (keysBefore
+                + txs.filter { $0.date.iso >= "2024-04-01" }.map {
+                    "\($0.account)|\($0.date.iso)|\($0.amount.minorUnits)|\($0.description)"
+                }).sorted())
         for t in txs where t.date.iso < "2024-04-01" {
             let ids = t.sources.compactMap(\.externalID).sorted()
             #expect(ids.count == 2 && ids[0].hasPrefix("Atx") && ids[1].hasPrefix("Btx"), "transaction \(t.id): \(ids)")
@@ -114,8 +117,10 @@ import Testing
         let a = Item(tag: "A")
         let coffee = PlaidRelinkFixture.coffee
         let (store, results) = try importInOrder(
-            [("a-accounts.json", a.accountsGet()), ("a1.json", a.syncPage([coffee, coffee], first: 0, cursor: "c1")),
-             ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2"))])
+            [
+                ("a-accounts.json", a.accountsGet()), ("a1.json", a.syncPage([coffee, coffee], first: 0, cursor: "c1")),
+                ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2")),
+            ])
         #expect(results[2].plan.counts.new == 1 && results[2].plan.counts.linked == 0)
         #expect(try store.transactions(includeAll: true).count == 3)
     }
@@ -151,7 +156,8 @@ import Testing
     /// fallback) nothing tells banks apart: a new account.
     @Test func unknownInstitutionDoesNotLand() throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
-        let (store, _) = try importInOrder(itemFiles(a, history: Self.history()) + [("b1.json", b.syncPage(Self.newer, first: 0, cursor: "c"))])
+        let (store, _) = try importInOrder(
+            itemFiles(a, history: Self.history()) + [("b1.json", b.syncPage(Self.newer, first: 0, cursor: "c"))])
         #expect(try store.accounts().count == 4)
     }
 

@@ -116,12 +116,14 @@ public struct PlaidClient: Sendable {
             let buffer = try await response.body.collect(upTo: Self.maxResponseBytes)
             data = Data(buffer.readableBytesView)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw PlaidTransportError(path: path, problem: "no answer from \(configuration.baseURL.host ?? "Plaid") in time", retryable: true)
+            throw PlaidTransportError(
+                path: path, problem: "no answer from \(configuration.baseURL.host ?? "Plaid") in time", retryable: true)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             throw PlaidTransportError(
-                path: path, problem: "cannot reach \(configuration.baseURL.host ?? "Plaid"): \(redact(String(describing: error), accessToken))",
+                path: path,
+                problem: "cannot reach \(configuration.baseURL.host ?? "Plaid"): \(redact(String(describing: error), accessToken))",
                 retryable: true)
         }
         if status == 200 { return data }

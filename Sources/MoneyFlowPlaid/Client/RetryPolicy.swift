@@ -14,9 +14,10 @@ public struct RetryPolicy: Sendable {
     public var rateLimitBaseDelay: Duration
     public var maxDelay: Duration
 
-    public init(maxAttempts: Int = 6, baseDelay: Duration = .seconds(1), rateLimitBaseDelay: Duration = .seconds(15),
-        maxDelay: Duration = .seconds(60))
-    {
+    public init(
+        maxAttempts: Int = 6, baseDelay: Duration = .seconds(1), rateLimitBaseDelay: Duration = .seconds(15),
+        maxDelay: Duration = .seconds(60)
+    ) {
         self.maxAttempts = maxAttempts; self.baseDelay = baseDelay; self.rateLimitBaseDelay = rateLimitBaseDelay
         self.maxDelay = maxDelay
     }

@@ -29,7 +29,8 @@ public struct PlaidArchive: Sendable {
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-        let safeItem = String(itemID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
+        let safeItem = String(
+            itemID.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" ? Character($0) : "_" })
         return "\(f.string(from: date))-\(safeItem)-\(kind).json"
     }
 

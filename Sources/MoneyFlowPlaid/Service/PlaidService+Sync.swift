@@ -44,7 +44,7 @@ extension PlaidService {
         } else {
             chosen = try itemIDs.map { id in
                 let item = try self.item(id)
-                if !item.isLinked { _ = try accessToken(item, vault: try vault(creating: false)) }  // says why it cannot sync
+                if !item.isLinked { _ = try accessToken(item, vault: try vault(creating: false)) } // says why it cannot sync
                 return item
             }
         }

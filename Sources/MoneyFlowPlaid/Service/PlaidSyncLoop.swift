@@ -109,7 +109,8 @@ struct PlaidSyncLoop {
     /// Plaid never echoes the access token; if a page ever did, it must not be archived.
     static func checkNoToken(_ page: Data, token: String) throws {
         if !token.isEmpty, page.range(of: Data(token.utf8)) != nil {
-            throw PlaidTransportError(path: "/transactions/sync", problem: "a sync page contains the access token; refused", retryable: false)
+            throw PlaidTransportError(
+                path: "/transactions/sync", problem: "a sync page contains the access token; refused", retryable: false)
         }
     }
 }

@@ -36,7 +36,8 @@ public struct TokenVault: Sendable {
         }
         let attributes = try? fm.attributesOfItem(atPath: keyFile)
         if let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0 {
-            throw VaultError("the key file \(keyFile) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(keyFile)`")
+            throw VaultError(
+                "the key file \(keyFile) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(keyFile)`")
         }
         guard let text = try? String(contentsOfFile: keyFile, encoding: .utf8),
             let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32
