@@ -132,7 +132,7 @@ extension PlaidService {
         guard k < body.endIndex, body[k] == UInt8(ascii: "{") else { return body }
         let emptyObject = body[(k + 1)...].first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "}")
         var out = body
-        let field = "\"institution_name\": \(PlaidSyncLoop.quoted(name))" + (emptyObject ? "" : ", ")
+        let field = "\"institution_name\": \(JSONString.quoted(name, lineSeparators: .literal))" + (emptyObject ? "" : ", ")
         out.insert(contentsOf: Data(field.utf8), at: k + 1)
         return out
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowCore
 
 /// One complete `/transactions/sync` update of an item, as the pages Plaid sent.
 public struct PlaidUpdate: Sendable {
@@ -93,17 +94,11 @@ struct PlaidSyncLoop {
     /// the exact text Plaid sent).
     static func envelope(_ page: Data, cursor: String?, itemID: String) -> Data {
         let c = cursor.flatMap { $0.isEmpty ? nil : $0 }
-        let request = "{\"request\": {\"cursor\": \(c.map(quoted) ?? "null"), \"item_id\": \(quoted(itemID))}, \"response\": "
+        let request = "{\"request\": {\"cursor\": \(c.map { JSONString.quoted($0, lineSeparators: .literal) } ?? "null"), \"item_id\": \(JSONString.quoted(itemID, lineSeparators: .literal))}, \"response\": "
         var out = Data(request.utf8)
         out.append(page)
         out.append(Data("}".utf8))
         return out
-    }
-
-    static func quoted(_ s: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])
-        let text = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
-        return String(text.dropFirst().dropLast())
     }
 
     /// Plaid never echoes the access token; if a page ever did, it must not be archived.
