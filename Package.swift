@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
+        .library(name: "MoneyFlowServer", targets: ["MoneyFlowServer"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
         // Not an API: the test support shared with the separate Fuzz and Benchmarks packages.
         .library(name: "_MoneyFlowTestSupport", targets: ["MoneyFlowTestSupport"]),
@@ -97,10 +98,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // `moneyflow serve`: the HTTP backend (Hummingbird 2): users and their tokens, one ledger
+        // per user, the /v1 API over the same library calls as the CLI, the OpenAPI document.
+        .target(
+            name: "MoneyFlowServer",
+            dependencies: [
+                "MoneyFlowCore", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPlaid", "MoneyFlowConfig",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "moneyflow",
             dependencies: [
-                "MoneyFlowPipeline", "MoneyFlowConfig", "MoneyFlowPlaid",
+                "MoneyFlowPipeline", "MoneyFlowConfig", "MoneyFlowPlaid", "MoneyFlowServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
@@ -134,6 +145,12 @@ let package = Package(
             name: "MoneyFlowPlaidTests",
             dependencies: [
                 "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "MoneyFlowServerTests",
+            dependencies: [
+                "MoneyFlowServer", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
