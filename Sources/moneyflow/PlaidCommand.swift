@@ -152,13 +152,8 @@ struct PlaidCommand: AsyncParsableCommand {
         func report(itemID: String, institution: String?, accounts: FileImportResult, retired: [String], failed: [String]) throws {
             if json {
                 printOut(
-                    JSONOutput.object([
-                        ("item_id", .string(itemID)), ("institution", .string(institution)),
-                        ("accounts", .array(accounts.plan.accounts.map { .string($0.name) })),
-                        ("retired_items", .array(retired.map { .string($0) })),
-                        ("retire_failed", .array(failed.map { .string($0) })),
-                        ("import", Contracts.importResult(accounts, includePlan: false)),
-                    ]).render(pretty: true))
+                    PlaidContracts.link(itemID: itemID, institution: institution, accounts: accounts, retired: retired, failed: failed)
+                        .render(pretty: true))
                 return
             }
             printOut(SafeText.escaped("Linked item \(itemID)\(institution.map { " (\($0))" } ?? "")."))
@@ -206,7 +201,7 @@ struct PlaidCommand: AsyncParsableCommand {
                 return results
             }
             if json {
-                printOut(JSONOutput.object([("items", .array(results.map(Self.json)))]).render(pretty: true))
+                printOut(PlaidContracts.sync(results).render(pretty: true))
             } else {
                 for r in results { printOut(SafeText.escaped(Self.line(r))) }
             }
@@ -230,16 +225,6 @@ struct PlaidCommand: AsyncParsableCommand {
             case .failed: return "\(name): FAILED: \(r.error ?? "unknown error")"
             }
         }
-
-        static func json(_ r: PlaidItemSyncResult) -> JSONOutput {
-            .object([
-                ("item_id", .string(r.itemID)), ("institution", .string(r.institution)), ("outcome", .string(r.outcome.rawValue)),
-                ("changes", .int(r.changes)), ("restarts", .int(r.restarts)), ("update_status", .string(r.updateStatus)),
-                ("archive_file", .string(r.archiveFile)),
-                ("import", r.importResult.map { Contracts.importResult($0, includePlan: false) } ?? .null),
-                ("error", r.errorCode == nil ? .null : .object([("code", .string(r.errorCode)), ("message", .string(r.error))])),
-            ])
-        }
     }
 
     struct Items: AsyncParsableCommand {
@@ -257,26 +242,7 @@ struct PlaidCommand: AsyncParsableCommand {
                 return try await common.service(store: store).items(askPlaid: !offline)
             }
             if format == .json {
-                printOut(
-                    JSONOutput.object([
-                        (
-                            "items",
-                            .array(
-                                infos.map { i in
-                                    .object([
-                                        ("item_id", .string(i.item.itemID)),
-                                        ("institution", .string(i.item.institutionName ?? i.item.institutionID)),
-                                        ("institution_id", .string(i.item.institutionID)),
-                                        ("accounts", .array(i.accounts.map { .string($0) })), ("status", .string(i.item.status.rawValue)),
-                                        ("linked_at", .string(i.item.linkedAt)), ("last_sync_at", .string(i.item.lastSyncAt)),
-                                        ("last_success_at", .string(i.item.lastSuccessAt)),
-                                        ("plaid_last_successful_update", .string(i.item.plaidLastUpdate)),
-                                        ("error_code", .string(i.item.errorCode)), ("replaced_by", .string(i.item.replacedBy)),
-                                        ("status_error", .string(i.statusError)),
-                                    ])
-                                })
-                        )
-                    ]).render(pretty: true))
+                printOut(PlaidContracts.items(infos).render(pretty: true))
                 return
             }
             var t = TextTable(["item", "institution", "accounts", "last sync", "plaid updated", "status", "last error"])

@@ -42,26 +42,7 @@ struct ReviewCommand: ParsableCommand {
         let txs = Dictionary(uniqueKeysWithValues: try store.transactions(includeAll: true).map { ($0.id, $0) })
         switch format {
         case .json:
-            printOut(
-                JSONOutput.array(
-                    reviews.map { r in
-                        .object([
-                            ("record", .int(r.recordID)), ("transaction", .int(r.transactionID)), ("account", .string(r.account)),
-                            ("date", .string(r.record.date.iso)), ("amount", .string(r.record.amount.decimalString)),
-                            ("description", .string(r.record.description)), ("kind", .string(r.record.kind.rawValue)),
-                            (
-                                "candidates",
-                                .array(
-                                    r.candidates.map { c in
-                                        .object([
-                                            ("transaction", .int64(c.transactionID)), ("score", .number(String(format: "%.3f", c.score))),
-                                            ("reasons", .array(c.reasons.map { .string($0.description) })),
-                                        ])
-                                    })
-                            ),
-                        ])
-                    }
-                ).render(pretty: true))
+            printOut(Contracts.review(reviews).render(pretty: true))
         case .table:
             if reviews.isEmpty { printOut("nothing to review"); return }
             for r in reviews {

@@ -85,6 +85,28 @@ public enum Contracts {
             })
     }
 
+    /// `review --format json`: records waiting for a decision, with their candidates.
+    public static func review(_ reviews: [PendingReview]) -> JSONOutput {
+        .array(
+            reviews.map { r in
+                .object([
+                    ("record", .int(r.recordID)), ("transaction", .int(r.transactionID)), ("account", .string(r.account)),
+                    ("date", .string(r.record.date.iso)), ("amount", .string(r.record.amount.decimalString)),
+                    ("description", .string(r.record.description)), ("kind", .string(r.record.kind.rawValue)),
+                    (
+                        "candidates",
+                        .array(
+                            r.candidates.map { c in
+                                .object([
+                                    ("transaction", .int64(c.transactionID)), ("score", .number(String(format: "%.3f", c.score))),
+                                    ("reasons", .array(c.reasons.map { .string($0.description) })),
+                                ])
+                            })
+                    ),
+                ])
+            })
+    }
+
     /// One file's import result (`import --json`), including the plan's decisions.
     public static func importResult(_ r: FileImportResult, includePlan: Bool) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
