@@ -141,16 +141,21 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowReconcileTests",
             dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
+        // HTTP helpers for the tests that call a server on loopback (Plaid-shaped or `moneyflow serve`).
+        .target(
+            name: "MoneyFlowHTTPTestSupport",
+            dependencies: ["MoneyFlowTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Tests/MoneyFlowHTTPTestSupport"),
         .testTarget(
             name: "MoneyFlowPlaidTests",
             dependencies: [
-                "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
+                "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
             name: "MoneyFlowServerTests",
             dependencies: [
-                "MoneyFlowServer", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
+                "MoneyFlowServer", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),

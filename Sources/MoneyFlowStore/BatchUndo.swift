@@ -9,7 +9,7 @@ struct BatchUndo {
 
     func run(at date: Date) throws -> UndoResult {
         guard let batch = try Row.fetchOne(db, sql: "SELECT undone_at FROM batch WHERE id = ?", arguments: [batchID]) else {
-            throw StoreError("no batch \(batchID)")
+            throw StoreError.notFound("no batch \(batchID)")
         }
         if let undone: String = batch["undone_at"] { throw StoreError("batch \(batchID) was already undone at \(undone)") }
         var result = UndoResult()

@@ -5,8 +5,18 @@ import MoneyFlowCore
 /// Errors the store reports to users.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// True when the error is that an id (record, transaction, batch) names nothing here: the
+    /// server answers 404 for it.
+    public var isNotFound = false
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// An id that names nothing in this store.
+    public static func notFound(_ message: String) -> StoreError {
+        var e = StoreError(message)
+        e.isNotFound = true
+        return e
+    }
 
     /// A command that needs the store's data was pointed at a path with no store.
     public static func missingStore(_ path: String) -> StoreError {

@@ -147,7 +147,7 @@ struct UserDecisions {
                 db, sql: "SELECT r.*, l.transaction_id FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.id = ?",
                 arguments: [recordID])
         else {
-            throw StoreError("no record \(recordID)")
+            throw StoreError.notFound("no record \(recordID)")
         }
         return r
     }
@@ -155,7 +155,7 @@ struct UserDecisions {
     func link(recordID: Int64, transactionID: Int64) throws {
         let r = try recordRow(recordID)
         guard let t = try Row.fetchOne(db, sql: "SELECT account_id, currency FROM txn WHERE id = ?", arguments: [transactionID]) else {
-            throw StoreError("no transaction \(transactionID)")
+            throw StoreError.notFound("no transaction \(transactionID)")
         }
         guard (t["account_id"] as Int64) == (r["account_id"] as Int64) else {
             throw StoreError("record \(recordID) and transaction \(transactionID) belong to different accounts")

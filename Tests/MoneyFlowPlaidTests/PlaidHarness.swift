@@ -1,7 +1,6 @@
-import AsyncHTTPClient
+import MoneyFlowHTTPTestSupport
 import Foundation
 import MoneyFlowTestSupport
-import NIOCore
 import PlaidTestServer
 import Testing
 
@@ -60,9 +59,7 @@ final class PlaidHarness: @unchecked Sendable {
     }
 
     static func wait(_ child: BinaryChild, record harness: PlaidHarness?) async -> BinaryRun {
-        let run = await withCheckedContinuation { (c: CheckedContinuation<BinaryRun, Never>) in
-            Thread { c.resume(returning: child.wait()) }.start()
-        }
+        let run = await waitOffPool(child)
         harness?.record(run.stdout + run.stderr)
         return run
     }
@@ -156,27 +153,5 @@ final class PlaidHarness: @unchecked Sendable {
             #expect(!printedSoFar.contains(token), "an access token was printed", sourceLocation: sourceLocation)
         }
         #expect(!printedSoFar.contains("test-secret"), "the Plaid secret was printed", sourceLocation: sourceLocation)
-    }
-}
-
-/// A real HTTP client for the tests' own calls on loopback.
-enum LoopbackHTTP {
-    static func post(_ url: String, body: Data, headers: [String: String] = [:]) async throws -> (Data, Int) {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        for (k, v) in headers { request.headers.add(name: k, value: v) }
-        request.body = .bytes(ByteBuffer(bytes: body))
-        return try await send(request)
-    }
-
-    static func get(_ url: String) async throws -> (Data, Int) {
-        try await send(HTTPClientRequest(url: url))
-    }
-
-    private static func send(_ request: HTTPClientRequest) async throws -> (Data, Int) {
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let buffer = try await response.body.collect(upTo: 16 << 20)
-        return (Data(buffer.readableBytesView), Int(response.status.code))
     }
 }

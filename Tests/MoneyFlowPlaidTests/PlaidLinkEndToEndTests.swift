@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowHTTPTestSupport
 import MoneyFlowTestSupport
 import PlaidTestServer
 import Testing
@@ -52,6 +53,23 @@ struct PlaidLinkEndToEndTests {
         #expect(try await h.run(["import", h.archive, "--quiet"], store: fresh).status == 0)
         #expect(try await h.transactions(store: fresh).text == (try await h.transactions().text))
         h.expectNoTokenLeaked()
+    }
+
+    @Test("a link cut short before its accounts came in keeps the item; the next sync brings the accounts first, named after the bank")
+    func linkInterruptedBeforeAccounts() async throws {
+        let h = try await PlaidHarness.start()
+        defer { Task { await h.stop() } }
+        // As many failures as the client tries (RetryPolicy.maxAttempts): the link gives up.
+        h.server.failNext(path: "/accounts/get", times: 6, kind: .internalError)
+        let r = try await h.run(["plaid", "link", "--sandbox"])
+        #expect(r.status == 1 && r.stderr.contains("/accounts/get"), "\(r.stderr)")
+        let item = try #require(h.server.items().first?.itemID)
+        let (sr, s) = try await h.sync()
+        #expect(sr.status == 0 && s[item]?["outcome"] as? String == "synced", "\(sr.stderr)")
+        let accounts = try await h.run(["accounts", "--format", "json"])
+        let list = (try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]]) ?? []
+        #expect(Set(list.compactMap { $0["institution"] as? String }) == ["First Platypus Bank"], "\(accounts.stdout)")
+        try await h.expectLedgerEqualsTruth(items: [item])
     }
 
     @Test("plaid remove: removed at Plaid, token gone from the store, transactions kept; sync then has nothing to sync")

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowHTTPTestSupport
 import MoneyFlowTestSupport
 import PlaidTestServer
 import Testing

@@ -58,11 +58,13 @@ extension PlaidService {
             record.institutionName = status.item.institution_name
             record.plaidLastUpdate = status.status?.transactions?.last_successful_update
         }
-        let accountsBody = try await client.accounts(accessToken: token)
-        record.accountIDs = Self.accountIDs(in: accountsBody)
         try store.savePlaidItem(record)
+        let accountsBody = try await client.accounts(accessToken: token)
         let (result, _) = try importArchived(
             Self.withInstitutionName(accountsBody, record.institutionName), kind: "accounts", itemID: itemID)
+        // Only once its accounts are in (a sync brings them first otherwise).
+        record.accountIDs = Self.accountIDs(in: accountsBody)
+        try store.savePlaidItem(record)
         let (retired, failed) = try await retireReplacedItems(by: record)
         return PlaidLinkResult(
             itemID: itemID, institution: record.institutionName ?? record.institutionID, accounts: result, retiredItems: retired,
@@ -75,17 +77,20 @@ extension PlaidService {
         var record = try item(itemID)
         let token = try accessToken(record, vault: try vault(creating: false))
         let body = try await client.accounts(accessToken: token)
+        let result = try importArchived(Self.withInstitutionName(body, record.institutionName), kind: "accounts", itemID: itemID).0
         record.accountIDs = Self.accountIDs(in: body)
         record.status = .active
         record.errorCode = nil
         record.errorMessage = nil
         try store.savePlaidItem(record)
-        return try importArchived(Self.withInstitutionName(body, record.institutionName), kind: "accounts", itemID: itemID).0
+        return result
     }
 
-    /// Items of the same institution whose accounts the new item's accounts landed on: the
-    /// same bank linked again. They are removed at Plaid and kept here as `retired` (their
-    /// transactions stay; the new item's history links to them).
+    /// Items of the same institution ALL of whose accounts the new item's accounts landed on:
+    /// the same bank linked again. They are removed at Plaid and kept here as `retired` (their
+    /// transactions stay; the new item's history links to them). An item that shares only some
+    /// accounts (a joint account seen from a second login) stays: both keep syncing, and the
+    /// shared account's transactions link instead of doubling.
     func retireReplacedItems(by new: PlaidItemRecord) async throws -> (retired: [String], failed: [String]) {
         let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
         let newAccounts = Set(new.accountIDs.compactMap { keys["plaid:" + $0] })
@@ -94,7 +99,7 @@ extension PlaidService {
         for old in try store.plaidItems() where old.itemID != new.itemID && old.isLinked {
             if let a = old.institutionID, let b = new.institutionID, a != b { continue }
             let oldAccounts = Set(old.accountIDs.compactMap { keys["plaid:" + $0] })
-            guard !oldAccounts.isDisjoint(with: newAccounts) else { continue }
+            guard !oldAccounts.isEmpty, oldAccounts.isSubset(of: newAccounts) else { continue }
             do {
                 try await client.removeItem(accessToken: try accessToken(old, vault: vault))
             } catch let e as PlaidAPIError where e.handling == .itemGone {

@@ -70,6 +70,11 @@ extension PlaidService {
                     notice("\(item.itemID): /transactions/refresh refused (\(e.errorCode)); syncing what Plaid already has")
                 }
             }
+            if item.accountIDs.isEmpty {
+                // The link stopped before its accounts came in: bring them first, so they are
+                // named after the bank (and land on a re-linked bank's accounts).
+                _ = try await finishUpdate(itemID: item.itemID)
+            }
             let scope = SyncUpdate.plaidItemScope(itemID: item.itemID)
             let cursor = try store.syncProgress(scope: scope) ?? store.syncCursor(scope: scope)
             let itemID = item.itemID

@@ -1,0 +1,34 @@
+import AsyncHTTPClient
+import Foundation
+import MoneyFlowTestSupport
+import NIOCore
+import NIOHTTP1
+
+/// A real HTTP client for the tests' own calls on loopback.
+public enum LoopbackHTTP {
+    public static func post(_ url: String, body: Data, headers: [String: String] = [:]) async throws -> (Data, Int) {
+        try await send(url, method: .POST, body: body, headers: ["Content-Type": "application/json"].merging(headers) { $1 })
+    }
+
+    public static func get(_ url: String, headers: [String: String] = [:]) async throws -> (Data, Int) {
+        try await send(url, method: .GET, body: nil, headers: headers)
+    }
+
+    public static func send(_ url: String, method: HTTPMethod, body: Data?, headers: [String: String] = [:]) async throws -> (Data, Int) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (k, v) in headers { request.headers.add(name: k, value: v) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let buffer = try await response.body.collect(upTo: 256 << 20)
+        return (Data(buffer.readableBytesView), Int(response.status.code))
+    }
+}
+
+/// Waits for a started `moneyflow` process on its own thread (wait4 blocks; the cooperative
+/// pool must stay free for the servers the tests run in-process).
+public func waitOffPool(_ child: BinaryChild) async -> BinaryRun {
+    await withCheckedContinuation { (c: CheckedContinuation<BinaryRun, Never>) in
+        Thread { c.resume(returning: child.wait()) }.start()
+    }
+}
