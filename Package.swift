@@ -107,7 +107,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            // The API's OpenAPI 3.1 document, served at GET /openapi.json (compiled in: no bundle to ship).
+            resources: [.embedInCode("OpenAPI/openapi.json")]),
         .executableTarget(
             name: "moneyflow",
             dependencies: [
