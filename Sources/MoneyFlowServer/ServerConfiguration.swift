@@ -31,7 +31,9 @@ public struct ServerConfiguration: Sendable {
             guard rest.hasPrefix(":") else { throw ServerConfigurationError("--listen '\(text)': expected [HOST]:PORT") }
             portText = rest.dropFirst()
         } else {
-            guard let colon = text.lastIndex(of: ":") else { throw ServerConfigurationError("--listen '\(text)': expected HOST:PORT, e.g. 127.0.0.1:8080") }
+            guard let colon = text.lastIndex(of: ":") else {
+                throw ServerConfigurationError("--listen '\(text)': expected HOST:PORT, e.g. 127.0.0.1:8080")
+            }
             host = text[..<colon]
             portText = text[text.index(after: colon)...]
         }

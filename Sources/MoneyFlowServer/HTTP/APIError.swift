@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowPlaid
+import MoneyFlowStore
+import NIOCore
+
+/// An error as the API answers it: `{"error": {"code", "message"}}` with its HTTP status.
+struct APIError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status; self.code = code; self.message = message
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "bad_request", message) }
+    static func notFound(_ message: String = "no such resource") -> APIError { APIError(.notFound, "not_found", message) }
+    static let unauthorized = APIError(
+        .unauthorized, "unauthorized", "missing or unknown API token; send Authorization: Bearer <token> (moneyflow users add)")
+
+    var response: Response {
+        let body = JSONOutput.object([
+            ("error", .object([("code", .string(code)), ("message", .string(message.replacingOccurrences(of: "\n", with: " ")))]))
+        ])
+        var r = JSONResponse.make(body, status: status)
+        if status == .unauthorized { r.headers[.wwwAuthenticate] = "Bearer" }
+        return r
+    }
+
+    /// The API's answer for any error a handler let through. Library errors carry their own
+    /// one-line messages; anything unexpected is a 500 whose details stay in the log.
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let e as APIError: return e
+        case let e as ImportError: return APIError(.unprocessableContent, "import_failed", e.description)
+        case let e as StoreError:
+            return e.isNotFound ? .notFound(e.message) : APIError(.conflict, "store_refused", e.message)
+        case let e as PlaidAPIError: return APIError(.badGateway, "plaid_error", e.description)
+        case let e as PlaidTransportError: return APIError(.badGateway, "plaid_unreachable", e.description)
+        case let e as PlaidServiceError: return APIError(.badRequest, "plaid_refused", e.description)
+        case let e as PlaidConfigurationError: return APIError(.serviceUnavailable, "plaid_not_configured", e.description)
+        case let e as VaultError: return APIError(.serviceUnavailable, "plaid_key_unavailable", e.description)
+        case is NIOTooManyBytesError:
+            return APIError(.contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+        case let e as HTTPError:
+            switch e.status {
+            case .contentTooLarge:
+                return APIError(
+                    .contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+            case .notFound: return .notFound("no such route")
+            case .methodNotAllowed: return APIError(.methodNotAllowed, "method_not_allowed", "this route does not take that method")
+            default: return APIError(e.status, e.status.code < 500 ? "bad_request" : "internal", e.body ?? e.status.reasonPhrase)
+            }
+        default: return nil
+        }
+    }
+}
+
+/// JSON responses rendered from the same ``JSONOutput`` contracts the CLI prints.
+enum JSONResponse {
+    static func make(_ json: JSONOutput, status: HTTPResponse.Status = .ok) -> Response {
+        var buffer = ByteBuffer()
+        buffer.writeString(json.render())
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: buffer))
+    }
+}

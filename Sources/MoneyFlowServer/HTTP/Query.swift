@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import MoneyFlowCore
+
+/// Query and path parameters, each refused with a 400 that names it when malformed.
+enum Query {
+    static func int(_ q: FlatDictionary<Substring, Substring>, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text = q.get(name) else { return value }
+        guard let n = Int(text), range.contains(n) else {
+            throw APIError.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
+    static func date(_ q: FlatDictionary<Substring, Substring>, _ name: String) throws -> LocalDate? {
+        guard let text = q.get(name) else { return nil }
+        guard let d = LocalDate(iso: text, .exact) else { throw APIError.badRequest("\(name) must be a date YYYY-MM-DD") }
+        return d
+    }
+
+    static func bool(_ q: FlatDictionary<Substring, Substring>, _ name: String) throws -> Bool {
+        switch q.get(name)?.lowercased() {
+        case nil, "false", "0", "": return false
+        case "true", "1": return true
+        default: throw APIError.badRequest("\(name) must be true or false")
+        }
+    }
+
+    static func pathID(_ context: ServerRequestContext, _ name: String) throws -> Int64 {
+        guard let text = context.parameters.get(name), let id = Int64(text), id > 0 else {
+            throw APIError.notFound("no such \(name)")
+        }
+        return id
+    }
+}
+
+/// Small JSON request bodies (links, Plaid calls) read as a dictionary.
+enum JSONBody {
+    static func object(_ request: inout Request, limit: Int) async throws -> [String: Any] {
+        let buffer = try await request.collectBody(upTo: limit)
+        if buffer.readableBytes == 0 { return [:] }
+        guard let o = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else {
+            throw APIError.badRequest("the body must be a JSON object")
+        }
+        return o
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Hummingbird
+
+/// Each request's context: who is calling (set by ``BearerAuthMiddleware`` before any /v1
+/// handler runs; nil only on the unauthenticated routes).
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var user: ServerUser?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// The caller; handlers behind the auth middleware can rely on it.
+    func requireUser() throws -> ServerUser {
+        guard let user else { throw APIError.unauthorized }
+        return user
+    }
+}

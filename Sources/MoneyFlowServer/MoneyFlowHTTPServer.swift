@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import Logging
+import MoneyFlowPipeline
+import MoneyFlowPlaid
+import ServiceLifecycle
+
+/// `moneyflow serve`: the HTTP backend over the same library calls as the CLI.
+///
+/// Routes: `GET /healthz`, `GET /openapi.json`, and `/v1/...` behind a bearer token (see the
+/// OpenAPI document). Each user has their own ledger; a request can only ever reach the
+/// ledger of the token's user. TLS belongs to a reverse proxy in front (README).
+public enum MoneyFlowHTTPServer {
+    /// The router with every route and middleware (shared by ``run`` and ``start``).
+    static func router(configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?)
+        -> Router<ServerRequestContext>
+    {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+        router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
+        router.get("openapi.json") { _, _ in OpenAPIDocument.response }
+        let ledgers = Ledgers(users: users)
+        let v1 = router.group("v1")
+        //WEBHOOK
+        let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
+        LedgerRoutes(ledgers: ledgers).register(authenticated)
+        ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
+        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
+        return router
+    }
+
+    static func application(
+        configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(configuration: configuration, users: users, plaid: plaid),
+            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting and lets requests in flight finish
+    /// (an import in progress commits or rolls back as a whole; nothing is cut half-way).
+    public static func run(
+        configuration: ServerConfiguration, plaid: PlaidConfiguration?, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        let users = try UserDirectory(dataDirectory: configuration.dataDirectory)
+        let app = application(configuration: configuration, users: users, plaid: plaid, logger: logger, onRunning: onRunning)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MoneyFlowCore
+import MoneyFlowImporters
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// `POST /v1/imports`: the file is the body; the same ImportService call and `import --json`
+/// object as `moneyflow import FILE --json`.
+struct ImportRoutes {
+    let ledgers: Ledgers
+    let users: UserDirectory
+    let maxBodyBytes: Int
+
+    func register(_ v1: RouterGroup<ServerRequestContext>) {
+        v1.post("imports") { request, context in
+            let user = try context.requireUser()
+            let q = request.uri.queryParameters
+            guard let name = q.get("filename"), !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
+                throw APIError.badRequest("filename is required: the uploaded file's name (no folders), e.g. ?filename=chase.csv")
+            }
+            var options = FileImportOptions(dryRun: try Query.bool(q, "dry_run"))
+            if let account = q.get("account"), !account.isEmpty { options.accountName = account }
+            if let profile = q.get("csv_profile"), !profile.isEmpty {
+                let found = BuiltInCSVProfiles.named(profile)
+                guard !found.isEmpty else {
+                    throw APIError.badRequest(
+                        "unknown csv_profile '\(profile)' (built-in: \(BuiltInCSVProfiles.names.joined(separator: ", ")))")
+                }
+                options.csvProfiles = found
+            }
+            // The ZIP password comes in a header (never a query string: those end up in logs).
+            if let password = request.headers[HTTPField.Name("X-MoneyFlow-Password")!] {
+                options.password = { _ in password }
+            }
+            let importOptions = options
+            var request = request
+            let body = try await request.collectBody(upTo: maxBodyBytes)
+            if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
+            let uploads = (users.ledgerPath(for: user) as NSString).deletingLastPathComponent + "/uploads"
+            let result = try await ledgers.exclusive(user, "an import") { store in
+                try await Blocking.run {
+                    try FileManager.default.createDirectory(
+                        atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    let path = uploads + "/\(UUID().uuidString)"
+                    guard
+                        FileManager.default.createFile(
+                            atPath: path, contents: Data(body.readableBytesView), attributes: [.posixPermissions: 0o600])
+                    else { throw APIError(.internalServerError, "internal", "cannot keep the upload") }
+                    defer { try? FileManager.default.removeItem(atPath: path) }
+                    return try ImportService(store: store).importFile(path: path, displayName: name, options: importOptions)
+                }
+            }
+            return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// `/v1` routes over one user's ledger: the same library calls and JSON objects as the CLI's
+/// `accounts`, `transactions`, `reconcile`, `review`, `link`, `unlink`, `batches` and `undo`.
+struct LedgerRoutes {
+    let ledgers: Ledgers
+
+    func register(_ v1: RouterGroup<ServerRequestContext>) {
+        v1.get("accounts") { _, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let accounts = try await Blocking.run { try store.accounts() }
+            return JSONResponse.make(.object([("accounts", Contracts.accounts(accounts))]))
+        }
+        v1.get("transactions") { request, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let q = request.uri.queryParameters
+            let limit = try Query.int(q, "limit", default: 100, range: 1...1000)
+            let from = try Query.date(q, "from"), to = try Query.date(q, "to")
+            let account = q.get("account")
+            let user = try context.requireUser()
+            let after = try q.get("cursor").map { try TransactionCursor.decode($0, user: user) } ?? 0
+            let page = try await Blocking.run {
+                try store.transactionsPage(account: account, from: from, through: to, afterID: after, limit: limit + 1)
+            }
+            let shown = Array(page.prefix(limit))
+            let next: JSONOutput = page.count > limit ? .string(TransactionCursor.encode(shown.last!.id, user: user)) : .null
+            return JSONResponse.make(.object([("transactions", Contracts.transactions(shown)), ("next_cursor", next)]))
+        }
+        v1.get("reconcile") { request, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let account = request.uri.queryParameters.get("account")
+            let report = try await Blocking.run { try ReconciliationReport.build(store: store, account: account) }
+            return JSONResponse.make(report.json)
+        }
+        v1.get("review") { _, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let reviews = try await Blocking.run { try store.pendingReviews() }
+            return JSONResponse.make(.object([("review", Contracts.review(reviews))]))
+        }
+        v1.post("links") { request, context in
+            let user = try context.requireUser()
+            var request = request
+            let body = try await JSONBody.object(&request, limit: 1 << 16)
+            guard let record = body["record"] as? Int64 ?? (body["record"] as? Int).map(Int64.init),
+                let transaction = body["transaction"] as? Int64 ?? (body["transaction"] as? Int).map(Int64.init)
+            else { throw APIError.badRequest("send {\"record\": <id>, \"transaction\": <id>}") }
+            try await ledgers.exclusive(user, "a link") { store in
+                try await Blocking.run { try store.userLink(recordID: record, transactionID: transaction) }
+            }
+            return JSONResponse.make(.object([("record", .int(record)), ("transaction", .int(transaction))]))
+        }
+        v1.delete("links/:record") { _, context in
+            let user = try context.requireUser()
+            let record = try Query.pathID(context, "record")
+            let result = try await ledgers.exclusive(user, "an unlink") { store in
+                try await Blocking.run { try store.unlink(recordID: record) }
+            }
+            return JSONResponse.make(.object([("record", .int(record)), ("transaction", .int(result.transactionID))]))
+        }
+        v1.get("batches") { _, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let batches = try await Blocking.run { try store.batches() }
+            return JSONResponse.make(.object([("batches", Contracts.batches(batches))]))
+        }
+        v1.post("batches/:id/undo") { _, context in
+            let user = try context.requireUser()
+            let id = try Query.pathID(context, "id")
+            let result = try await ledgers.exclusive(user, "an undo") { store in
+                try await Blocking.run { try store.undo(batchID: id) }
+            }
+            let message =
+                "batch \(id) undone: \(result.recordsRemoved) records removed, \(result.recordsKept) kept by other batches, \(result.transactionsRemoved) transactions removed"
+            return JSONResponse.make(.object([("batch", .int(id)), ("undone", .bool(true)), ("message", .string(message))]))
+        }
+    }
+}
+
+/// A position in one user's `/v1/transactions` pages: the last id shown, bound to the user so
+/// a cursor means nothing in another user's ledger (it is refused there, not reinterpreted).
+enum TransactionCursor {
+    static func encode(_ id: Int64, user: ServerUser) -> String {
+        Data("\(user.id):\(id)".utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String, user: ServerUser) throws -> Int64 {
+        var b64 = text
+        while b64.count % 4 != 0 { b64 += "=" }
+        guard let data = Data(base64Encoded: b64), let s = String(data: data, encoding: .utf8),
+            let colon = s.lastIndex(of: ":"), s[..<colon] == user.id, let id = Int64(s[s.index(after: colon)...]), id >= 0
+        else { throw APIError.badRequest("cursor is not one this server gave you; start again without a cursor") }
+        return id
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Logging
+import MoneyFlowPipeline
+import MoneyFlowPlaid
+import MoneyFlowStore
+
+/// `/v1/plaid`: the app asks for a link token, hands over the public token, and reads or syncs
+/// its items; the access tokens stay sealed on the server (apps never hold Plaid secrets).
+/// Each call is the same PlaidService call as `moneyflow plaid ...` on the user's ledger.
+struct PlaidRoutes {
+    let ledgers: Ledgers
+    let users: UserDirectory
+    let plaid: PlaidConfiguration?
+
+    func service(_ user: ServerUser, _ store: LedgerStore) throws -> PlaidService {
+        guard let plaid else {
+            throw APIError(
+                .serviceUnavailable, "plaid_not_configured",
+                "this server has no Plaid keys; start it with PLAID_CLIENT_ID, PLAID_SECRET and PLAID_ENV set")
+        }
+        return PlaidService(
+            store: store, client: PlaidClient(configuration: plaid), archive: PlaidArchive(directory: users.archivePath(for: user)))
+    }
+
+    func register(_ v1: RouterGroup<ServerRequestContext>) {
+        v1.post("plaid/link-token") { request, context in
+            let user = try context.requireUser()
+            var request = request
+            let body = try await JSONBody.object(&request, limit: 1 << 16)
+            let days = (body["days"] as? Int) ?? PlaidService.defaultDays
+            guard (1...730).contains(days) else { throw APIError.badRequest("days must be 1-730") }
+            let item = body["item_id"] as? String
+            let redirect = body["redirect_uri"] as? String
+            let store = try await ledgers.store(for: user)
+            let service = try service(user, store)
+            let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
+            return JSONResponse.make(.object([("link_token", .string(token)), ("expiration", .null)]))
+        }
+        v1.post("plaid/exchange") { request, context in
+            let user = try context.requireUser()
+            var request = request
+            let body = try await JSONBody.object(&request, limit: 1 << 16)
+            guard let publicToken = body["public_token"] as? String, !publicToken.isEmpty else {
+                throw APIError.badRequest("send {\"public_token\": \"public-...\"} from Plaid Link's onSuccess")
+            }
+            let result = try await ledgers.exclusive(user, "a Plaid link") { store in
+                let linked = try await service(user, store).finishLink(publicToken: publicToken)
+                try await Blocking.run { try users.setItemOwner(itemID: linked.itemID, user: user) }
+                return linked
+            }
+            return JSONResponse.make(PlaidContracts.link(result))
+        }
+        v1.get("plaid/items") { _, context in
+            let user = try context.requireUser()
+            let store = try await ledgers.store(for: user)
+            let infos = try await service(user, store).items(askPlaid: true)
+            return JSONResponse.make(PlaidContracts.items(infos))
+        }
+        v1.post("plaid/sync") { request, context in
+            let user = try context.requireUser()
+            var request = request
+            let body = try await JSONBody.object(&request, limit: 1 << 16)
+            let items = body["items"] as? [String] ?? []
+            let refresh = body["refresh"] as? Bool ?? false
+            let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
+                try await service(user, store).sync(itemIDs: items, refresh: refresh)
+            }
+            return JSONResponse.make(PlaidContracts.sync(results))
+        }
+    }
+}

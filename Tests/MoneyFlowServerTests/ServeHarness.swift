@@ -1,0 +1,105 @@
+import Foundation
+import MoneyFlowHTTPTestSupport
+import MoneyFlowTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real `moneyflow serve` on 127.0.0.1 (any free port) over a temporary data folder, with
+/// users made by the real `moneyflow users add`; stopped with SIGTERM at the end.
+final class ServeHarness: @unchecked Sendable {
+    let data: String
+    let child: BinaryChild
+    let baseURL: String
+
+    static func start(env: [String: String] = [:], extraArgs: [String] = []) async throws -> ServeHarness {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let child = try MoneyFlowBinary.spawn(["serve", "--listen", "127.0.0.1:0", "--data", data] + extraArgs, env: env)
+        var url: String?
+        for _ in 0..<400 where url == nil {
+            if let line = child.stdoutSoFar().split(separator: "\n").first(where: { $0.contains("listening on http://") }),
+                let r = line.range(of: "http://")
+            {
+                url = String(line[r.lowerBound...].prefix { !$0.isWhitespace })
+            } else if child.hasExited {
+                break
+            } else {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        guard let url else {
+            kill(child.pid, SIGKILL)
+            let run = await waitOffPool(child)
+            throw HarnessError("serve did not start: \(run.stderr)")
+        }
+        return ServeHarness(data: data, child: child, baseURL: url)
+    }
+
+    private init(data: String, child: BinaryChild, baseURL: String) {
+        self.data = data; self.child = child; self.baseURL = baseURL
+    }
+
+    /// SIGTERM, then the process's own exit (graceful shutdown); the data folder is removed.
+    @discardableResult
+    func stop() async -> BinaryRun {
+        kill(child.pid, SIGTERM)
+        let run = await waitOffPool(child)
+        try? FileManager.default.removeItem(atPath: data)
+        return run
+    }
+
+    /// `moneyflow users add NAME --data DIR`: the token is the last line of stdout.
+    func addUser(_ name: String) async throws -> String {
+        let run = await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", name, "--data", data]))
+        guard run.status == 0, let token = run.stdout.split(separator: "\n").last.map(String.init), !token.isEmpty else {
+            throw HarnessError("users add failed: \(run.stderr)")
+        }
+        return token
+    }
+
+    func get(_ path: String, token: String?) async throws -> (json: Any?, status: Int, text: String) {
+        try await send("GET", path, token: token)
+    }
+
+    /// The document every answer is checked against (the one the server serves).
+    static let contract = Result { try OpenAPIValidator.repositoryDocument() }
+
+    func send(_ method: String, _ path: String, token: String?, body: Data? = nil, headers: [String: String] = [:]) async throws -> (
+        json: Any?, status: Int, text: String
+    ) {
+        var h = headers
+        if let token { h["Authorization"] = "Bearer \(token)" }
+        let (data, status) = try await LoopbackHTTP.send(baseURL + path, method: .init(rawValue: method), body: body, headers: h)
+        // Every answer must keep the contract (the OpenAPI document), errors included.
+        let contract = try Self.contract.get()
+        if path != "/openapi.json" && contract.operation(method: method, path: path) != nil {
+            let violations = contract.validateResponse(method: method, path: path, status: status, body: data)
+            for v in violations { Issue.record("\(method) \(path) -> \(status) breaks the OpenAPI document: \(v)") }
+        }
+        return (try? JSONSerialization.jsonObject(with: data), status, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Every transaction of the caller's ledger through the cursor pages.
+    func allTransactions(token: String, limit: Int = 37) async throws -> [[String: Any]] {
+        var out: [[String: Any]] = []
+        var cursor: String?
+        repeat {
+            let path = "/v1/transactions?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? "")
+            let r = try await get(path, token: token)
+            guard r.status == 200, let o = r.json as? [String: Any], let page = o["transactions"] as? [[String: Any]] else {
+                throw HarnessError("transactions page failed: \(r.status) \(r.text)")
+            }
+            out += page
+            cursor = o["next_cursor"] as? String
+        } while cursor != nil
+        return out
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
