@@ -4,6 +4,10 @@ import MoneyFlowTestSupport
 import PlaidTestServer
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The app's Plaid flow through `moneyflow serve`, against the Plaid-shaped server: the app
 /// only ever sees a link token and hands back a public token; secrets and access tokens stay
 /// on the server.
@@ -59,6 +63,50 @@ struct ServerPlaidTests {
         for t in plaid.items().map(\.accessToken) + ["test-secret", publicToken] {
             #expect(!stopped.stderr.contains(t) && !stopped.stdout.contains(t), "the server log holds a secret")
         }
+    }
+
+    @Test("one writing job per user: a second import while a sync runs gets 409, another user is not held up; SIGTERM lets the running sync finish")
+    func oneWriterPerUserAndGracefulStop() async throws {
+        let plaid = try await PlaidTestServer.start()
+        defer { Task { await plaid.stop() } }
+        let keyDir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-key-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: keyDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: keyDir) }
+        let h = try await ServeHarness.start(env: [
+            "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
+            "MONEYFLOW_KEY_FILE": keyDir + "/plaid.key",
+        ])
+        let alice = try await h.addUser("alice")
+        let bob = try await h.addUser("bob")
+        let linkToken = try #require(
+            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"] as? String)
+        let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
+        #expect(try await h.send("POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken])).status == 200)
+
+        // Alice's sync waits on Plaid (the page is held): her writing slot is taken.
+        let hold = plaid.holdNext(path: "/transactions/sync")
+        let syncing = Task { () async throws -> (status: Int, text: String) in
+            let r = try await h.send("POST", "/v1/plaid/sync", token: alice, body: Data("{}".utf8))
+            return (r.status, r.text)
+        }
+        await hold.waitUntilHeld()
+        let csv = TestPaths.repoRoot.appendingPathComponent("Samples/cmb/cmb_pc_utf8bom.csv")
+        let second = try await h.send("POST", "/v1/imports?filename=cmb_pc_utf8bom.csv", token: alice, body: try Data(contentsOf: csv))
+        #expect(second.status == 409, "\(second.text)")
+        #expect(((second.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "import_in_progress")
+        let bobs = try await h.send("POST", "/v1/imports?filename=cmb_pc_utf8bom.csv", token: bob, body: try Data(contentsOf: csv))
+        #expect(bobs.status == 200, "another user's import is not held up: \(bobs.text)")
+        #expect(try await h.get("/v1/accounts", token: alice).status == 200, "reads go on")
+
+        // SIGTERM while the sync is in flight: the server stops accepting, the sync completes.
+        kill(h.child.pid, SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        hold.release()
+        let finished = try await syncing.value
+        #expect(finished.status == 200, "\(finished.text)")
+        #expect(finished.text.contains(#""outcome":"synced""#), "\(finished.text)")
+        let stopped = await h.stop()
+        #expect(stopped.status == 0, "graceful exit: \(stopped.stderr)")
     }
 
     @Test("without Plaid keys the Plaid routes answer 503 plaid_not_configured")
