@@ -18,6 +18,8 @@ actor Ledgers {
         if let s = stores[user.id] { return s }
         let path = users.ledgerPath(for: user)
         let s = try LedgerStore(path: path)
+        // The user's own block of ids: another user's id is a 404 here, never an own row.
+        try s.startIDs(after: user.idBase)
         stores[user.id] = s
         return s
     }

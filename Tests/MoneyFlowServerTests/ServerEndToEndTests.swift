@@ -52,10 +52,19 @@ struct ServerEndToEndTests {
         return Self.canonical(list)
     }
 
-    static func canonical(_ list: [[String: Any]]) -> [Int64: String] {
+    /// Each transaction rendered with sorted keys, by id; `idBase` (the user's block of ids on
+    /// the server) is taken off every id so the server's ledger compares with the CLI's.
+    static func canonical(_ list: [[String: Any]], idBase: Int64 = 0) -> [Int64: String] {
+        func local(_ v: Any?) -> Int64 { ((v as? NSNumber)?.int64Value ?? -1) - idBase }
         var out: [Int64: String] = [:]
-        for t in list {
-            let id = (t["id"] as? NSNumber)?.int64Value ?? -1
+        for var t in list {
+            let id = local(t["id"])
+            t["id"] = id
+            t["sources"] = ((t["sources"] as? [[String: Any]]) ?? []).map { s in
+                var s = s
+                s["id"] = local(s["id"])
+                return s
+            }
             out[id] = String(decoding: try! JSONSerialization.data(withJSONObject: t, options: [.sortedKeys]), as: UTF8.self)
         }
         return out
@@ -95,7 +104,7 @@ struct ServerEndToEndTests {
         let cli = try await cliLedger(dir)
         let aliceLedger = try await h.allTransactions(token: alice, limit: 7)
         #expect(aliceLedger.count == cli.count)
-        #expect(Self.canonical(aliceLedger) == cli, "alice's ledger over HTTP equals the CLI's")
+        #expect(Self.canonical(aliceLedger, idBase: 1 << 36) == cli, "alice's ledger over HTTP equals the CLI's")
         let ids = aliceLedger.compactMap { ($0["id"] as? NSNumber)?.int64Value }
         #expect(ids == ids.sorted() && Set(ids).count == ids.count, "pages never repeat or skip")
 
@@ -114,7 +123,10 @@ struct ServerEndToEndTests {
         #expect(undo.status == 404, "\(undo.text)")
         let aliceRecord = try #require(
             ((aliceLedger.last?["sources"] as? [[String: Any]])?.first?["id"] as? NSNumber).map { $0.int64Value })
-        #expect(try await h.send("DELETE", "/v1/links/\(aliceRecord + 1000)", token: bob).status == 404)
+        // Users' ids never overlap (each ledger has its own block): Alice's ids are 404 for Bob.
+        #expect(try await h.send("DELETE", "/v1/links/\(aliceRecord)", token: bob).status == 404)
+        let foreignLink = Data(#"{"record": \#(aliceRecord), "transaction": 1}"#.utf8)
+        #expect(try await h.send("POST", "/v1/links", token: bob, body: foreignLink).status == 404)
         let firstPage = try #require(try await h.get("/v1/transactions?limit=2", token: alice).json as? [String: Any])
         let aliceCursor = try #require(firstPage["next_cursor"] as? String)
         #expect(try await h.get("/v1/transactions?cursor=\(aliceCursor)", token: bob).status == 400)

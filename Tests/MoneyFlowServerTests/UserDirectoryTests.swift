@@ -47,6 +47,10 @@ struct UserDirectoryTests {
         #expect(removed.count == 1 && removed[0].hasPrefix(bob.id), "the ledger folder is kept aside")
         #expect(throws: UserDirectoryError.self) { try users.remove(name: "bob") }
         #expect(try users.list().map(\.name) == ["alice"])
+        // Each user's ids come from their own block; a number is never handed out twice.
+        let (carol, _) = try users.add(name: "carol")
+        #expect(alice.number == 1 && bob.number == 2 && carol.number == 3)
+        #expect(carol.idBase == 3 << 36)
     }
 
     @Test("the CLI: users add prints the token as its last line; list never shows it; rotate-token replaces it")

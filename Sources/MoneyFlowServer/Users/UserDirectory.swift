@@ -9,6 +9,13 @@ public struct ServerUser: Sendable, Hashable {
     public var name: String
     public var createdAt: String
     public var tokenIssuedAt: String
+    /// 1, 2, 3 ... in the order users were added: the user's block of ledger ids
+    /// (``idBase``), so no two users' ledgers share an id.
+    public var number: Int64
+
+    /// Ids in this user's ledger start after this (blocks of 2^36 ids: 131,072 users stay
+    /// below 2^53, the largest integer a JavaScript client reads exactly).
+    public var idBase: Int64 { number << 36 }
 }
 
 /// The server's users (`DIR/users.sqlite`) and where their ledgers live (`DIR/ledgers/<id>/`).
@@ -37,8 +44,9 @@ public final class UserDirectory: Sendable {
                 try db.execute(
                     sql: """
                         CREATE TABLE server_user (
-                          id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, token_sha256 TEXT NOT NULL UNIQUE,
+                          id TEXT PRIMARY KEY, number INTEGER NOT NULL UNIQUE, name TEXT NOT NULL UNIQUE, token_sha256 TEXT NOT NULL UNIQUE,
                           created_at TEXT NOT NULL, token_issued_at TEXT NOT NULL);
+                        CREATE TABLE user_number (seq INTEGER PRIMARY KEY);
                         CREATE TABLE plaid_item_owner (
                           item_id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES server_user(id) ON DELETE CASCADE);
                         """)
@@ -55,15 +63,20 @@ public final class UserDirectory: Sendable {
         try Self.validate(name)
         let (token, hash) = Self.newToken()
         let now = Self.timestamp()
-        let user = ServerUser(id: Self.randomID(), name: name, createdAt: now, tokenIssuedAt: now)
-        try db.write { db in
+        let user = try db.write { db -> ServerUser in
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM server_user WHERE name = ?)", arguments: [name]) == true {
                 throw UserDirectoryError(
                     "a user named '\(name)' exists already; `moneyflow users rotate-token \(name)` gives them a new token")
             }
+            // Numbers are never reused (a removed user's ledger keeps its ids).
+            let number = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM user_number") ?? 0) + 1
+            guard number < (1 << 17) else { throw UserDirectoryError("this data folder has had 131,072 users; start another data folder") }
+            try db.execute(sql: "INSERT INTO user_number(seq) VALUES (?)", arguments: [number])
+            let user = ServerUser(id: Self.randomID(), name: name, createdAt: now, tokenIssuedAt: now, number: number)
             try db.execute(
-                sql: "INSERT INTO server_user(id, name, token_sha256, created_at, token_issued_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [user.id, name, hash, now, now])
+                sql: "INSERT INTO server_user(id, number, name, token_sha256, created_at, token_issued_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [user.id, number, name, hash, now, now])
+            return user
         }
         return (user, token)
     }
@@ -155,7 +168,7 @@ public final class UserDirectory: Sendable {
     // MARK: Primitives
 
     static func user(_ r: Row) -> ServerUser {
-        ServerUser(id: r["id"], name: r["name"], createdAt: r["created_at"], tokenIssuedAt: r["token_issued_at"])
+        ServerUser(id: r["id"], name: r["name"], createdAt: r["created_at"], tokenIssuedAt: r["token_issued_at"], number: r["number"])
     }
 
     static func validate(_ name: String) throws {
