@@ -125,7 +125,11 @@ let package = Package(
         // rules. Independent of every MoneyFlow target so it cannot share the client's mistakes.
         .target(
             name: "PlaidTestServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // Signs webhooks (ES256) with the key /webhook_verification_key/get serves.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/PlaidTestServer",
             exclude: ["extract_schemas.py"],
             resources: [.embedInCode("plaid_schemas.json")]),
@@ -146,6 +150,8 @@ let package = Package(
             dependencies: [
                 "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The webhook tests forge JWT payloads (SHA-256 of a body).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "MoneyFlowServerTests",
