@@ -127,7 +127,11 @@ let package = Package(
         // rules. Independent of every MoneyFlow target so it cannot share the client's mistakes.
         .target(
             name: "PlaidTestServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // Signs webhooks (ES256) with the key /webhook_verification_key/get serves.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Tests/PlaidTestServer",
             exclude: ["extract_schemas.py"],
             resources: [.embedInCode("plaid_schemas.json")]),
@@ -153,6 +157,8 @@ let package = Package(
             dependencies: [
                 "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The webhook tests forge JWT payloads (SHA-256 of a body).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "MoneyFlowServerTests",

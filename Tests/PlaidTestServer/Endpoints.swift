@@ -1,6 +1,6 @@
 import Foundation
 
-/// The eight endpoints, each run under the state lock on a body that already passed the
+/// The endpoints, each run under the state lock on a body that already passed the
 /// header, credential and schema checks. They answer the response members (the pipeline adds
 /// `request_id`) or a Plaid error. Rules that the schema cannot express are checked here, each
 /// as Plaid documents it.
@@ -19,6 +19,7 @@ enum Endpoints {
         case "/link/token/create": return try linkTokenCreate(body, s)
         case "/sandbox/public_token/create": return try sandboxPublicTokenCreate(body, s)
         case "/item/public_token/exchange": return try exchange(body, s)
+        case "/webhook_verification_key/get": return try webhookVerificationKey(body, s)
         default: break
         }
         // Every other endpoint works on an item.
@@ -103,6 +104,13 @@ enum Endpoints {
         s.publicTokens[token] = grant
         let item = s.createItem(institutionID: grant.institutionID, daysRequested: grant.daysRequested, webhook: grant.webhook)
         return Answer(members: ["access_token": .string(item.accessToken), "item_id": .string(item.itemID)])
+    }
+
+    /// The public key a webhook's `kid` names, expired ones included (with `expired_at` set).
+    private static func webhookVerificationKey(_ body: PlaidJSON, _ s: ServerState) throws(PlaidAPIError) -> Answer {
+        let kid = body["key_id"]?.stringValue ?? ""
+        guard let key = s.webhookKeys.jwk(kid) else { throw .invalidField("key_id \(kid) does not name a webhook verification key") }
+        return Answer(members: ["key": key])
     }
 
     private static func sync(_ body: PlaidJSON, _ item: inout ItemRecord, _ bank: Bank, _ s: ServerState) throws(PlaidAPIError) -> Answer {

@@ -82,7 +82,8 @@ struct PlaidResponder: HTTPResponder {
 
         if let problem = validator.problem(in: json, path: path) { throw problem }
         return try state.locked { (s) throws(PlaidAPIError) in
-            if ["/link/token/create", "/sandbox/public_token/create", "/item/public_token/exchange"].contains(path),
+            if ["/link/token/create", "/sandbox/public_token/create", "/item/public_token/exchange", "/webhook_verification_key/get"]
+                .contains(path),
                 let failure = s.takeFailure(path: path, itemID: nil)
             {
                 throw failure

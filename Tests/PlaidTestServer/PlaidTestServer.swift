@@ -5,9 +5,10 @@ import ServiceLifecycle
 
 /// A Plaid-shaped HTTP server on 127.0.0.1 for offline tests of a Plaid client.
 ///
-/// It answers the eight endpoints a transactions client needs (`/link/token/create`,
+/// It answers the endpoints a transactions client needs (`/link/token/create`,
 /// `/sandbox/public_token/create`, `/item/public_token/exchange`, `/accounts/get`,
-/// `/transactions/sync`, `/transactions/refresh`, `/item/get`, `/item/remove`) as Plaid's
+/// `/transactions/sync`, `/transactions/refresh`, `/item/get`, `/item/remove`,
+/// `/webhook_verification_key/get`) as Plaid's
 /// 2020-09-14 API documents them: request bodies checked against the spec's request schemas,
 /// Plaid's error bodies and HTTP statuses, per-item ids, sync cursors and paging, pending ->
 /// posted, mutation during pagination, rate limits. Tests drive the banks' data and inject
@@ -192,6 +193,28 @@ public final class PlaidTestServer: Sendable {
     @discardableResult
     public func completeLink(linkToken: String, institution: String? = DefaultInstitution.id) throws -> String? {
         try state.locked { (s) throws(PlaidTestServerError) in try s.completeLink(linkToken, institutionID: institution) }
+    }
+
+    // MARK: Webhooks
+
+    /// The `Plaid-Verification` header Plaid would send with `body`: an ES256 JWT signed with the
+    /// current webhook key (or the key `keyID` names, expired or not), `iat` = `issuedAt`, and the
+    /// hex SHA-256 of `body`. The key is what `/webhook_verification_key/get` serves for its `kid`.
+    public func signWebhook(body: Data, issuedAt: Date = Date(), keyID: String? = nil) -> String {
+        let key = state.locked { s in s.webhookKeys.keys[keyID ?? s.webhookKeys.currentKID] }
+        guard let key else { preconditionFailure("PlaidTestServer: no webhook key \(keyID ?? "")") }
+        // Signing with a valid P-256 key cannot fail; a failure here is a broken crypto library.
+        return try! WebhookJWT.sign(body: body, issuedAt: issuedAt, key: key)
+    }
+
+    /// The `kid` that signs new webhooks.
+    public var webhookKeyID: String { state.locked { s in s.webhookKeys.currentKID } }
+
+    /// Starts signing with a new key (returned: its `kid`); the previous key is marked expired,
+    /// as Plaid's key rotation does.
+    @discardableResult
+    public func rotateWebhookKey() -> String {
+        state.locked { s in s.webhookKeys.rotate() }
     }
 
     // MARK: Faults

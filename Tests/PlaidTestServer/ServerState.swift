@@ -43,6 +43,8 @@ final class ServerState: @unchecked Sendable {
     /// Holds not yet matched by a request, and every hold ever made (released at stop).
     var holds: [RequestHold] = []
     var allHolds: [RequestHold] = []
+    /// The keys that sign webhooks (`signWebhook`) and `/webhook_verification_key/get` serves.
+    var webhookKeys = WebhookKeys()
 
     init(clientID: String, secret: String, today: PlaidDay) {
         self.clientID = clientID

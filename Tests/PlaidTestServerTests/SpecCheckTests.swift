@@ -52,7 +52,7 @@ import Testing
         // Missing fields outrank unknown ones, which outrank invalid values.
         #expect(try problem("/transactions/sync", #"{"count":0,"extra":1}"#)?.code == "MISSING_FIELDS")
         #expect(try problem("/transactions/sync", "{\(token),\"count\":0,\"extra\":1}")?.code == "UNKNOWN_FIELDS")
-        #expect(validator.paths.count == 8)
+        #expect(validator.paths.count == 9)
     }
 
     @Test func responseCheckCatchesOffSpecAnswers() throws {

@@ -71,6 +71,12 @@ public struct PlaidClient: Sendable {
         _ = try await post("/item/remove", AccessTokenRequest(access_token: accessToken), accessToken: accessToken)
     }
 
+    /// `/webhook_verification_key/get`, raw: the public key (a JWK) that verifies webhooks whose
+    /// JWT names `keyID`; ``PlaidWebhookVerifier`` reads and caches it.
+    public func webhookVerificationKey(keyID: String) async throws -> Data {
+        try await post("/webhook_verification_key/get", WebhookVerificationKeyGetRequest(key_id: keyID))
+    }
+
     // MARK: - Transport
 
     /// POSTs `body` as JSON to `path` and returns the body of a 200 answer, retrying as
