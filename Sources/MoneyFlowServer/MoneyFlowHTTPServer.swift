@@ -22,7 +22,7 @@ public enum MoneyFlowHTTPServer {
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let ledgers = Ledgers(users: users)
         let v1 = router.group("v1")
-        //WEBHOOK
+        PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)

@@ -239,7 +239,8 @@ struct PlaidCommand: AsyncParsableCommand {
         func run() async throws {
             let infos = try await PlaidCommand.mapErrors { () async throws -> [PlaidService.ItemInfo] in
                 let store = try common.storeOptions.openExisting()
-                return try await common.service(store: store).items(askPlaid: !offline)
+                if offline { return try PlaidService.storedItems(store) }
+                return try await common.service(store: store).items(askPlaid: true)
             }
             if format == .json {
                 printOut(PlaidContracts.items(infos).render(pretty: true))

@@ -33,7 +33,8 @@ struct ServerPlaidTests {
         answers += tokenReply.text
         let linkToken = try #require((tokenReply.json as? [String: Any])?["link_token"] as? String)
         let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
-        let exchange = try await h.send("POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
+        let exchange = try await h.send(
+            "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
         #expect(exchange.status == 200, "\(exchange.text)")
         answers += exchange.text
         let item = try #require((exchange.json as? [String: Any])?["item_id"] as? String)
@@ -54,7 +55,8 @@ struct ServerPlaidTests {
         let bobItems = try await h.get("/v1/plaid/items", token: bob)
         #expect(((bobItems.json as? [String: Any])?["items"] as? [[String: Any]])?.isEmpty == true)
         #expect(try await h.allTransactions(token: bob).isEmpty)
-        let steal = try await h.send("POST", "/v1/plaid/sync", token: bob, body: try JSONSerialization.data(withJSONObject: ["items": [item]]))
+        let steal = try await h.send(
+            "POST", "/v1/plaid/sync", token: bob, body: try JSONSerialization.data(withJSONObject: ["items": [item]]))
         #expect(steal.status == 400 || steal.status == 404, "\(steal.text)")
         #expect(try await h.allTransactions(token: bob).isEmpty)
 
@@ -65,7 +67,9 @@ struct ServerPlaidTests {
         }
     }
 
-    @Test("one writing job per user: a second import while a sync runs gets 409, another user is not held up; SIGTERM lets the running sync finish")
+    @Test(
+        "one writing job per user: a second import while a sync runs gets 409, another user is not held up; SIGTERM lets the running sync finish"
+    )
     func oneWriterPerUserAndGracefulStop() async throws {
         let plaid = try await PlaidTestServer.start()
         defer { Task { await plaid.stop() } }
@@ -79,9 +83,13 @@ struct ServerPlaidTests {
         let alice = try await h.addUser("alice")
         let bob = try await h.addUser("bob")
         let linkToken = try #require(
-            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"] as? String)
+            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"]
+                as? String)
         let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
-        #expect(try await h.send("POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken])).status == 200)
+        #expect(
+            try await h.send(
+                "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken])
+            ).status == 200)
 
         // Alice's sync waits on Plaid (the page is held): her writing slot is taken.
         let hold = plaid.holdNext(path: "/transactions/sync")
@@ -107,6 +115,68 @@ struct ServerPlaidTests {
         #expect(finished.text.contains(#""outcome":"synced""#), "\(finished.text)")
         let stopped = await h.stop()
         #expect(stopped.status == 0, "graceful exit: \(stopped.stderr)")
+    }
+
+    @Test("webhooks: a verified SYNC_UPDATES_AVAILABLE syncs that item in its owner's ledger; an ITEM error marks it; a forged one is 401")
+    func webhooks() async throws {
+        let plaid = try await PlaidTestServer.start()
+        defer { Task { await plaid.stop() } }
+        let keyDir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-key-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: keyDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: keyDir) }
+        let h = try await ServeHarness.start(env: [
+            "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
+            "MONEYFLOW_KEY_FILE": keyDir + "/plaid.key",
+        ])
+        let alice = try await h.addUser("alice")
+        let linkToken = try #require(
+            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"]
+                as? String)
+        let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
+        let exchange = try await h.send(
+            "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
+        let item = try #require((exchange.json as? [String: Any])?["item_id"] as? String)
+        #expect(try await h.send("POST", "/v1/plaid/sync", token: alice, body: Data("{}".utf8)).status == 200)
+        try plaid.addTransaction(
+            institution: DefaultInstitution.id,
+            TestTransaction(account: "checking", date: plaid.today.iso, amount: "12.34", name: "AFTER WEBHOOK"))
+
+        func hook(_ json: String) -> Data { Data(json.utf8) }
+        let update = hook(
+            #"{"webhook_type":"TRANSACTIONS","webhook_code":"SYNC_UPDATES_AVAILABLE","item_id":"\#(item)","initial_update_complete":true,"historical_update_complete":true,"environment":"sandbox"}"#
+        )
+        // Forged: signed for another body.
+        let forged = try await h.send(
+            "POST", "/v1/plaid/webhook", token: nil, body: update, headers: ["Plaid-Verification": plaid.signWebhook(body: hook("{}"))])
+        #expect(
+            forged.status == 401 && ((forged.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "webhook_rejected")
+        let unsigned = try await h.send("POST", "/v1/plaid/webhook", token: nil, body: update)
+        #expect(unsigned.status == 401)
+        let accepted = try await h.send(
+            "POST", "/v1/plaid/webhook", token: nil, body: update, headers: ["Plaid-Verification": plaid.signWebhook(body: update)])
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let want = try plaid.truth(itemID: item).count
+        var got = 0
+        for _ in 0..<100 where got != want {
+            try await Task.sleep(for: .milliseconds(100))
+            got = try await h.allTransactions(token: alice, limit: 1000).count
+        }
+        #expect(got == want, "the webhook's sync brought the new transaction")
+
+        let error = hook(
+            #"{"webhook_type":"ITEM","webhook_code":"ERROR","item_id":"\#(item)","error":{"error_type":"ITEM_ERROR","error_code":"ITEM_LOGIN_REQUIRED","error_message":"login required","display_message":null},"environment":"sandbox"}"#
+        )
+        let marked = try await h.send(
+            "POST", "/v1/plaid/webhook", token: nil, body: error, headers: ["Plaid-Verification": plaid.signWebhook(body: error)])
+        #expect(marked.status == 200)
+        // What the webhook recorded (offline: /item/get would ask Plaid, which is fine again).
+        let folders = try FileManager.default.contentsOfDirectory(atPath: h.data + "/ledgers")
+        let ledger = h.data + "/ledgers/" + (try #require(folders.first)) + "/ledger.sqlite"
+        let offline = await waitOffPool(
+            try MoneyFlowBinary.spawn(
+                ["plaid", "items", "--offline", "--format", "json", "--store", ledger], env: ["MONEYFLOW_KEY_FILE": keyDir + "/plaid.key"]))
+        #expect(offline.stdout.contains(#""status": "needs_user""#), "\(offline.stdout) \(offline.stderr)")
+        await h.stop()
     }
 
     @Test("without Plaid keys the Plaid routes answer 503 plaid_not_configured")

@@ -95,38 +95,47 @@ public struct PlaidService: Sendable {
     /// Every item, with Plaid's freshness (`/item/get`) for the linked ones when `askPlaid`.
     public func items(askPlaid: Bool) async throws -> [ItemInfo] {
         try archive.recover(store: store)
-        let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
-        var out: [ItemInfo] = []
-        let vault = try store.plaidTokenKeyID() == nil ? nil : try self.vault(creating: false)
-        for var item in try store.plaidItems() {
-            var statusError: String?
-            if askPlaid, item.isLinked, let vault {
+        var statusErrors: [String: String] = [:]
+        let linked = try store.plaidItems().filter(\.isLinked)
+        if askPlaid, !linked.isEmpty {
+            let vault = try self.vault(creating: false)
+            for item in linked {
                 do {
                     let status = try await client.item(accessToken: try accessToken(item, vault: vault))
-                    let update = status.status?.transactions?.last_successful_update
                     let code = status.item.error?.error_code
                     let newStatus: PlaidItemRecord.Status = code == nil ? (item.status == .needsUser ? .active : item.status) : .needsUser
                     try store.notePlaidFreshness(
                         itemID: item.itemID, status: newStatus, errorCode: code ?? (newStatus == .active ? nil : item.errorCode),
-                        errorMessage: status.item.error?.error_message, plaidLastUpdate: update)
-                    item = try self.item(item.itemID)
+                        errorMessage: status.item.error?.error_message, plaidLastUpdate: status.status?.transactions?.last_successful_update
+                    )
                 } catch let e as PlaidAPIError {
-                    statusError = e.description
+                    statusErrors[item.itemID] = e.description
                     if e.handling == .itemNeedsUser || e.handling == .itemGone {
                         try store.notePlaidFreshness(
                             itemID: item.itemID, status: e.handling == .itemNeedsUser ? .needsUser : .error, errorCode: e.errorCode,
                             errorMessage: e.errorMessage, plaidLastUpdate: nil)
-                        item = try self.item(item.itemID)
                     }
                 } catch {
-                    statusError = String(describing: error)
+                    statusErrors[item.itemID] = String(describing: error)
                 }
             }
+        }
+        return try Self.storedItems(store).map { info in
+            var info = info
+            info.statusError = statusErrors[info.item.itemID]
+            return info
+        }
+    }
+
+    /// Every item as the store knows it, without asking Plaid (`plaid items --offline`: needs
+    /// no Plaid keys and no key file).
+    public static func storedItems(_ store: LedgerStore) throws -> [ItemInfo] {
+        let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
+        return try store.plaidItems().map { item in
             var accounts: [String] = []
             for name in item.accountIDs.compactMap({ keys["plaid:" + $0] }) where !accounts.contains(name) { accounts.append(name) }
-            out.append(ItemInfo(item: item, accounts: accounts, statusError: statusError))
+            return ItemInfo(item: item, accounts: accounts, statusError: nil)
         }
-        return out
     }
 
     /// `/item/remove` at Plaid and the sealed token deleted; the item's transactions stay.

@@ -94,7 +94,8 @@ struct PlaidSyncLoop {
     /// the exact text Plaid sent).
     static func envelope(_ page: Data, cursor: String?, itemID: String) -> Data {
         let c = cursor.flatMap { $0.isEmpty ? nil : $0 }
-        let request = "{\"request\": {\"cursor\": \(c.map { JSONString.quoted($0, lineSeparators: .literal) } ?? "null"), \"item_id\": \(JSONString.quoted(itemID, lineSeparators: .literal))}, \"response\": "
+        let request =
+            "{\"request\": {\"cursor\": \(c.map { JSONString.quoted($0, lineSeparators: .literal) } ?? "null"), \"item_id\": \(JSONString.quoted(itemID, lineSeparators: .literal))}, \"response\": "
         var out = Data(request.utf8)
         out.append(page)
         out.append(Data("}".utf8))
