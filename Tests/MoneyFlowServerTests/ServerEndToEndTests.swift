@@ -26,7 +26,8 @@ struct ServerEndToEndTests {
         -> (json: Any?, status: Int, text: String)
     {
         var q = "filename=\((f.path as NSString).lastPathComponent)"
-        if let a = f.account { q += "&account=" + (a.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? a) }
+        // Spaces as `+`, as HTML forms and curl --url-query send them.
+        if let a = f.account { q += "&account=" + a.replacingOccurrences(of: " ", with: "+") }
         if dryRun { q += "&dry_run=true" }
         let body = try Data(contentsOf: URL(fileURLWithPath: f.path))
         return try await h.send(

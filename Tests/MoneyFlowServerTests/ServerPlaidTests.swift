@@ -33,6 +33,8 @@ struct ServerPlaidTests {
         answers += tokenReply.text
         let linkToken = try #require((tokenReply.json as? [String: Any])?["link_token"] as? String)
         let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
+        let bogus = try await h.send("POST", "/v1/plaid/exchange", token: alice, body: Data(#"{"public_token": "public-sandbox-nope"}"#.utf8))
+        #expect(bogus.status == 400, "a public token Plaid refuses is the app's error: \(bogus.text)")
         let exchange = try await h.send(
             "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
         #expect(exchange.status == 200, "\(exchange.text)")

@@ -38,7 +38,15 @@ struct APIError: Error, Sendable {
         case let e as ImportError: return APIError(.unprocessableContent, "import_failed", e.description)
         case let e as StoreError:
             return e.isNotFound ? .notFound(e.message) : APIError(.conflict, "store_refused", e.message)
-        case let e as PlaidAPIError: return APIError(.badGateway, "plaid_error", e.description)
+        case let e as PlaidAPIError:
+            // What the app sent (a bad public token, a redirect URI Plaid refuses) is the app's
+            // error; Plaid refusing our own keys or tokens is the server's.
+            if (e.errorType == "INVALID_REQUEST" || e.errorType == "INVALID_INPUT") && e.errorCode != "INVALID_API_KEYS"
+                && e.errorCode != "INVALID_ACCESS_TOKEN"
+            {
+                return APIError(.badRequest, "plaid_rejected_request", e.description)
+            }
+            return APIError(.badGateway, "plaid_error", e.description)
         case let e as PlaidTransportError: return APIError(.badGateway, "plaid_unreachable", e.description)
         case let e as PlaidServiceError: return APIError(.badRequest, "plaid_refused", e.description)
         case let e as PlaidConfigurationError: return APIError(.serviceUnavailable, "plaid_not_configured", e.description)

@@ -1,11 +1,31 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import MoneyFlowCore
+
+/// A request's query string, decoded as HTML forms and curl's `--url-query` encode it: `+` is a
+/// space and `%XX` a byte (so `account=Plaid+Checking+0000` names "Plaid Checking 0000", and a
+/// literal plus travels as `%2B`). The first value of a repeated name wins.
+struct FormQuery {
+    private var values: [String: String] = [:]
+
+    init(_ request: Request) {
+        for pair in (request.uri.query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]), !name.isEmpty, values[name] == nil else { continue }
+            values[name] = parts.count > 1 ? (Self.decode(parts[1]) ?? "") : ""
+        }
+    }
+
+    func get(_ name: String) -> String? { values[name] }
+
+    static func decode(_ s: Substring) -> String? {
+        s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}
 
 /// Query and path parameters, each refused with a 400 that names it when malformed.
 enum Query {
-    static func int(_ q: FlatDictionary<Substring, Substring>, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    static func int(_ q: FormQuery, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
         guard let text = q.get(name) else { return value }
         guard let n = Int(text), range.contains(n) else {
             throw APIError.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
@@ -13,13 +33,13 @@ enum Query {
         return n
     }
 
-    static func date(_ q: FlatDictionary<Substring, Substring>, _ name: String) throws -> LocalDate? {
+    static func date(_ q: FormQuery, _ name: String) throws -> LocalDate? {
         guard let text = q.get(name) else { return nil }
         guard let d = LocalDate(iso: text, .exact) else { throw APIError.badRequest("\(name) must be a date YYYY-MM-DD") }
         return d
     }
 
-    static func bool(_ q: FlatDictionary<Substring, Substring>, _ name: String) throws -> Bool {
+    static func bool(_ q: FormQuery, _ name: String) throws -> Bool {
         switch q.get(name)?.lowercased() {
         case nil, "false", "0", "": return false
         case "true", "1": return true

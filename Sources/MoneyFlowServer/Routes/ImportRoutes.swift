@@ -16,7 +16,7 @@ struct ImportRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("imports") { request, context in
             let user = try context.requireUser()
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             guard let name = q.get("filename"), !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
                 throw APIError.badRequest("filename is required: the uploaded file's name (no folders), e.g. ?filename=chase.csv")
             }

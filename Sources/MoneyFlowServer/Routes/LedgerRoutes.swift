@@ -17,7 +17,7 @@ struct LedgerRoutes {
         }
         v1.get("transactions") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let q = request.uri.queryParameters
+            let q = FormQuery(request)
             let limit = try Query.int(q, "limit", default: 100, range: 1...1000)
             let from = try Query.date(q, "from"), to = try Query.date(q, "to")
             let account = q.get("account")
@@ -32,7 +32,7 @@ struct LedgerRoutes {
         }
         v1.get("reconcile") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let account = request.uri.queryParameters.get("account")
+            let account = FormQuery(request).get("account")
             let report = try await Blocking.run { try ReconciliationReport.build(store: store, account: account) }
             return JSONResponse.make(report.json)
         }
