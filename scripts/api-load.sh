@@ -63,7 +63,7 @@ files=(
 for p in Samples/plaid/full_period/page*.json; do files+=("${p#Samples/}||"); done
 files+=("us/first_platypus_checking.csv|Plaid Checking 0000|")
 
-urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
+urlencode() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1" 2>/dev/null; }
 
 # The import loop: every file in order, again and again, until wrk is done; one line per answer.
 import_loop() {
