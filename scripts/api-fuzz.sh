@@ -20,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. scripts/lib/serve.sh
 EXAMPLES=${EXAMPLES:-50}
 SEED=${SEED:-1}
 MAX_TIME=${MAX_TIME:-600}
@@ -62,18 +63,8 @@ done
 [ -n "$plaid_url" ] || { cat "$work/plaid.err" >&2; echo "api-fuzz: the Plaid test server did not start" >&2; exit 1; }
 
 # Port 0: the server picks a free port and prints it ("listening on http://127.0.0.1:PORT ...").
-PLAID_CLIENT_ID=test-client-id PLAID_SECRET=test-secret PLAID_ENV="$plaid_url" MONEYFLOW_KEY_FILE="$work/plaid.key" \
-    "$mf" serve --listen 127.0.0.1:0 --data "$work/data" >"$work/serve.out" 2>"$work/serve.err" &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/serve.out" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.err" >&2; echo "api-fuzz: the server did not start" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "api-fuzz: no 'listening on' line after 10 s" >&2; exit 1; }
-base="http://127.0.0.1:$port"
+start_serve api-fuzz PLAID_CLIENT_ID=test-client-id PLAID_SECRET=test-secret PLAID_ENV="$plaid_url" \
+    MONEYFLOW_KEY_FILE="$work/plaid.key"
 curl -fsS "$base/healthz" >/dev/null
 
 # Some rows, batches and accounts, so list routes return real objects and ids exist.

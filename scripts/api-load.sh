@@ -18,6 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+. scripts/lib/serve.sh
 DURATION=${DURATION:-30}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-16}
@@ -41,17 +42,7 @@ trap cleanup EXIT
 mkdir -p "$work/data"
 token=$("$mf" users add load --data "$work/data" | tail -n 1)
 [ -n "$token" ] || { echo "api-load: users add printed no token" >&2; exit 1; }
-"$mf" serve --listen 127.0.0.1:0 --data "$work/data" >"$work/serve.out" 2>"$work/serve.err" &
-server_pid=$!
-port=""
-for _ in $(seq 1 100); do
-    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/serve.out" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/serve.err" >&2; echo "api-load: the server did not start" >&2; exit 1; }
-    sleep 0.1
-done
-[ -n "$port" ] || { echo "api-load: no 'listening on' line after 10 s" >&2; exit 1; }
-base="http://127.0.0.1:$port"
+start_serve api-load
 auth="Authorization: Bearer $token"
 
 # The demo's files in the manifest's order (Samples/moneyflow.toml): path|account|password file.

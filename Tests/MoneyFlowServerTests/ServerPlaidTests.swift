@@ -13,17 +13,38 @@ import Testing
 /// on the server.
 @Suite("moneyflow serve: the Plaid flow", .serialized)
 struct ServerPlaidTests {
-    @Test("link token -> Link -> exchange -> sync -> transactions; another user sees none of it; no token in any answer")
-    func plaidFlow() async throws {
+    /// The Plaid-shaped server and a folder for the server's key file.
+    static func plaidServer() async throws -> (PlaidTestServer, String) {
         let plaid = try await PlaidTestServer.start()
-        defer { Task { await plaid.stop() } }
         let keyDir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-key-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: keyDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: keyDir) }
-        let h = try await ServeHarness.start(env: [
+        return (plaid, keyDir)
+    }
+
+    static func plaidEnvironment(_ plaid: PlaidTestServer, keyDir: String) -> [String: String] {
+        [
             "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
             "MONEYFLOW_KEY_FILE": keyDir + "/plaid.key", "MONEYFLOW_PLAID_BACKOFF_MS": "2",
-        ])
+        ]
+    }
+
+    /// What an app does: a link token from the server, Link (the test server stands in for the
+    /// user's browser), the public token back to the server. Returns the item id.
+    static func linkItem(_ h: ServeHarness, _ plaid: PlaidTestServer, token: String) async throws -> String {
+        let reply = try await h.send("POST", "/v1/plaid/link-token", token: token, body: Data("{}".utf8))
+        let linkToken = try #require((reply.json as? [String: Any])?["link_token"] as? String)
+        let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
+        let exchange = try await h.send(
+            "POST", "/v1/plaid/exchange", token: token, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
+        #expect(exchange.status == 200, "\(exchange.text)")
+        return try #require((exchange.json as? [String: Any])?["item_id"] as? String)
+    }
+
+    @Test("link token -> Link -> exchange -> sync -> transactions; another user sees none of it; no token in any answer")
+    func plaidFlow() async throws {
+        let (plaid, keyDir) = try await Self.plaidServer()
+        defer { Task { await plaid.stop() }; try? FileManager.default.removeItem(atPath: keyDir) }
+        let h = try await ServeHarness.start(env: Self.plaidEnvironment(plaid, keyDir: keyDir))
         let alice = try await h.addUser("alice")
         let bob = try await h.addUser("bob")
         var answers = ""
@@ -33,7 +54,8 @@ struct ServerPlaidTests {
         answers += tokenReply.text
         let linkToken = try #require((tokenReply.json as? [String: Any])?["link_token"] as? String)
         let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
-        let bogus = try await h.send("POST", "/v1/plaid/exchange", token: alice, body: Data(#"{"public_token": "public-sandbox-nope"}"#.utf8))
+        let bogus = try await h.send(
+            "POST", "/v1/plaid/exchange", token: alice, body: Data(#"{"public_token": "public-sandbox-nope"}"#.utf8))
         #expect(bogus.status == 400, "a public token Plaid refuses is the app's error: \(bogus.text)")
         let exchange = try await h.send(
             "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
@@ -73,25 +95,12 @@ struct ServerPlaidTests {
         "one writing job per user: a second import while a sync runs gets 409, another user is not held up; SIGTERM lets the running sync finish"
     )
     func oneWriterPerUserAndGracefulStop() async throws {
-        let plaid = try await PlaidTestServer.start()
-        defer { Task { await plaid.stop() } }
-        let keyDir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-key-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: keyDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: keyDir) }
-        let h = try await ServeHarness.start(env: [
-            "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
-            "MONEYFLOW_KEY_FILE": keyDir + "/plaid.key",
-        ])
+        let (plaid, keyDir) = try await Self.plaidServer()
+        defer { Task { await plaid.stop() }; try? FileManager.default.removeItem(atPath: keyDir) }
+        let h = try await ServeHarness.start(env: Self.plaidEnvironment(plaid, keyDir: keyDir))
         let alice = try await h.addUser("alice")
         let bob = try await h.addUser("bob")
-        let linkToken = try #require(
-            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"]
-                as? String)
-        let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
-        #expect(
-            try await h.send(
-                "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken])
-            ).status == 200)
+        _ = try await Self.linkItem(h, plaid, token: alice)
 
         // Alice's sync waits on Plaid (the page is held): her writing slot is taken.
         let hold = plaid.holdNext(path: "/transactions/sync")
@@ -121,23 +130,11 @@ struct ServerPlaidTests {
 
     @Test("webhooks: a verified SYNC_UPDATES_AVAILABLE syncs that item in its owner's ledger; an ITEM error marks it; a forged one is 401")
     func webhooks() async throws {
-        let plaid = try await PlaidTestServer.start()
-        defer { Task { await plaid.stop() } }
-        let keyDir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-key-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: keyDir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: keyDir) }
-        let h = try await ServeHarness.start(env: [
-            "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
-            "MONEYFLOW_KEY_FILE": keyDir + "/plaid.key",
-        ])
+        let (plaid, keyDir) = try await Self.plaidServer()
+        defer { Task { await plaid.stop() }; try? FileManager.default.removeItem(atPath: keyDir) }
+        let h = try await ServeHarness.start(env: Self.plaidEnvironment(plaid, keyDir: keyDir))
         let alice = try await h.addUser("alice")
-        let linkToken = try #require(
-            (try await h.send("POST", "/v1/plaid/link-token", token: alice, body: Data("{}".utf8)).json as? [String: Any])?["link_token"]
-                as? String)
-        let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
-        let exchange = try await h.send(
-            "POST", "/v1/plaid/exchange", token: alice, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
-        let item = try #require((exchange.json as? [String: Any])?["item_id"] as? String)
+        let item = try await Self.linkItem(h, plaid, token: alice)
         #expect(try await h.send("POST", "/v1/plaid/sync", token: alice, body: Data("{}".utf8)).status == 200)
         try plaid.addTransaction(
             institution: DefaultInstitution.id,

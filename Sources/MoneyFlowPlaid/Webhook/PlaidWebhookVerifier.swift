@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MoneyFlowCore
 
 /// Checks that a webhook really comes from Plaid and is fresh, as Plaid documents it
 /// (plaid.com/docs/api/webhooks/webhook-verification/): the `Plaid-Verification` header is an
@@ -51,7 +52,7 @@ public actor PlaidWebhookVerifier {
             throw PlaidWebhookError(.fromTheFuture, "issued \(Int(-age)) s in the future; check this machine's clock")
         }
         let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
-        guard Self.constantTimeEqual(digest, jwt.payload.request_body_sha256.lowercased()) else {
+        guard ConstantTime.equal(digest, jwt.payload.request_body_sha256.lowercased()) else {
             throw PlaidWebhookError(.bodyMismatch, "the body's SHA-256 differs from request_body_sha256 in the signed JWT")
         }
         return try PlaidWebhook.decode(body)
@@ -91,15 +92,6 @@ public actor PlaidWebhookVerifier {
         return out
     }
 
-    /// Equal strings, compared in time that depends only on their length (no early exit on the
-    /// first differing byte, which would let a sender find a valid digest byte by byte).
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for i in x.indices { difference |= x[i] ^ y[i] }
-        return difference == 0
-    }
 }
 
 /// The body of `/webhook_verification_key/get`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import MoneyFlowCore
 
 /// A user of `moneyflow serve`: their own ledger, reached with their own API token.
 public struct ServerUser: Sendable, Hashable {
@@ -121,7 +122,7 @@ public final class UserDirectory: Sendable {
             )
         else { return nil }
         let stored: String = row["token_sha256"]
-        guard Self.constantTimeEqual(stored, hash) else { return nil }
+        guard ConstantTime.equal(stored, hash) else { return nil }
         return Self.user(row)
     }
 
@@ -193,14 +194,6 @@ public final class UserDirectory: Sendable {
     }
 
     static func sha256(_ s: String) -> String { SHA256.hash(data: Data(s.utf8)).map { String(format: "%02x", $0) }.joined() }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var diff: UInt8 = 0
-        for i in x.indices { diff |= x[i] ^ y[i] }
-        return diff == 0
-    }
 
     static func timestamp() -> String {
         let f = ISO8601DateFormatter()
