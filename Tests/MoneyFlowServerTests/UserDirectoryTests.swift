@@ -53,6 +53,25 @@ struct UserDirectoryTests {
         #expect(carol.idBase == 3 << 36)
     }
 
+    @Test("20 users added at once through two directories on one folder: every name once, every number once, every token works")
+    func concurrentAdds() async throws {
+        let a = try UserDirectory(dataDirectory: dir), b = try UserDirectory(dataDirectory: dir)
+        let tokens = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for k in 0..<20 {
+                group.addTask {
+                    let (user, token) = try (k % 2 == 0 ? a : b).add(name: "user\(k)")
+                    return (user.name, token)
+                }
+            }
+            var out: [(String, String)] = []
+            for try await x in group { out.append(x) }
+            return out
+        }
+        let users = try a.list()
+        #expect(users.count == 20 && Set(users.map(\.number)).count == 20)
+        for (name, token) in tokens { #expect(try b.authenticate(token: token)?.name == name) }
+    }
+
     @Test("the CLI: users add prints the token as its last line; list never shows it; rotate-token replaces it")
     func cli() async throws {
         let add = await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
