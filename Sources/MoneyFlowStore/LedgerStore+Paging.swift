@@ -40,10 +40,12 @@ extension LedgerStore {
     public func startIDs(after base: Int64) throws {
         try write { db in
             for table in Self.visibleIDTables {
-                let used = try Int64.fetchOne(
-                    db,
-                    sql: "SELECT max(coalesce((SELECT max(id) FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))",
-                    arguments: [table]) ?? 0
+                let used =
+                    try Int64.fetchOne(
+                        db,
+                        sql:
+                            "SELECT max(coalesce((SELECT max(id) FROM \(table)), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0))",
+                        arguments: [table]) ?? 0
                 guard used == 0 else { continue }
                 // The schema's table rebuild may have left a row with seq 0: one row per table.
                 try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", arguments: [base, table])

@@ -22,7 +22,8 @@ struct MoneyFlowCommand: AsyncParsableCommand {
         subcommands: [
             ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
             UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
-            LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self, ServeCommand.self, UsersCommand.self,
+            LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self, ServeCommand.self,
+            UsersCommand.self,
         ])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.

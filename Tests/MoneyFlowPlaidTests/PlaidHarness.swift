@@ -1,5 +1,5 @@
-import MoneyFlowHTTPTestSupport
 import Foundation
+import MoneyFlowHTTPTestSupport
 import MoneyFlowTestSupport
 import PlaidTestServer
 import Testing
