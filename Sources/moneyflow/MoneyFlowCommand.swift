@@ -131,8 +131,8 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json
 }
 
-func printOut(_ s: String) {
-    FileHandle.standardOutput.write(Data((s + "\n").utf8))
+func printOut(_ s: String, terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((s + terminator).utf8))
 }
 
 func printErr(_ s: String) {

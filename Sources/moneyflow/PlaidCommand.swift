@@ -104,6 +104,7 @@ struct PlaidCommand: AsyncParsableCommand {
                 let store = try common.storeOptions.open()
                 var service = try common.service(store: store)
                 service.countryCodes = country.map { $0.uppercased() }
+                if isatty(0) == 1 && isatty(1) == 1 && !json { service.chooseAccount = Self.askAccount }
                 if let itemID = update {
                     let redirect = oauth ? LinkLauncher.oauthRedirectURI(port: port).absoluteString : nil
                     let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: itemID)
@@ -127,6 +128,17 @@ struct PlaidCommand: AsyncParsableCommand {
                     itemID: result.itemID, institution: result.institution, accounts: result.accounts, retired: result.retiredItems,
                     failed: result.retireFailures)
             }
+        }
+
+        /// On a terminal: which store account a re-linked Plaid account is, when several could be.
+        @Sendable static func askAccount(_ account: String, _ mask: String?, _ candidates: [String]) -> String? {
+            printOut(SafeText.escaped("The bank's account \(account)\(mask.map { " (mask \($0))" } ?? "") could be any of these accounts:"))
+            for (k, name) in candidates.enumerated() { printOut(SafeText.escaped("  \(k + 1)) \(name)")) }
+            printOut("Which one is it? Type its number, or press Enter to keep it as a new account: ", terminator: "")
+            guard let line = readLine()?.trimmingCharacters(in: .whitespaces), let n = Int(line), candidates.indices.contains(n - 1) else {
+                return nil
+            }
+            return candidates[n - 1]
         }
 
         static func announce(_ url: URL) {

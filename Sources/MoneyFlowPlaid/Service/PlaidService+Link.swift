@@ -1,5 +1,6 @@
 import Foundation
 import MoneyFlowCore
+import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowStore
 
@@ -59,9 +60,9 @@ extension PlaidService {
             record.plaidLastUpdate = status.status?.transactions?.last_successful_update
         }
         try store.savePlaidItem(record)
-        let accountsBody = try await client.accounts(accessToken: token)
-        let (result, _) = try importArchived(
-            Self.withInstitutionName(accountsBody, record.institutionName), kind: "accounts", itemID: itemID)
+        let accountsBody = Self.withInstitutionName(try await client.accounts(accessToken: token), record.institutionName)
+        try askWhereAmbiguousAccountsBelong(accountsBody)
+        let (result, _) = try importArchived(accountsBody, kind: "accounts", itemID: itemID)
         // Only once its accounts are in (a sync brings them first otherwise).
         record.accountIDs = Self.accountIDs(in: accountsBody)
         try store.savePlaidItem(record)
@@ -112,6 +113,32 @@ extension PlaidService {
             retired.append(old.itemID)
         }
         return (retired, failed)
+    }
+
+    /// A re-linked bank whose account matches several store accounts (institution, mask, type
+    /// and subtype) is not guessed by the import: when a ``chooseAccount`` is set, the user
+    /// picks, and the account's key is attached to their choice before the import, which then
+    /// lands it there.
+    func askWhereAmbiguousAccountsBelong(_ accountsBody: Data) throws {
+        guard let chooseAccount else { return }
+        let statement = try PlaidImporter().read(ImportInput(fileName: "accounts", data: accountsBody), options: ImportOptions())
+        let existing = try store.accounts()
+        let known = Set(existing.flatMap(\.keys))
+        for f in statement.accounts where f.provider == "plaid" && !known.contains(f.key) {
+            var institutions = Set<String>()
+            if let i = f.institution, i != "Plaid" { institutions.insert(i) }
+            if let i = f.details["institution_id"] { institutions.insert(i) }
+            let candidates = existing.filter {
+                $0.provider == "plaid" && $0.number != nil && $0.number == f.number && $0.type == f.type && $0.subtype == f.subtype
+                    && institutions.contains($0.institution ?? "")
+            }
+            guard candidates.count > 1 else { continue }
+            if let chosen = chooseAccount(f.suggestedName, f.number, candidates.map(\.name)),
+                candidates.contains(where: { $0.name == chosen })
+            {
+                try store.linkAccountKey(f.key, toAccount: chosen)
+            }
+        }
     }
 
     static func accountIDs(in body: Data) -> [String] {

@@ -20,6 +20,11 @@ public struct PlaidService: Sendable {
     /// Progress and notices (stderr in the CLI). Never given a token.
     public var notice: @Sendable (String) -> Void = { _ in }
     public var now: @Sendable () -> Date = { Date() }
+    /// Asked when a newly linked Plaid account could be one of several store accounts (same
+    /// institution, mask, type and subtype): gets the account's name and mask and the
+    /// candidates' names, returns the chosen name or nil to keep it a new account. Without it
+    /// (no terminal) the link warns and creates a new account, to be joined with `accounts link`.
+    public var chooseAccount: (@Sendable (_ account: String, _ mask: String?, _ candidates: [String]) -> String?)?
 
     public init(store: LedgerStore, client: PlaidClient, archive: PlaidArchive? = nil, keyFile: String = TokenVault.keyFilePath()) {
         self.store = store; self.client = client
