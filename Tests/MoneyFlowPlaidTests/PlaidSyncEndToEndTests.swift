@@ -117,6 +117,25 @@ struct PlaidSyncEndToEndTests {
         h.expectNoTokenLeaked()
     }
 
+    @Test("a day with no transaction changes still brings the new balances; a day with nothing new is up to date")
+    func balancesOnlyUpdate() async throws {
+        let h = try await PlaidHarness.start()
+        defer { Task { await h.stop() } }
+        let item = try await h.linkSandbox()
+        #expect(try await h.sync().run.status == 0)
+        #expect(try await h.sync().items[item]?["outcome"] as? String == "up_to_date")
+        try h.server.setBalance(institution: DefaultInstitution.id, account: "checking", current: "4321.09", available: "4000.00")
+        let (r, s) = try await h.sync()
+        #expect(r.status == 0 && s[item]?["outcome"] as? String == "synced", "\(r.stdout)")
+        let accounts = try await h.run(["accounts", "--format", "json"])
+        let list = (try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [[String: Any]]) ?? []
+        let checking = list.first { ($0["name"] as? String)?.contains("0000") == true }
+        #expect(
+            checking?["current_balance"] as? String == "4321.09" && checking?["available_balance"] as? String == "4000.00",
+            "\(accounts.stdout)")
+        #expect(try await h.sync().items[item]?["outcome"] as? String == "up_to_date")
+    }
+
     @Test("right after linking Plaid is NOT_READY: sync waits briefly, reports it, exits 0, and a later sync brings the history")
     func notReady() async throws {
         let h = try await PlaidHarness.start()

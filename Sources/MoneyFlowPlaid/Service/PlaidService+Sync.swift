@@ -1,5 +1,6 @@
 import Foundation
 import MoneyFlowCore
+import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowStore
 
@@ -57,6 +58,22 @@ extension PlaidService {
         return results
     }
 
+    /// True when the update's accounts carry a balance the store does not have yet: a quiet
+    /// day still brings the day's balances (applied like any update, so they are archived too).
+    func balancesChanged(_ update: PlaidUpdate) throws -> Bool {
+        let statement = try PlaidImporter().read(ImportInput(fileName: "sync", data: update.fileBytes), options: ImportOptions())
+        let stored = try store.accounts()
+        for f in statement.accounts where f.currentBalance != nil || f.availableBalance != nil {
+            guard let account = stored.first(where: { $0.keys.contains(f.key) }) else { return true }
+            if (f.currentBalance != nil && f.currentBalance != account.currentBalance)
+                || (f.availableBalance != nil && f.availableBalance != account.availableBalance)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
     private func syncOne(
         _ item: PlaidItemRecord, token: String, refresh: Bool,
         progress: (@Sendable (_ itemID: String, _ pages: Int, _ changes: Int) -> Void)?
@@ -94,7 +111,9 @@ extension PlaidService {
                 result.changes = update.changeCount
                 result.restarts = update.restarts
                 result.updateStatus = update.updateStatus
-                if update.changeCount == 0 && update.nextCursor == (cursor ?? "") {
+                let quiet = update.changeCount == 0 && update.nextCursor == (cursor ?? "")
+                let balancesMoved = quiet ? try balancesChanged(update) : true
+                if quiet && !balancesMoved {
                     result.outcome = .upToDate
                 } else {
                     let (imported, path) = try importArchived(update.fileBytes, kind: "sync", itemID: item.itemID)
