@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "MoneyFlowPlaid",
             dependencies: [
-                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowStore", "MoneyFlowPipeline",
+                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore", "MoneyFlowPipeline",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

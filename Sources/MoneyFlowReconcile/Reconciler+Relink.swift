@@ -33,8 +33,9 @@ extension Reconciler {
             let institutions = Self.institutions(of: f)
             guard !institutions.isEmpty else { continue }
             let found = try view.accounts(provider: "plaid", number: mask).filter { a in
-                guard let i = a.institution, institutions.contains(i), !owned.contains(a.id) else { return false }
-                return a.type == f.type && a.subtype == f.subtype
+                !owned.contains(a.id)
+                    && Self.couldBeRelinked(
+                        f, institution: a.institution, number: a.number, type: a.type, subtype: a.subtype, provider: a.provider)
             }
             guard !found.isEmpty else { continue }
             candidates[f.key] = found
@@ -74,6 +75,19 @@ extension Reconciler {
     /// The institution names a store account of this Plaid account may carry: its
     /// institution (name, or id when the item had no name) and its `institution_id`; none
     /// when only the "Plaid" fallback is known (nothing to tell banks apart by).
+    /// True when a store account with these facts may be the same bank account as Plaid account
+    /// `f` seen through another item: provider plaid, a known institution (not the "Plaid"
+    /// fallback), the same mask, type and subtype. The one rule for the import's landing and for
+    /// `plaid link`'s question when several accounts qualify.
+    public static func couldBeRelinked(
+        _ f: AccountFacts, institution: String?, number: String?, type: String?, subtype: String?, provider: String?
+    ) -> Bool {
+        guard f.provider == "plaid", provider == "plaid", let mask = f.number, !mask.isEmpty, number == mask,
+            let institution, institutions(of: f).contains(institution)
+        else { return false }
+        return type == f.type && subtype == f.subtype
+    }
+
     static func institutions(of f: AccountFacts) -> Set<String> {
         var out = Set<String>()
         let id = f.details["institution_id"].flatMap { $0.isEmpty ? nil : $0 }

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import MoneyFlowReconcile
 import MoneyFlowStore
 
 /// What linking an item did.
@@ -125,12 +126,9 @@ extension PlaidService {
         let existing = try store.accounts()
         let known = Set(existing.flatMap(\.keys))
         for f in statement.accounts where f.provider == "plaid" && !known.contains(f.key) {
-            var institutions = Set<String>()
-            if let i = f.institution, i != "Plaid" { institutions.insert(i) }
-            if let i = f.details["institution_id"] { institutions.insert(i) }
             let candidates = existing.filter {
-                $0.provider == "plaid" && $0.number != nil && $0.number == f.number && $0.type == f.type && $0.subtype == f.subtype
-                    && institutions.contains($0.institution ?? "")
+                Reconciler.couldBeRelinked(
+                    f, institution: $0.institution, number: $0.number, type: $0.type, subtype: $0.subtype, provider: $0.provider)
             }
             guard candidates.count > 1 else { continue }
             if let chosen = chooseAccount(f.suggestedName, f.number, candidates.map(\.name)),
