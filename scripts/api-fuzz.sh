@@ -36,20 +36,7 @@ swift build --product moneyflow >&2
 swift build --product plaid-test-server >&2
 mf="$ROOT/.build/debug/moneyflow"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/moneyflow-api-fuzz.XXXXXX")
-server_pid=""
-plaid_pid=""
-cleanup() {
-    for pid in $server_pid $plaid_pid; do
-        if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-    done
-    if [ "${KEEP:-}" = 1 ]; then echo "data kept in $work" >&2; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-
-mkdir -p "$work/data"
-token=$("$mf" users add fuzz --data "$work/data" | tail -n 1)
-[ -n "$token" ] || { echo "api-fuzz: users add printed no token" >&2; exit 1; }
+begin_run api-fuzz fuzz
 
 # The offline Plaid test server prints its URL as its first line.
 "$ROOT/.build/debug/plaid-test-server" 0 >"$work/plaid.out" 2>"$work/plaid.err" &

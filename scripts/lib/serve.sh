@@ -1,9 +1,29 @@
-# Shared by scripts/api-fuzz.sh and scripts/api-load.sh (sourced): start `moneyflow serve` on a
-# free loopback port over "$work/data" and wait for its "listening on" line.
+# Shared by scripts/api-fuzz.sh and scripts/api-load.sh (sourced).
 #
-#   start_serve SCRIPT-NAME [VAR=value ...]    # sets server_pid and base (http://127.0.0.1:PORT)
+#   begin_run SCRIPT-NAME USER    # $work (a temporary folder, removed at exit unless KEEP=1) with a
+#                                 # user in $work/data ($token); at exit the processes in
+#                                 # $server_pid, $plaid_pid and $loop_pid are stopped
+#   start_serve SCRIPT-NAME [VAR=value ...]    # `moneyflow serve` on a free loopback port over
+#                                 # $work/data: sets server_pid and base (http://127.0.0.1:PORT)
 #
-# Needs $mf (the moneyflow binary) and $work (the script's temporary folder).
+# Needs $mf (the moneyflow binary).
+begin_run() {
+    local name=$1 user=$2
+    work=$(mktemp -d "${TMPDIR:-/tmp}/moneyflow-$name.XXXXXX")
+    server_pid="" plaid_pid="" loop_pid=""
+    trap end_run EXIT
+    mkdir -p "$work/data"
+    token=$("$mf" users add "$user" --data "$work/data" | tail -n 1)
+    [ -n "$token" ] || { echo "$name: users add printed no token" >&2; exit 1; }
+}
+
+end_run() {
+    for pid in $loop_pid $server_pid $plaid_pid; do
+        if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    done
+    if [ "${KEEP:-}" = 1 ]; then echo "data kept in $work" >&2; else rm -rf "$work"; fi
+}
+
 start_serve() {
     local name=$1
     shift
