@@ -34,8 +34,9 @@ public final class UserDirectory: Sendable {
         do {
             try fm.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let path = (dataDirectory as NSString).appendingPathComponent("users.sqlite")
-            if !fm.fileExists(atPath: path) {
-                fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            // Created 0600 before SQLite opens it (SQLite would create it with the umask's mode).
+            if !fm.fileExists(atPath: path) && !fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
+                throw UserDirectoryError("cannot create \(path); check that the data folder is writable")
             }
             var config = Configuration()
             config.busyMode = .timeout(30)
