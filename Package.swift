@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
         .library(name: "MoneyFlowServer", targets: ["MoneyFlowServer"]),
+        .library(name: "MoneyFlowPostgres", targets: ["MoneyFlowPostgres"]),
         .executable(name: "moneyflow", targets: ["moneyflow"]),
         // Not an API: the test support shared with the separate Fuzz and Benchmarks packages.
         .library(name: "_MoneyFlowTestSupport", targets: ["MoneyFlowTestSupport"]),
@@ -38,6 +39,11 @@ let package = Package(
         // server's logging and stop it gracefully.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        // The PostgreSQL store (and, already in the graph through it, the event loops and TLS
+        // its connections use).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // Pure Swift (Foundation only): money, dates, records, plans.
@@ -78,6 +84,19 @@ let package = Package(
                 "MoneyFlowCore", "MoneyFlowImporters",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
+        // The ledger on PostgreSQL (postgres-nio): a RemoteLedger behind the same LedgerStore, and
+        // the opener that turns `--store PATH|postgres://...` into a store.
+        .target(
+            name: "MoneyFlowPostgres",
+            dependencies: [
+                "MoneyFlowStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Wires file -> importer -> reconciler -> store; registers the default importers.
         .target(
             name: "MoneyFlowPipeline",
@@ -103,7 +122,7 @@ let package = Package(
         .target(
             name: "MoneyFlowServer",
             dependencies: [
-                "MoneyFlowCore", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPlaid", "MoneyFlowConfig",
+                "MoneyFlowCore", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPlaid", "MoneyFlowConfig", "MoneyFlowPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -113,8 +132,10 @@ let package = Package(
         .executableTarget(
             name: "moneyflow",
             dependencies: [
-                "MoneyFlowPipeline", "MoneyFlowConfig", "MoneyFlowPlaid", "MoneyFlowServer",
+                "MoneyFlowPipeline", "MoneyFlowConfig", "MoneyFlowPlaid", "MoneyFlowServer", "MoneyFlowPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `migrate` compares the two ledgers' listings by SHA-256.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
         // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view and
@@ -143,7 +164,8 @@ let package = Package(
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
-        .testTarget(name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPostgres", "MoneyFlowTestSupport"]),
         .testTarget(
             name: "MoneyFlowReconcileTests",
             dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowPipeline
 import MoneyFlowPlaid
+import MoneyFlowPostgres
 import MoneyFlowStore
 
 /// The users' ledgers: each user's store opened once and kept (a GRDB pool serves concurrent
@@ -12,12 +13,19 @@ actor Ledgers {
     private var stores: [String: LedgerStore] = [:]
     private var busy: [String: String] = [:]
 
-    init(users: UserDirectory) { self.users = users }
+    /// Where the ledgers live when not in files under the data folder (see ``ServerConfiguration/databaseURL``).
+    let databaseURL: String?
+
+    init(users: UserDirectory, databaseURL: String? = nil) {
+        self.users = users
+        self.databaseURL = databaseURL
+    }
 
     func store(for user: ServerUser) throws -> LedgerStore {
         if let s = stores[user.id] { return s }
-        let path = users.ledgerPath(for: user)
-        let s = try LedgerStore(path: path)
+        let s =
+            try databaseURL.map { try StoreOpener.open(databaseURL: $0, ledger: "user_" + user.id) }
+            ?? LedgerStore(path: users.ledgerPath(for: user))
         // The user's own block of ids: another user's id is a 404 here, never an own row.
         try s.startIDs(after: user.idBase)
         stores[user.id] = s

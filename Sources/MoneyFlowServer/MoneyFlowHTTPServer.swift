@@ -20,7 +20,7 @@ public enum MoneyFlowHTTPServer {
         router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
-        let ledgers = Ledgers(users: users)
+        let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         let v1 = router.group("v1")
         PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))

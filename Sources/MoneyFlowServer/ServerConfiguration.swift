@@ -12,13 +12,17 @@ public struct ServerConfiguration: Sendable {
     /// How long one request may take before the client gets 503 (a slow import keeps its own
     /// store transaction; other users are never blocked by it).
     public var requestTimeout: Duration
+    /// A PostgreSQL database (`postgres://USER@HOST:PORT/DB`) that holds every user's ledger,
+    /// each in its own schema `moneyflow_user_<id>`; nil keeps each ledger in a SQLite file
+    /// under the data folder.
+    public var databaseURL: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, maxBodyBytes: Int = 64 << 20,
-        requestTimeout: Duration = .seconds(300)
+        requestTimeout: Duration = .seconds(300), databaseURL: String? = nil
     ) {
         self.host = host; self.port = port; self.dataDirectory = dataDirectory; self.maxBodyBytes = maxBodyBytes
-        self.requestTimeout = requestTimeout
+        self.requestTimeout = requestTimeout; self.databaseURL = databaseURL
     }
 
     /// Parses `HOST:PORT` (`[::1]:8080` for IPv6).

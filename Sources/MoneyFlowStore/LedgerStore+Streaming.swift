@@ -12,7 +12,7 @@ extension LedgerStore {
         account: String? = nil, from: LocalDate? = nil, through: LocalDate? = nil,
         includeAll: Bool = false, _ body: (LedgerTransaction) throws -> Void
     ) throws {
-        try pool.read { db in
+        try read { db in
             try Queries.forEachTransaction(db, account: account, from: from, through: through, includeAll: includeAll, body)
         }
     }
@@ -22,7 +22,7 @@ extension LedgerStore {
     /// is shown by its current name.
     public func accountNames(forKeys keys: [String]) throws -> [String: String] {
         guard !keys.isEmpty else { return [:] }
-        return try pool.read { db in
+        return try read { db in
             var names: [String: String] = [:]
             let marks = Array(repeating: "?", count: keys.count).joined(separator: ",")
             for r in try Row.fetchAll(
@@ -40,7 +40,7 @@ extension LedgerStore {
     /// Current names of accounts by id.
     public func accountNames(forIDs ids: [Int64]) throws -> [Int64: String] {
         guard !ids.isEmpty else { return [:] }
-        return try pool.read { db in
+        return try read { db in
             var names: [Int64: String] = [:]
             for r in try Row.fetchAll(db, sql: "SELECT id, name FROM account WHERE id IN (\(ids.map(String.init).joined(separator: ",")))")
             {

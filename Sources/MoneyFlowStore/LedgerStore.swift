@@ -32,14 +32,36 @@ public struct AppliedImport: Sendable {
     public var plan: ImportPlan
 }
 
-/// The shared SQLite ledger: accounts, import batches, records, transactions, links, sync state.
+/// The shared ledger: accounts, import batches, records, transactions, links, sync state.
 ///
-/// WAL mode, a generous busy timeout and immediate write transactions make several processes
-/// importing at once safe. Every import is planned and applied inside ONE write transaction.
+/// In a SQLite file: WAL mode, a generous busy timeout and immediate write transactions make
+/// several processes importing at once safe. On a server (``RemoteLedger``, PostgreSQL): the
+/// same code runs on a working copy, and every write is one server transaction under the
+/// ledger's lock. Either way every import is planned and applied inside ONE write transaction.
 public final class LedgerStore: Sendable {
+    /// The store's file, or the remote ledger's display name (never with a password).
     public let path: String
     let pool: any DatabaseWriter
     public let access: StoreAccess
+    /// The server that holds the ledger when it is not a local file.
+    public let remote: (any RemoteLedger)?
+
+    /// The store's file when it is a local SQLite store (files beside it, such as the Plaid
+    /// archive, go next to it); nil for a ledger on a server.
+    public var filePath: String? { remote == nil ? path : nil }
+
+    /// Opens a ledger kept on a server, through an in-memory working copy (see ``RemoteLedger``).
+    public init(remote: any RemoteLedger, access: StoreAccess = .readWrite) throws {
+        self.path = remote.displayName
+        self.access = access
+        self.remote = remote
+        let copy: DatabaseQueue
+        do { copy = try DatabaseQueue() } catch let error as DatabaseError {
+            throw StoreError("cannot open store \(remote.displayName): \(error.message ?? "\(error.resultCode)")")
+        }
+        try remote.attach(copy: copy, migrator: Schema.migrator, access: access)
+        self.pool = copy
+    }
 
     /// Opens the store at `path`. `.readWrite` creates it (mode 0600) if needed and upgrades
     /// its schema; `.readOnly` requires it to exist and never writes (see ``StoreAccess``).
@@ -49,6 +71,7 @@ public final class LedgerStore: Sendable {
     public init(path: String, access: StoreAccess = .readWrite, waitNotice: (@Sendable (String) -> Void)? = nil) throws {
         self.path = path
         self.access = access
+        self.remote = nil
         let known = Schema.migrator.migrations
         var config = Configuration()
         config.label = "MoneyFlow"

@@ -112,12 +112,18 @@ enum StoreFile {
 extension LedgerStore {
     /// Reads through the store's connection, with SQLite's errors in the store's words.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try inStoreWords { try pool.read(body) }
+        try inStoreWords {
+            if let remote, let copy = pool as? DatabaseQueue { return try remote.read(copy: copy, body) }
+            return try pool.read(body)
+        }
     }
 
     /// Writes in one transaction, with SQLite's errors in the store's words.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try inStoreWords { try pool.write(body) }
+        try inStoreWords {
+            if let remote, let copy = pool as? DatabaseQueue { return try remote.write(copy: copy, body) }
+            return try pool.write(body)
+        }
     }
 
     /// One short line per SQLite failure: GRDB's own description quotes the whole statement

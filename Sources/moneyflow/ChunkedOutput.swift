@@ -8,10 +8,15 @@ import MoneyFlowStore
 final class ChunkedOutput {
     private var buffer = Data()
     private let limit: Int
-    private let handle: FileHandle
+    private let sink: (Data) -> Void
 
-    init(handle: FileHandle = .standardOutput, chunkSize: Int = 1 << 16) {
-        self.handle = handle; self.limit = chunkSize
+    convenience init(handle: FileHandle = .standardOutput, chunkSize: Int = 1 << 16) {
+        self.init(chunkSize: chunkSize) { handle.write($0) }
+    }
+
+    /// Output that goes to `sink` chunk by chunk instead of a file (`migrate` hashes it).
+    init(chunkSize: Int = 1 << 16, sink: @escaping (Data) -> Void) {
+        self.sink = sink; self.limit = chunkSize
         buffer.reserveCapacity(chunkSize + 4096)
     }
 
@@ -22,7 +27,7 @@ final class ChunkedOutput {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(buffer)
+        sink(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowPostgres
 import MoneyFlowStore
 
 @main
@@ -23,7 +24,7 @@ struct MoneyFlowCommand: AsyncParsableCommand {
             ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
             UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
             LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self, ServeCommand.self,
-            UsersCommand.self,
+            UsersCommand.self, MigrateCommand.self,
         ])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.
@@ -82,7 +83,11 @@ struct CLIError: Error {
 
 /// `--store` shared by every command.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("SQLite store file (env MONEYFLOW_STORE; default ./moneyflow.sqlite).", valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "SQLite store file, or a PostgreSQL ledger postgres://USER@HOST:PORT/DB?ledger=NAME (env MONEYFLOW_STORE; default ./moneyflow.sqlite).",
+            valueName: "path|url"))
     var store: String?
 
     var path: String {
@@ -91,12 +96,17 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store for a command that writes (creating it if missing). A writer waiting
     /// for another process's lock says so on stderr.
-    func open() throws -> LedgerStore { try LedgerStore(path: path, waitNotice: Self.waitNotice) }
+    func open() throws -> LedgerStore { try StoreOpener.open(path, waitNotice: Self.waitNotice) }
 
     /// Opens the store for a command that changes what is already there (undo, link, unlink,
     /// edit, accounts rename/link): a missing store is an error, never an empty one created.
     func openExisting() throws -> LedgerStore {
-        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingStore(path) }
+        if StoreOpener.isRemote(path) {
+            // A ledger that does not exist yet is refused before anything is created.
+            _ = try StoreOpener.open(path, access: .readOnly)
+        } else {
+            guard FileManager.default.fileExists(atPath: path) else { throw StoreError.missingStore(path) }
+        }
         return try open()
     }
 
@@ -109,14 +119,22 @@ struct StoreOptions: ParsableArguments {
 
     /// ``openForReading(allowMissing:)`` for a store path that came from elsewhere (a manifest).
     static func openForReading(path: String, allowMissing: Bool) throws -> LedgerStore {
-        if allowMissing && !FileManager.default.fileExists(atPath: path) {
+        if allowMissing && !StoreOpener.isRemote(path) && !FileManager.default.fileExists(atPath: path) {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-dry-run-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             Self.scratchFolder = dir.path
             atexit { if let d = StoreOptions.scratchFolder { try? FileManager.default.removeItem(atPath: d) } }
             return try LedgerStore(path: dir.appendingPathComponent("empty.sqlite").path)
         }
-        return try LedgerStore(path: path, access: .readOnly)
+        if allowMissing && StoreOpener.isRemote(path) {
+            // A dry run against a ledger that does not exist yet plans against an empty one.
+            do { return try StoreOpener.open(path, access: .readOnly) } catch let e as StoreError where e.message.hasPrefix("no store at") {
+                return try openForReading(
+                    path: FileManager.default.temporaryDirectory.appendingPathComponent("moneyflow-missing-\(UUID().uuidString).sqlite")
+                        .path, allowMissing: true)
+            }
+        }
+        return try StoreOpener.open(path, access: .readOnly)
     }
 
     /// The empty store's folder of a dry run without a store, removed when the process ends.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MoneyFlowPipeline
+import MoneyFlowPostgres
 import MoneyFlowStore
 
 struct RunCommand: ParsableCommand {
@@ -33,7 +34,7 @@ struct RunCommand: ParsableCommand {
         let store =
             try dryRun
             ? StoreOptions.openForReading(path: storePath, allowMissing: true)
-            : LedgerStore(path: storePath, waitNotice: StoreOptions.waitNotice)
+            : StoreOpener.open(storePath, waitNotice: StoreOptions.waitNotice)
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
             .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Logging
 import MoneyFlowPlaid
+import MoneyFlowPostgres
 import MoneyFlowServer
+import MoneyFlowStore
 
 /// `moneyflow serve`: the HTTP backend (thin: configuration, logging, then the server library).
 struct ServeCommand: AsyncParsableCommand {
@@ -22,6 +24,12 @@ struct ServeCommand: AsyncParsableCommand {
     var listen = "127.0.0.1:8080"
     @Option(name: .long, help: ArgumentHelp("Data folder: users and their ledgers (env MONEYFLOW_DATA).", valueName: "dir"))
     var data: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "PostgreSQL database for every user's ledger, postgres://USER@HOST:PORT/DB (env MONEYFLOW_DATABASE; default: SQLite files under --data).",
+            valueName: "url"))
+    var database: String?
     @Option(name: .long, help: "Largest request body (an uploaded statement), in MiB.")
     var maxBodyMib = 64
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -49,11 +57,19 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "moneyflow.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let config = ServerConfiguration(host: host, port: port, dataDirectory: dir, maxBodyBytes: maxBodyMib << 20)
+        let database = database ?? env["MONEYFLOW_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let database {
+            guard StoreOpener.isRemote(database) else { throw CLIError("--database '\(database)': expected postgres://USER@HOST:PORT/DB") }
+            // Checked now, not at the first request: a wrong URL or password stops the start.
+            do { _ = try PostgresLocation.parse(database, ledger: "check") } catch let e as StoreError { throw CLIError(e.message) }
+        }
+        let config = ServerConfiguration(host: host, port: port, dataDirectory: dir, maxBodyBytes: maxBodyMib << 20, databaseURL: database)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let plaidState = plaid == nil ? "off" : "on"
         try await MoneyFlowHTTPServer.run(configuration: config, plaid: plaid, logger: logger) { bound in
-            printOut("moneyflow serve: listening on http://\(shownHost):\(bound) (data \(dir); Plaid \(plaidState))")
+            printOut(
+                "moneyflow serve: listening on http://\(shownHost):\(bound) (data \(dir); ledgers \(database.map(StoreOpener.displayName) ?? "in SQLite files"); Plaid \(plaidState))"
+            )
         }
     }
 }

@@ -23,6 +23,16 @@ public struct PlaidArchive: Sendable {
         return PlaidArchive(directory: (dir.isEmpty ? "." : dir as NSString).appendingPathComponent("\(base)-plaid-archive"))
     }
 
+    /// For a ledger on a server (no file to sit beside): a folder per ledger under
+    /// `$XDG_DATA_HOME/moneyflow/plaid-archive` (default `~/.local/share/...`), named after the
+    /// ledger's URL without its password; `--archive DIR` chooses another.
+    public static func forLedger(named name: String) -> PlaidArchive {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? NSTemporaryDirectory()) + "/.local/share")
+        let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" })
+        return PlaidArchive(directory: base + "/moneyflow/plaid-archive/" + safe)
+    }
+
     /// `20261124T101500.123Z-<item>-sync.json`.
     static func fileName(kind: String, itemID: String, at date: Date) -> String {
         let f = DateFormatter()

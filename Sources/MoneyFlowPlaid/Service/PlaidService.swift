@@ -28,7 +28,7 @@ public struct PlaidService: Sendable {
 
     public init(store: LedgerStore, client: PlaidClient, archive: PlaidArchive? = nil, keyFile: String = TokenVault.keyFilePath()) {
         self.store = store; self.client = client
-        self.archive = archive ?? PlaidArchive.besideStore(store.path)
+        self.archive = archive ?? store.filePath.map(PlaidArchive.besideStore) ?? PlaidArchive.forLedger(named: store.path)
         self.keyFile = keyFile
     }
 
