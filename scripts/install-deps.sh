@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages MoneyFlow builds and tests against (idempotent), plus the real
 # ledger tools the export tests check against (hledger from Debian, bean-check from PyPI) and
-# strace (SecurityTests traces every path the binary writes). With CI set, those tests fail without them.
+# strace (SecurityTests traces every path the binary writes), and PostgreSQL (its server runs the
+# PostgreSQL store's tests: scripts/test.sh starts a throwaway one). With CI set, those tests fail without them.
 set -euo pipefail
-pkgs=(libpoppler-glib-dev libminizip-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils hledger sqlite3 strace)
+pkgs=(libpoppler-glib-dev libminizip-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils hledger sqlite3 strace postgresql)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
