@@ -5,52 +5,63 @@ import PostgresNIO
 
 extension PostgresLedger {
     /// Opens the ledger: creates it (schema, tables, version row) or upgrades its tables to
-    /// this MoneyFlow's schema when `access` allows it, then loads the working copy. Creation
-    /// and upgrade run in one transaction under the ledger's lock, so processes starting at
-    /// once on a new ledger take turns: the first creates it, the others find it made.
+    /// this MoneyFlow's schema when `access` allows it, then loads the working copy. An existing
+    /// ledger of this schema is loaded from one consistent snapshot without any lock. Creation
+    /// and upgrade run in one transaction under the ledger's lock, so processes starting at once
+    /// on a new ledger take turns: the first creates it, the others find it made.
     public func attach(copy: DatabaseQueue, migrator: DatabaseMigrator, access: StoreAccess) throws {
-        let known = migrator.migrations
         do {
-            if access == .readOnly {
-                try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            } else {
+            try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let exists = try ledgerExists()
+            let done = try exists && load(copy: copy, migrator: migrator, mayUpgrade: false)
+            if !done && access == .readOnly {
+                throw exists
+                    ? StoreError(
+                        "store \(displayName) was written by an older MoneyFlow; run a command that writes (such as moneyflow import) once to upgrade it"
+                    )
+                    : StoreError.missingStore(displayName)
+            }
+            try session.execute("COMMIT")
+            if !done {
                 try session.execute("BEGIN")
                 try lockLedger()
+                if try ledgerExists() {
+                    _ = try load(copy: copy, migrator: migrator, mayUpgrade: true)
+                } else {
+                    try create(copy: copy, migrator: migrator)
+                }
+                loaded = try currentVersion()
+                try session.execute("COMMIT")
             }
-            if try !ledgerExists() {
-                guard access == .readWrite else { throw StoreError.missingStore(displayName) }
-                try create(copy: copy, migrator: migrator)
-            } else {
-                let applied = try appliedMigrations()
-                let unknown = applied.filter { !known.contains($0) }
-                if !unknown.isEmpty {
-                    throw StoreError(
-                        "store \(displayName) was written by a newer MoneyFlow (schema changes this version does not know: \(unknown.sorted().joined(separator: ", "))); use that newer moneyflow. The store was not changed"
-                    )
-                }
-                guard let last = known.last(where: applied.contains) else {
-                    throw StoreError("store \(displayName) is damaged: it records no schema version; restore it from a backup")
-                }
-                try migrator.migrate(copy, upTo: last)
-                shapes = try copy.read { db in try WorkingCopy.shapes(db) }
-                try copy.inDatabase { db in try reload(db) }
-                if applied.count < known.count {
-                    guard access == .readWrite else {
-                        throw StoreError(
-                            "store \(displayName) was written by an older MoneyFlow; run a command that writes (such as moneyflow import) once to upgrade it"
-                        )
-                    }
-                    try upgrade(copy: copy, migrator: migrator)
-                }
-            }
-            loaded = try currentVersion()
-            try session.execute(access == .readOnly ? "ROLLBACK" : "COMMIT")
         } catch {
             try? session.execute("ROLLBACK")
             loaded = nil
             throw error
         }
         try copy.inDatabase { db in try WorkingCopy.installChangeTracking(db, shapes) }
+    }
+
+    /// Loads an existing ledger into the copy, upgrading it first when it was written by an
+    /// older MoneyFlow and `mayUpgrade`; false when it needs that upgrade and may not.
+    func load(copy: DatabaseQueue, migrator: DatabaseMigrator, mayUpgrade: Bool) throws -> Bool {
+        let known = migrator.migrations
+        let applied = try appliedMigrations()
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty {
+            throw StoreError(
+                "store \(displayName) was written by a newer MoneyFlow (schema changes this version does not know: \(unknown.sorted().joined(separator: ", "))); use that newer moneyflow. The store was not changed"
+            )
+        }
+        guard let last = known.last(where: applied.contains) else {
+            throw StoreError("store \(displayName) is damaged: it records no schema version; restore it from a backup")
+        }
+        if applied.count < known.count && !mayUpgrade { return false }
+        try migrator.migrate(copy, upTo: last)
+        shapes = try copy.read { db in try WorkingCopy.shapes(db) }
+        try copy.inDatabase { db in try reload(db) }
+        if applied.count < known.count { try upgrade(copy: copy, migrator: migrator) }
+        loaded = try currentVersion()
+        return true
     }
 
     func ledgerExists() throws -> Bool {
@@ -79,6 +90,7 @@ extension PostgresLedger {
               incarnation TEXT NOT NULL, version BIGINT NOT NULL,
               created_at TIMESTAMPTZ NOT NULL DEFAULT now(), updated_at TIMESTAMPTZ NOT NULL DEFAULT now())
             """)
+        try session.execute("CREATE TABLE \(changeTable) \(Self.changeTableDDL)")
         try createTables()
         try sendAllRows(copy)
         var binds = PostgresBindings()
@@ -94,7 +106,7 @@ extension PostgresLedger {
         shapes = try copy.read { db in try WorkingCopy.shapes(db) }
         try createTables()
         try sendAllRows(copy)
-        _ = try bumpVersion()
+        try logChanges([:], version: try bumpVersion().version, wholeLedger: true)
     }
 
     func createTables() throws {

@@ -22,6 +22,9 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
     var shapes: [TableShape] = []
     /// (incarnation, version) of the ledger the copy holds; nil when unknown (reload).
     var loaded: LedgerVersion?
+    /// How many times the copy was loaded in full (the first load included): tests tell an
+    /// incremental refresh from a full one by it.
+    var fullLoads = 0
     /// Told once when a write waits for another writer's lock.
     let waitNotice: (@Sendable (String) -> Void)?
 
@@ -52,7 +55,7 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                 try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 do {
                     let v = try currentVersion()
-                    try reload(db)
+                    try refresh(db, to: v)
                     loaded = v
                     try session.execute("COMMIT")
                 } catch {
@@ -73,7 +76,7 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                 try lockLedger()
                 let v = try currentVersion()
                 if v != loaded {
-                    try reload(db)
+                    try refresh(db, to: v)
                     loaded = v
                 }
                 var result: T?
@@ -84,8 +87,9 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                     result = try body(db)
                     serverFailed = true
                     if try WorkingCopy.changeCount(db, shapes) > 0 || idCounters(db) != counters {
-                        try push(db)
-                        newVersion = try bumpVersion()
+                        let version = try bumpVersion()
+                        try logChanges(try push(db), version: version.version)
+                        newVersion = version
                     }
                     try session.execute("COMMIT")
                     try WorkingCopy.clearChanges(db, shapes)
@@ -135,8 +139,10 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
         return out
     }
 
-    /// Sends the rows the current write changed: deletes their old versions, copies their new ones.
-    func push(_ db: Database) throws {
+    /// Sends the rows the current write changed: deletes their old versions, copies their new
+    /// ones. Returns the changed keys per table (the id counter aside).
+    func push(_ db: Database) throws -> [String: [[DatabaseValue]]] {
+        var changed: [String: [[DatabaseValue]]] = [:]
         for shape in shapes {
             let keys = try WorkingCopy.changedKeys(db, shape)
             if keys.isEmpty { continue }
@@ -144,9 +150,11 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                 try session.execute("DELETE FROM \(table(shape))")
             } else {
                 try deleteRows(shape, keys: keys)
+                changed[shape.name] = keys
             }
             try copyRows(shape) { emit in try WorkingCopy.changedRows(db, shape, emit) }
         }
+        return changed
     }
 
     /// Deletes the rows with these primary keys, 20,000 keys per statement.
@@ -158,16 +166,8 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
         let sql = "DELETE FROM \(table(shape)) WHERE (\(columns)) IN (SELECT * FROM unnest(\(unnest)))"
         var start = 0
         while start < keys.count {
-            let chunk = keys[start..<min(start + 20_000, keys.count)]
-            var binds = PostgresBindings()
-            for (k, position) in positions.enumerated() {
-                if shape.columns[position].affinity == .integer {
-                    binds.append(try chunk.map { try Self.int64($0[k], shape) })
-                } else {
-                    binds.append(try chunk.map { try Self.text($0[k], shape) })
-                }
-            }
-            try session.execute(sql, binds)
+            let chunk = Array(keys[start..<min(start + 20_000, keys.count)])
+            try session.execute(sql, try keyBinds(shape, chunk))
             start += chunk.count
         }
     }
@@ -210,6 +210,7 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                 "store \(displayName) was upgraded by another MoneyFlow while this one had it open; run the command again (with that MoneyFlow if it is newer)"
             )
         }
+        fullLoads += 1
         try WorkingCopy.removeChangeTracking(db, shapes)
         try db.inTransaction {
             try WorkingCopy.clear(db, shapes)

@@ -6,6 +6,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// One PostgreSQL connection used synchronously, as the store's code is synchronous: every
 /// call blocks the calling thread (never an event loop or Swift's cooperative pool: see
@@ -19,7 +20,7 @@ final class PostgresSession: @unchecked Sendable {
         l.logLevel = .critical
         return l
     }()
-    nonisolated(unsafe) private static var nextID = 1
+    private static let connectionIDs = Mutex(1)
 
     init(_ location: PostgresLocation) { self.location = location }
 
@@ -52,8 +53,10 @@ final class PostgresSession: @unchecked Sendable {
                 tls: tls)
         }
         config.options.connectTimeout = .seconds(15)
-        let id = Self.nextID
-        Self.nextID += 1
+        let id = Self.connectionIDs.withLock { id in
+            defer { id += 1 }
+            return id
+        }
         do {
             let c = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: config, id: id, logger: Self.logger

@@ -82,7 +82,8 @@ public enum WorkingCopy {
     static func changeTable(_ s: TableShape) -> String { "temp." + quoted("mf_changed_" + s.name) }
 
     /// Records, from now on, the primary key of every row inserted, updated or deleted in the
-    /// copy (REPLACE's implicit deletes included: recursive triggers are turned on).
+    /// copy (REPLACE's implicit deletes included: recursive triggers are turned on). The key
+    /// tables are looked up by primary key, so a write of N rows adds N indexed lookups.
     public static func installChangeTracking(_ db: Database, _ shapes: [TableShape]) throws {
         try db.execute(sql: "PRAGMA recursive_triggers = ON")
         for s in shapes where !s.isIDCounter {
@@ -91,8 +92,15 @@ public enum WorkingCopy {
                 sql: "CREATE TEMP TABLE IF NOT EXISTS \(quoted("mf_changed_" + s.name)) (\(keys), PRIMARY KEY (\(keys))) WITHOUT ROWID")
             let t = quoted(s.name)
             for (event, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
-                let body = rows.map { row in
-                    "INSERT OR IGNORE INTO \(quoted("mf_changed_" + s.name)) VALUES (\(s.primaryKey.map { "\(row).\(quoted($0))" }.joined(separator: ", ")));"
+                // Not INSERT OR IGNORE: an outer statement's conflict policy (an upsert's)
+                // replaces the one written in a trigger, and a second change of the same row
+                // would then fail.
+                let changed = quoted("mf_changed_" + s.name)
+                let body = rows.map { (row: String) -> String in
+                    let values = s.primaryKey.map { "\(row).\(quoted($0))" }
+                    let match = s.primaryKey.map { "\(quoted($0)) IS \(row).\(quoted($0))" }.joined(separator: " AND ")
+                    return
+                        "INSERT INTO \(changed) SELECT \(values.joined(separator: ", ")) WHERE NOT EXISTS (SELECT 1 FROM \(changed) WHERE \(match));"
                 }.joined(separator: " ")
                 try db.execute(
                     sql:
@@ -159,6 +167,27 @@ public enum WorkingCopy {
     public static func clear(_ db: Database, _ shapes: [TableShape]) throws {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         for s in shapes { try db.execute(sql: "DELETE FROM main.\(quoted(s.name))") }
+    }
+
+    /// A prepared insert-or-update of one row of `shape` by its primary key (values in column
+    /// order). An update in place, never a delete and insert: deleting a row would cascade to
+    /// rows that point at it and did not change.
+    public static func upserter(_ db: Database, _ shape: TableShape) throws -> Statement {
+        let cols = shape.columns.map { quoted($0.name) }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: shape.columns.count).joined(separator: ", ")
+        let others = shape.columns.map(\.name).filter { !shape.primaryKey.contains($0) }
+        let action =
+            others.isEmpty ? "NOTHING" : "UPDATE SET " + others.map { "\(quoted($0)) = excluded.\(quoted($0))" }.joined(separator: ", ")
+        return try db.makeStatement(
+            sql:
+                "INSERT INTO main.\(quoted(shape.name)) (\(cols)) VALUES (\(marks)) ON CONFLICT (\(shape.primaryKey.map(quoted).joined(separator: ", "))) DO \(action)"
+        )
+    }
+
+    /// A prepared DELETE of one row of `shape` by its primary key (values in key order).
+    public static func deleter(_ db: Database, _ shape: TableShape) throws -> Statement {
+        try db.makeStatement(
+            sql: "DELETE FROM main.\(quoted(shape.name)) WHERE " + shape.primaryKey.map { "\(quoted($0)) = ?" }.joined(separator: " AND "))
     }
 
     /// A prepared INSERT of one row of `shape` (values in column order). For the id counter,
