@@ -5,31 +5,66 @@ import MoneyFlowPostgres
 import MoneyFlowStore
 
 /// The users' ledgers: each user's store opened once and kept (a GRDB pool serves concurrent
-/// reads), and at most one writing job (import, undo, Plaid link or sync) per user at a time,
+/// reads; PostgreSQL ledgers beyond ``maxOpenRemote`` are closed least recently used first),
+/// and at most one writing job (import, undo, Plaid link or sync) per user at a time,
 /// so a second one gets 409 at once instead of queueing behind a slow upload. Other users are
 /// never affected: each has their own store file and their own slot.
 actor Ledgers {
     let users: UserDirectory
     private var stores: [String: LedgerStore] = [:]
+    /// Stores being opened (off the actor: opening a PostgreSQL ledger loads it over the
+    /// network), so concurrent first requests of one user share one open.
+    private var opening: [String: Task<LedgerStore, any Error>] = [:]
+    /// When each user's store was last asked for (the least recent is closed first).
+    private var lastUse: [String: UInt64] = [:]
+    private var clock: UInt64 = 0
     private var busy: [String: String] = [:]
 
     /// Where the ledgers live when not in files under the data folder (see ``ServerConfiguration/databaseURL``).
     let databaseURL: String?
+    /// How many PostgreSQL ledgers stay open at once: each holds a connection and its working
+    /// copy in memory, so the least recently used idle ones are closed beyond this.
+    let maxOpenRemote: Int
 
-    init(users: UserDirectory, databaseURL: String? = nil) {
+    init(users: UserDirectory, databaseURL: String? = nil, maxOpenRemote: Int = 64) {
         self.users = users
         self.databaseURL = databaseURL
+        self.maxOpenRemote = maxOpenRemote
     }
 
-    func store(for user: ServerUser) throws -> LedgerStore {
+    func store(for user: ServerUser) async throws -> LedgerStore {
+        clock += 1
+        lastUse[user.id] = clock
         if let s = stores[user.id] { return s }
-        let s =
-            try databaseURL.map { try StoreOpener.open(databaseURL: $0, ledger: "user_" + user.id) }
-            ?? LedgerStore(path: users.ledgerPath(for: user))
-        // The user's own block of ids: another user's id is a 404 here, never an own row.
-        try s.startIDs(after: user.idBase)
+        if let pending = opening[user.id] { return try await pending.value }
+        let (databaseURL, users) = (self.databaseURL, self.users)
+        let task = Task {
+            try await Blocking.run {
+                let s =
+                    try databaseURL.map { try StoreOpener.open(databaseURL: $0, ledger: "user_" + user.id) }
+                    ?? LedgerStore(path: users.ledgerPath(for: user))
+                // The user's own block of ids: another user's id is a 404 here, never an own row.
+                try s.startIDs(after: user.idBase)
+                return s
+            }
+        }
+        opening[user.id] = task
+        defer { opening[user.id] = nil }
+        let s = try await task.value
         stores[user.id] = s
+        if databaseURL != nil { closeLeastRecentlyUsed() }
         return s
+    }
+
+    /// Forgets the least recently used idle stores beyond ``maxOpenRemote`` (a request still
+    /// using one keeps it until it is done; the next request opens it again).
+    private func closeLeastRecentlyUsed() {
+        guard stores.count > maxOpenRemote else { return }
+        let idle = stores.keys.filter { busy[$0] == nil }.sorted { (lastUse[$0] ?? 0) < (lastUse[$1] ?? 0) }
+        for id in idle.prefix(stores.count - maxOpenRemote) {
+            stores[id] = nil
+            lastUse[id] = nil
+        }
     }
 
     /// Runs `job` as the user's only writing job; 409 when another one runs.
@@ -39,7 +74,7 @@ actor Ledgers {
         }
         busy[user.id] = what
         defer { busy[user.id] = nil }
-        return try await job(try store(for: user))
+        return try await job(try await store(for: user))
     }
 
     /// True when no writing job runs for the user (a webhook-started sync then may start).
