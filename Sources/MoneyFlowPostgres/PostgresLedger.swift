@@ -109,12 +109,15 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
     // MARK: Pieces
 
     /// Takes the ledger's advisory lock for this transaction, telling `waitNotice` once when
-    /// another writer holds it.
+    /// another writer has held it for about a second (as the SQLite store does).
     func lockLedger() throws {
         var key = PostgresBindings()
         key.append(location.schema)
-        let got = try session.query("SELECT pg_try_advisory_xact_lock(hashtextextended('moneyflow ledger ' || $1, 0))", key)
-        if try got.first?.decode(Bool.self) == true { return }
+        for attempt in 0..<20 {
+            if attempt > 0 { usleep(50_000) }
+            let got = try session.query("SELECT pg_try_advisory_xact_lock(hashtextextended('moneyflow ledger ' || $1, 0))", key)
+            if try got.first?.decode(Bool.self) == true { return }
+        }
         waitNotice?("waiting for another moneyflow process to finish writing \(displayName)…")
         try session.execute("SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || $1, 0))", key)
     }
