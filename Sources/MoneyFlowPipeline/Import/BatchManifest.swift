@@ -7,7 +7,7 @@ import MoneyFlowStore
 /// A saved batch (`moneyflow run manifest.toml`, or a `moneyflow.toml` inside an imported folder):
 ///
 /// ```toml
-/// store = "ledger.sqlite"            # optional (run only)
+/// store = "ledger.sqlite"            # optional (run only); or "postgres://USER@HOST/DB?ledger=NAME"
 /// exclude = ["**/broken/**"]         # globs relative to the manifest
 /// strict = true                      # every warning is an error (also per [[files]] entry)
 /// [defaults]
@@ -164,7 +164,9 @@ public struct BatchManifest: Sendable {
         var store: String?
         if let v = table["store"] {
             guard case .string(let s) = v else { throw typeError("store", "a path (a string)") }
-            store = s.hasPrefix("/") ? s : (dir as NSString).appendingPathComponent(s)
+            // A PostgreSQL ledger's URL is used as written; a file path is relative to the manifest.
+            let isURL = s.lowercased().hasPrefix("postgres://") || s.lowercased().hasPrefix("postgresql://")
+            store = s.hasPrefix("/") || isURL ? s : (dir as NSString).appendingPathComponent(s)
         }
         return BatchManifest(path: path, storePath: store, rules: rules, ledgerNames: ledger)
     }
