@@ -111,12 +111,14 @@ final class PostgresSession: @unchecked Sendable {
     func storeError(_ error: any Error) -> StoreError {
         if let e = error as? StoreError { return e }
         switch Self.sqlState(error) {
-        case "55P03":  // lock_not_available: lock_timeout expired
+        case "55P03": // lock_not_available: lock_timeout expired
             return StoreError("store \(location.displayName) stayed locked by another process for 120 s; try again when it has finished")
-        case "53100":  // disk_full
-            return StoreError("disk full on the PostgreSQL server of \(location.displayName); nothing was written, free some space and try again")
-        case "25006":  // read_only_sql_transaction (a standby)
-            return StoreError("\(location.displayName) is a read-only server (a standby?); point the store at the primary. Nothing was written")
+        case "53100": // disk_full
+            return StoreError(
+                "disk full on the PostgreSQL server of \(location.displayName); nothing was written, free some space and try again")
+        case "25006": // read_only_sql_transaction (a standby)
+            return StoreError(
+                "\(location.displayName) is a read-only server (a standby?); point the store at the primary. Nothing was written")
         default: break
         }
         return StoreError("store \(location.displayName): \(Self.describe(error))")

@@ -18,6 +18,8 @@ struct PostgresManifestTests {
         let listed = try MF.run(["transactions", "--store", url, "--format", "json"], cwd: dir)
         let txs = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(listed.status == 0 && txs.count > 20, "\(listed.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["chase_checking.csv", "manifest.toml"], "no store file made")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["chase_checking.csv", "manifest.toml"],
+            "no store file made")
     }
 }
