@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                // The ledger cache's file name (a digest of the ledger's address).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Wires file -> importer -> reconciler -> store; registers the default importers.
         .target(

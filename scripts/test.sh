@@ -8,6 +8,9 @@ bash scripts/install-deps.sh
 # The PostgreSQL half of the store tests runs against a real server: a throwaway one (temporary
 # data folder, 127.0.0.1 only, stopped on exit) unless MONEYFLOW_TEST_POSTGRES names one already.
 # Without PostgreSQL installed those tests say so and are skipped; under CI=true they must run.
+# PostgreSQL ledgers' working-copy caches (see README, PostgreSQL) go to a folder of the run's
+# own, not the user's ~/.cache; scripts/lib/postgres.sh's exit trap removes it.
+export XDG_CACHE_HOME=${MONEYFLOW_TEST_CACHE:-$(mktemp -d /tmp/moneyflow-test-cache.XXXXXX)}
 if [ -z "${MONEYFLOW_TEST_POSTGRES:-}" ]; then
   source scripts/lib/postgres.sh
   if ! start_test_postgres; then

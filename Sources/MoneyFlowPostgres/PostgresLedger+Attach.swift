@@ -30,12 +30,10 @@ extension PostgresLedger {
                 } else {
                     try create(copy: copy, migrator: migrator)
                 }
-                loaded = try currentVersion()
                 try session.execute("COMMIT")
             }
         } catch {
             try? session.execute("ROLLBACK")
-            loaded = nil
             throw error
         }
         try copy.inDatabase { db in try WorkingCopy.installChangeTracking(db, shapes) }
@@ -56,11 +54,18 @@ extension PostgresLedger {
             throw StoreError("store \(displayName) is damaged: it records no schema version; restore it from a backup")
         }
         if applied.count < known.count && !mayUpgrade { return false }
+        let version = try currentVersion()
+        // A cache file of this very ledger and schema is used as it is: the first read or
+        // write brings it up to date by the change log.
+        if applied.count == known.count, try copy.inDatabase({ db in try cacheFits(db, server: version, applied: applied) }) {
+            shapes = try copy.inDatabase { db in try WorkingCopy.shapes(db) }
+            return true
+        }
+        try copy.inDatabase { db in try wipeCopy(db) }
         try migrator.migrate(copy, upTo: last)
-        shapes = try copy.read { db in try WorkingCopy.shapes(db) }
-        try copy.inDatabase { db in try reload(db) }
+        shapes = try copy.inDatabase { db in try WorkingCopy.shapes(db) }
+        try copy.inDatabase { db in try reload(db, to: version) }
         if applied.count < known.count { try upgrade(copy: copy, migrator: migrator) }
-        loaded = try currentVersion()
         return true
     }
 
@@ -80,6 +85,7 @@ extension PostgresLedger {
     /// A new ledger: the copy migrated to this MoneyFlow's schema, its tables made on the
     /// server, and the rows the migrations wrote (their own record, the id counters) sent.
     func create(copy: DatabaseQueue, migrator: DatabaseMigrator) throws {
+        try copy.inDatabase { db in try wipeCopy(db) }
         try migrator.migrate(copy)
         shapes = try copy.read { db in try WorkingCopy.shapes(db) }
         try session.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
@@ -93,9 +99,11 @@ extension PostgresLedger {
         try session.execute("CREATE TABLE \(changeTable) \(Self.changeTableDDL)")
         try createTables()
         try sendAllRows(copy)
+        let version = LedgerVersion(incarnation: UUID().uuidString.lowercased(), version: 1)
         var binds = PostgresBindings()
-        binds.append(UUID().uuidString.lowercased())
+        binds.append(version.incarnation)
         try session.execute("INSERT INTO \(metaTable) (incarnation, version) VALUES ($1, 1)", binds)
+        try copy.inDatabase { db in try setCopyState(db, version) }
     }
 
     /// A ledger from an older MoneyFlow: the copy (holding its rows) is migrated, and the
@@ -106,7 +114,9 @@ extension PostgresLedger {
         shapes = try copy.read { db in try WorkingCopy.shapes(db) }
         try createTables()
         try sendAllRows(copy)
-        try logChanges([:], version: try bumpVersion().version, wholeLedger: true)
+        let version = try bumpVersion()
+        try logChanges([:], version: version.version, wholeLedger: true)
+        try copy.inDatabase { db in try setCopyState(db, version) }
     }
 
     func createTables() throws {

@@ -75,10 +75,10 @@ extension PostgresLedger {
 
     /// Brings the copy to `target`, by the logged keys when it can, else in full.
     func refresh(_ db: Database, to target: LedgerVersion) throws {
-        guard let from = loaded, from.incarnation == target.incarnation, from.version < target.version,
+        guard let from = try copyState(db), from.incarnation == target.incarnation, from.version < target.version,
             let changed = try loggedChanges(after: from.version, through: target.version)
         else {
-            try reload(db)
+            try reload(db, to: target)
             return
         }
         do {
@@ -90,12 +90,13 @@ extension PostgresLedger {
                 }
                 if let counter = shapes.first(where: \.isIDCounter) { try load(db, counter) }
                 try WorkingCopy.clearChanges(db, shapes)
+                try setCopyState(db, target)
                 return .commit
             }
         } catch is DatabaseError {
             // The changed rows could not be applied one by one (say, two accounts swapped
             // names): the copy is loaded in full instead.
-            try reload(db)
+            try reload(db, to: target)
         }
     }
 

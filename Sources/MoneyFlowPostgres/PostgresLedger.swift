@@ -20,8 +20,8 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
     let location: PostgresLocation
     let session: PostgresSession
     var shapes: [TableShape] = []
-    /// (incarnation, version) of the ledger the copy holds; nil when unknown (reload).
-    var loaded: LedgerVersion?
+    /// The working copy's cache file, kept between processes; nil for a copy in memory.
+    let cacheFile: String?
     /// How many times the copy was loaded in full (the first load included): tests tell an
     /// incremental refresh from a full one by it.
     var fullLoads = 0
@@ -32,9 +32,10 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
 
     public var displayName: String { location.displayName }
 
-    public init(_ location: PostgresLocation, waitNotice: (@Sendable (String) -> Void)? = nil) {
+    public init(_ location: PostgresLocation, cacheFile: String? = nil, waitNotice: (@Sendable (String) -> Void)? = nil) {
         self.location = location
         self.session = PostgresSession(location)
+        self.cacheFile = cacheFile
         self.waitNotice = waitNotice
     }
 
@@ -51,15 +52,12 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
 
     public func read<T>(copy: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
         try copy.inDatabase { db in
-            if try currentVersion() != loaded {
+            if try currentVersion() != copyState(db) {
                 try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 do {
-                    let v = try currentVersion()
-                    try refresh(db, to: v)
-                    loaded = v
+                    try refresh(db, to: try currentVersion())
                     try session.execute("COMMIT")
                 } catch {
-                    loaded = nil
                     try? session.execute("ROLLBACK")
                     throw error
                 }
@@ -70,37 +68,30 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
 
     public func write<T>(copy: DatabaseQueue, _ body: (Database) throws -> T) throws -> T {
         try copy.inDatabase { db in
-            var serverFailed = true
             do {
                 try session.execute("BEGIN")
                 try lockLedger()
                 let v = try currentVersion()
-                if v != loaded {
-                    try refresh(db, to: v)
-                    loaded = v
-                }
+                if try v != copyState(db) { try refresh(db, to: v) }
                 var result: T?
-                var newVersion: LedgerVersion?
                 try db.inTransaction(.immediate) {
                     let counters = try idCounters(db)
-                    serverFailed = false
                     result = try body(db)
-                    serverFailed = true
                     if try WorkingCopy.changeCount(db, shapes) > 0 || idCounters(db) != counters {
                         let version = try bumpVersion()
                         try logChanges(try push(db), version: version.version)
-                        newVersion = version
+                        try setCopyState(db, version)
                     }
+                    // The server first: if its commit fails, the copy's transaction (rows and
+                    // version together) rolls back; if the copy's then failed, it would still
+                    // hold the older version, which the next refresh brings up to date.
                     try session.execute("COMMIT")
                     try WorkingCopy.clearChanges(db, shapes)
                     return .commit
                 }
-                if let newVersion { loaded = newVersion }
                 return result!
             } catch {
                 try? session.execute("ROLLBACK")
-                // The server's state is not known for sure after its own failure: reload next time.
-                if serverFailed { loaded = nil }
                 throw error
             }
         }
@@ -205,7 +196,7 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
 
     /// Replaces the copy's content with the ledger's rows, inside the caller's server
     /// transaction (so it is one consistent state); change tracking is off meanwhile.
-    func reload(_ db: Database) throws {
+    func reload(_ db: Database, to version: LedgerVersion) throws {
         let applied = try appliedMigrations()
         let own = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         guard applied.sorted() == own else {
@@ -218,6 +209,7 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
         try db.inTransaction {
             try WorkingCopy.clear(db, shapes)
             for shape in shapes { try load(db, shape) }
+            try setCopyState(db, version)
             return .commit
         }
         try WorkingCopy.installChangeTracking(db, shapes)

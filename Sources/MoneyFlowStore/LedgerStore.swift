@@ -56,7 +56,7 @@ public final class LedgerStore: Sendable {
         self.access = access
         self.remote = remote
         let copy: DatabaseQueue
-        do { copy = try DatabaseQueue() } catch let error as DatabaseError {
+        do { copy = try remote.makeCopy() } catch let error as DatabaseError {
             throw StoreError("cannot open store \(remote.displayName): \(error.message ?? "\(error.resultCode)")")
         }
         try remote.attach(copy: copy, migrator: Schema.migrator, access: access)

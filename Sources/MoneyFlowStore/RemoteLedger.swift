@@ -15,6 +15,9 @@ public protocol RemoteLedger: AnyObject, Sendable {
     /// How the ledger is named to users (never with a password).
     var displayName: String { get }
 
+    /// The working copy: an in-memory database, or a cache file kept between processes.
+    func makeCopy() throws -> DatabaseQueue
+
     /// Connects, creates the ledger or upgrades its schema with `migrator` when `access`
     /// allows it (refusing a ledger written by a newer MoneyFlow), and loads the copy.
     /// A `.readOnly` open of a ledger that does not exist throws ``StoreError/missingStore(_:)``.

@@ -26,6 +26,7 @@ public struct TableShape: Sendable, Equatable {
 /// The SQLite side of a remote ledger's working copy (see ``RemoteLedger``): which tables to
 /// mirror, which rows a write changed (temporary triggers record their primary keys), and
 /// replacing the copy's content with the server's rows. Nothing here knows the server's SQL.
+/// Tables named `mf_...` are the copy's own bookkeeping, never mirrored.
 public enum WorkingCopy {
     static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
@@ -36,7 +37,10 @@ public enum WorkingCopy {
         let names = try String.fetchAll(
             db,
             sql:
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY name = 'sqlite_sequence', name"
+                """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence')
+                  AND substr(name, 1, 3) <> 'mf_' ORDER BY name = 'sqlite_sequence', name
+                """
         )
         return try names.map { try shape(db, table: $0) }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowPostgres
@@ -14,14 +15,19 @@ struct PostgresRefreshTests {
     }
     static func newLedger() -> String { "refresh_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16) }
     static func fullLoads(_ store: LedgerStore) -> Int { (store.remote as! PostgresLedger).fullLoads }
+    /// A store whose working copy is in memory only (two of them in one process stand for two
+    /// processes), or kept in `cacheFile`.
+    static func open(_ ledger: String, cacheFile: String? = nil, access: StoreAccess = .readWrite) throws -> LedgerStore {
+        try LedgerStore(remote: PostgresLedger(try PostgresLocation.parse(url(ledger)), cacheFile: cacheFile), access: access)
+    }
 
     /// Every step through A is seen through B with the same content as a store opened afresh.
     @Test func aSecondStoreFollowsEveryKindOfChangeIncrementally() throws {
         let ledger = Self.newLedger()
-        let a = try StoreOpener.open(Self.url(ledger))
-        let b = try StoreOpener.open(Self.url(ledger))
+        let a = try Self.open(ledger)
+        let b = try Self.open(ledger)
         func same(_ step: String) throws {
-            let fresh = try StoreOpener.open(Self.url(ledger), access: .readOnly)
+            let fresh = try Self.open(ledger, access: .readOnly)
             let expected = try fresh.contentDigest()
             #expect(try a.contentDigest() == expected, "A after \(step)")
             #expect(try b.contentDigest() == expected, "B after \(step)")
@@ -47,8 +53,8 @@ struct PostgresRefreshTests {
     /// the copy (a name is unique at every step): the copy then loads in full, and is right.
     @Test func swappedAccountNamesFallBackToAFullLoad() throws {
         let ledger = Self.newLedger()
-        let a = try StoreOpener.open(Self.url(ledger))
-        let b = try StoreOpener.open(Self.url(ledger))
+        let a = try Self.open(ledger)
+        let b = try Self.open(ledger)
         let service = ImportService(store: a)
         _ = try service.importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
         _ = try service.importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
@@ -61,5 +67,41 @@ struct PostgresRefreshTests {
         #expect(try b.accounts().map(\.name).sorted() == names.sorted())
         #expect(try b.contentDigest() == a.contentDigest())
         #expect(Self.fullLoads(b) == loads + 1)
+    }
+
+    /// The next process on the same ledger starts from the cache file the last one left: no
+    /// full load, only what others changed meanwhile; a cache of a ledger that was dropped and
+    /// made again, or a damaged one, is loaded afresh.
+    @Test func aCacheFileSparesTheNextProcessTheFullLoad() throws {
+        let ledger = Self.newLedger()
+        let cache = try TestPaths.tempDir("ledger-cache") + "/copy.sqlite"
+        let chase = sample("csv/chase_checking.csv")
+        do {
+            let first = try Self.open(ledger, cacheFile: cache)
+            _ = try ImportService(store: first).importFile(path: chase, options: FileImportOptions())
+        }
+        var info = stat()
+        #expect(stat(cache, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        let reopened = try Self.open(ledger, cacheFile: cache)
+        #expect(Self.fullLoads(reopened) == 0)
+        let expected = try Self.open(ledger, access: .readOnly).contentDigest()
+        #expect(try reopened.contentDigest() == expected)
+        // Another machine imports meanwhile; the next process fetches just that.
+        _ = try ImportService(store: try Self.open(ledger)).importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
+        let later = try Self.open(ledger, cacheFile: cache)
+        #expect(try later.contentDigest() == Self.open(ledger, access: .readOnly).contentDigest())
+        #expect(Self.fullLoads(later) == 0)
+        // The ledger dropped and made again (a new incarnation, same name): the cache is not used.
+        let location = try PostgresLocation.parse(Self.url(ledger))
+        try PostgresSession(location).execute("DROP SCHEMA \"\(location.schema)\" CASCADE")
+        _ = try ImportService(store: try Self.open(ledger)).importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
+        let remade = try Self.open(ledger, cacheFile: cache)
+        #expect(Self.fullLoads(remade) == 1)
+        #expect(try remade.accounts().map(\.name) == Self.open(ledger, access: .readOnly).accounts().map(\.name))
+        // A damaged cache file is replaced.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cache + suffix) }
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: cache))
+        let repaired = try Self.open(ledger, cacheFile: cache)
+        #expect(try repaired.contentDigest() == Self.open(ledger, access: .readOnly).contentDigest())
     }
 }

@@ -44,6 +44,7 @@ start_test_postgres() {
 }
 
 stop_test_postgres() {
+  case "${XDG_CACHE_HOME:-}" in /tmp/moneyflow-test-cache.*) rm -rf "$XDG_CACHE_HOME" ;; esac
   [ -n "${PG_TEST_DIR:-}" ] || return 0
   # shellcheck disable=SC2086
   $PG_TEST_AS "$PG_TEST_BIN/pg_ctl" -D "$PG_TEST_DIR/data" -m immediate stop >/dev/null 2>&1 || true
