@@ -4,45 +4,49 @@ import MoneyFlowStore
 import PostgresNIO
 
 extension PostgresLedger {
-    /// Opens the ledger: creates it (schema, tables, version row) or upgrades its tables to
-    /// this MoneyFlow's schema when `access` allows it, then loads the working copy. An existing
-    /// ledger of this schema is loaded from one consistent snapshot without any lock. Creation
-    /// and upgrade run in one transaction under the ledger's lock, so processes starting at once
-    /// on a new ledger take turns: the first creates it, the others find it made.
-    public func attach(copy: DatabaseQueue, migrator: DatabaseMigrator, access: StoreAccess) throws {
+    /// Opens the ledger and returns its working copy, loaded. An existing ledger of this
+    /// schema is read from one consistent snapshot without any lock. A new ledger is created,
+    /// or an older one's tables upgraded, in one transaction under the ledger's lock (processes
+    /// starting at once on a new ledger take turns: the first creates it, the others find it
+    /// made); then it is opened like any existing ledger.
+    public func attach(migrator: DatabaseMigrator, access: StoreAccess) throws -> DatabaseQueue {
+        let known = migrator.migrations
         do {
             try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            let exists = try ledgerExists()
-            let done = try exists && load(copy: copy, migrator: migrator, mayUpgrade: false)
-            if !done && access == .readOnly {
-                throw exists
-                    ? StoreError(
+            if try ledgerExists() {
+                let applied = try checkedMigrations(known: known)
+                if applied.count == known.count {
+                    let copy = try openCopy(migrator: migrator, version: try currentVersion(), applied: applied)
+                    try session.execute("COMMIT")
+                    return copy
+                }
+                guard access == .readWrite else {
+                    throw StoreError(
                         "store \(displayName) was written by an older MoneyFlow; run a command that writes (such as moneyflow import) once to upgrade it"
                     )
-                    : StoreError.missingStore(displayName)
+                }
+            } else if access == .readOnly {
+                throw StoreError.missingStore(displayName)
             }
             try session.execute("COMMIT")
-            if !done {
-                try session.execute("BEGIN")
-                try lockLedger()
-                if try ledgerExists() {
-                    _ = try load(copy: copy, migrator: migrator, mayUpgrade: true)
-                } else {
-                    try create(copy: copy, migrator: migrator)
-                }
-                try session.execute("COMMIT")
+            try session.execute("BEGIN")
+            try lockLedger()
+            if try ledgerExists() {
+                let applied = try checkedMigrations(known: known)
+                if applied.count < known.count { try upgrade(migrator: migrator, applied: applied) }
+            } else {
+                try create(migrator: migrator)
             }
+            try session.execute("COMMIT")
         } catch {
             try? session.execute("ROLLBACK")
             throw error
         }
-        try copy.inDatabase { db in try WorkingCopy.installChangeTracking(db, shapes) }
+        return try attach(migrator: migrator, access: access)
     }
 
-    /// Loads an existing ledger into the copy, upgrading it first when it was written by an
-    /// older MoneyFlow and `mayUpgrade`; false when it needs that upgrade and may not.
-    func load(copy: DatabaseQueue, migrator: DatabaseMigrator, mayUpgrade: Bool) throws -> Bool {
-        let known = migrator.migrations
+    /// The ledger's schema changes, refusing a ledger from a newer MoneyFlow.
+    func checkedMigrations(known: [String]) throws -> [String] {
         let applied = try appliedMigrations()
         let unknown = applied.filter { !known.contains($0) }
         if !unknown.isEmpty {
@@ -50,23 +54,46 @@ extension PostgresLedger {
                 "store \(displayName) was written by a newer MoneyFlow (schema changes this version does not know: \(unknown.sorted().joined(separator: ", "))); use that newer moneyflow. The store was not changed"
             )
         }
-        guard let last = known.last(where: applied.contains) else {
+        guard known.contains(where: applied.contains) else {
             throw StoreError("store \(displayName) is damaged: it records no schema version; restore it from a backup")
         }
-        if applied.count < known.count && !mayUpgrade { return false }
-        let version = try currentVersion()
-        // A cache file of this very ledger and schema is used as it is: the first read or
-        // write brings it up to date by the change log.
-        if applied.count == known.count, try copy.inDatabase({ db in try cacheFits(db, server: version, applied: applied) }) {
-            shapes = try copy.inDatabase { db in try WorkingCopy.shapes(db) }
-            return true
+        return applied
+    }
+
+    /// The working copy of the ledger at `version`: a cache file of this incarnation and
+    /// schema when there is one (used as it is: the first read or write brings it up to date
+    /// by the change log), else a new copy loaded in full. Cache files are named by the
+    /// ledger's incarnation and schema, so a dropped and remade or upgraded ledger gets a new
+    /// file and no process ever empties a file another one may be using.
+    func openCopy(migrator: DatabaseMigrator, version: LedgerVersion, applied: [String]) throws -> DatabaseQueue {
+        var copy = try DatabaseQueue()
+        var lock: FileLock?
+        defer { lock?.release() }
+        if let cachePrefix {
+            let path = cachePrefix + "-\(version.incarnation.prefix(8))-s\(applied.count).sqlite"
+            // Two commands starting at once on one cache file: the second waits while the
+            // first fills it.
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            lock = try FileLock(path: path + ".lock")
+            copy = try Self.openCache(path)
         }
-        try copy.inDatabase { db in try wipeCopy(db) }
-        try migrator.migrate(copy, upTo: last)
+        try copy.inDatabase { db in try Self.createStateTable(db) }
+        if try copy.inDatabase({ db in try copyState(db) }) != nil {
+            if try copy.inDatabase({ db in try cacheFits(db, server: version, applied: applied) }) {
+                shapes = try copy.inDatabase { db in try WorkingCopy.shapes(db) }
+                try copy.inDatabase { db in try WorkingCopy.installChangeTracking(db, shapes) }
+                return copy
+            }
+            // Not this ledger's after all (should not happen, by its name): left alone.
+            copy = try DatabaseQueue()
+            try copy.inDatabase { db in try Self.createStateTable(db) }
+        }
+        try migrator.migrate(copy)
         shapes = try copy.inDatabase { db in try WorkingCopy.shapes(db) }
         try copy.inDatabase { db in try reload(db, to: version) }
-        if applied.count < known.count { try upgrade(copy: copy, migrator: migrator) }
-        return true
+        return copy
     }
 
     func ledgerExists() throws -> Bool {
@@ -82,12 +109,13 @@ extension PostgresLedger {
         return false
     }
 
-    /// A new ledger: the copy migrated to this MoneyFlow's schema, its tables made on the
-    /// server, and the rows the migrations wrote (their own record, the id counters) sent.
-    func create(copy: DatabaseQueue, migrator: DatabaseMigrator) throws {
-        try copy.inDatabase { db in try wipeCopy(db) }
-        try migrator.migrate(copy)
-        shapes = try copy.read { db in try WorkingCopy.shapes(db) }
+    /// A new ledger: its tables made on the server from a scratch copy migrated to this
+    /// MoneyFlow's schema, with the rows the migrations wrote (their own record, id counters).
+    func create(migrator: DatabaseMigrator) throws {
+        let scratch = try DatabaseQueue()
+        try scratch.inDatabase { db in try Self.createStateTable(db) }
+        try migrator.migrate(scratch)
+        shapes = try scratch.inDatabase { db in try WorkingCopy.shapes(db) }
         try session.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
         try session.execute(
             """
@@ -98,25 +126,27 @@ extension PostgresLedger {
             """)
         try session.execute("CREATE TABLE \(changeTable) \(Self.changeTableDDL)")
         try createTables()
-        try sendAllRows(copy)
-        let version = LedgerVersion(incarnation: UUID().uuidString.lowercased(), version: 1)
+        try sendAllRows(scratch)
         var binds = PostgresBindings()
-        binds.append(version.incarnation)
+        binds.append(UUID().uuidString.lowercased())
         try session.execute("INSERT INTO \(metaTable) (incarnation, version) VALUES ($1, 1)", binds)
-        try copy.inDatabase { db in try setCopyState(db, version) }
     }
 
-    /// A ledger from an older MoneyFlow: the copy (holding its rows) is migrated, and the
-    /// server's tables are made again in the new shape with every row.
-    func upgrade(copy: DatabaseQueue, migrator: DatabaseMigrator) throws {
+    /// A ledger from an older MoneyFlow: its rows loaded into a scratch copy at its schema,
+    /// migrated there, and the server's tables made again in the new shape with every row.
+    func upgrade(migrator: DatabaseMigrator, applied: [String]) throws {
+        guard let last = migrator.migrations.last(where: applied.contains) else { return }
+        let scratch = try DatabaseQueue()
+        try scratch.inDatabase { db in try Self.createStateTable(db) }
+        try migrator.migrate(scratch, upTo: last)
+        shapes = try scratch.inDatabase { db in try WorkingCopy.shapes(db) }
+        try scratch.inDatabase { db in try reload(db, to: try currentVersion()) }
         for shape in shapes { try session.execute("DROP TABLE \(table(shape))") }
-        try migrator.migrate(copy)
-        shapes = try copy.read { db in try WorkingCopy.shapes(db) }
+        try migrator.migrate(scratch)
+        shapes = try scratch.inDatabase { db in try WorkingCopy.shapes(db) }
         try createTables()
-        try sendAllRows(copy)
-        let version = try bumpVersion()
-        try logChanges([:], version: version.version, wholeLedger: true)
-        try copy.inDatabase { db in try setCopyState(db, version) }
+        try sendAllRows(scratch)
+        try logChanges([:], version: try bumpVersion().version, wholeLedger: true)
     }
 
     func createTables() throws {
@@ -194,4 +224,30 @@ enum CopyText {
             }
         }
     }
+}
+
+/// An exclusive `flock` on a file of its own (created 0600), held until released.
+final class FileLock {
+    private var fd: Int32
+
+    init(path: String) throws {
+        fd = open(path, O_CREAT | O_RDWR | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw StoreError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let why = String(cString: strerror(errno))
+                close(fd)
+                throw StoreError("cannot lock \(path): \(why)")
+            }
+        }
+    }
+
+    func release() {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
 }

@@ -8,27 +8,16 @@ import MoneyFlowStore
 /// which ledger it holds (`mf_copy_state`) in the same transaction as every change to its
 /// rows, so it can never claim a version it does not hold, whatever stops the process.
 extension PostgresLedger {
-    public func makeCopy() throws -> DatabaseQueue {
-        let queue: DatabaseQueue
-        if let cacheFile {
-            queue = try Self.openCache(cacheFile)
-        } else {
-            queue = try DatabaseQueue()
-        }
-        try queue.inDatabase { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE IF NOT EXISTS mf_copy_state (
-                      singleton INTEGER PRIMARY KEY CHECK (singleton = 1), incarnation TEXT NOT NULL, version INTEGER NOT NULL)
-                    """)
-        }
-        return queue
+    static func createStateTable(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS mf_copy_state (
+                  singleton INTEGER PRIMARY KEY CHECK (singleton = 1), incarnation TEXT NOT NULL, version INTEGER NOT NULL)
+                """)
     }
 
-    /// Opens (creating, mode 0600 in a 0700 folder) the cache file; a damaged one is replaced.
+    /// Opens (creating, mode 0600) the cache file; a damaged one is replaced.
     static func openCache(_ path: String) throws -> DatabaseQueue {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try createPrivateFile(path)
         var config = Configuration()
         config.label = "MoneyFlow ledger cache"
@@ -77,29 +66,12 @@ extension PostgresLedger {
             arguments: [v.incarnation, v.version])
     }
 
-    /// Empties a cache that holds another ledger's rows, another incarnation of this one, or
-    /// another schema version: every table goes, the copy starts again.
-    func wipeCopy(_ db: Database) throws {
-        try db.execute(sql: "PRAGMA foreign_keys = OFF")
-        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-        for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
-            try db.execute(sql: "DROP TABLE \(Self.quoted(table))")
-        }
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence')") == true {
-            try db.execute(sql: "DELETE FROM sqlite_sequence")
-        }
-        try db.execute(
-            sql: """
-                CREATE TABLE mf_copy_state (
-                  singleton INTEGER PRIMARY KEY CHECK (singleton = 1), incarnation TEXT NOT NULL, version INTEGER NOT NULL)
-                """)
-    }
-
     /// Whether a cache file's content can be used for this ledger as it is on the server now:
     /// the same incarnation and schema version (its rows are then brought up to date by the
-    /// change log like any copy's).
+    /// change log like any copy's; one already further than `server`, brought there by another
+    /// process since, is fine too).
     func cacheFits(_ db: Database, server: LedgerVersion, applied: [String]) throws -> Bool {
-        guard let held = try copyState(db), held.incarnation == server.incarnation, held.version <= server.version else { return false }
+        guard let held = try copyState(db), held.incarnation == server.incarnation else { return false }
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'grdb_migrations')") == true else {
             return false
         }

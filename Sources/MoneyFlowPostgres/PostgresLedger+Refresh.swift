@@ -74,21 +74,26 @@ extension PostgresLedger {
     }
 
     /// Brings the copy to `target`, by the logged keys when it can, else in full.
+    /// Never moves the copy back: a cache file another process already brought further is
+    /// left as it is. Called inside the copy's write transaction.
     func refresh(_ db: Database, to target: LedgerVersion) throws {
-        guard let from = try copyState(db), from.incarnation == target.incarnation, from.version < target.version,
+        let held = try copyState(db)
+        if let held, held.incarnation == target.incarnation, held.version >= target.version { return }
+        guard let from = held, from.incarnation == target.incarnation,
             let changed = try loggedChanges(after: from.version, through: target.version)
         else {
             try reload(db, to: target)
             return
         }
         do {
-            try db.inTransaction {
+            try db.inSavepoint {
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 for shape in shapes where !shape.isIDCounter {
                     guard let keys = changed[shape.name], !keys.isEmpty else { continue }
                     try fetchRows(db, shape, keys: keys)
                 }
                 if let counter = shapes.first(where: \.isIDCounter) { try load(db, counter) }
+                try WorkingCopy.endLoad(db)
                 try WorkingCopy.clearChanges(db, shapes)
                 try setCopyState(db, target)
                 return .commit

@@ -20,8 +20,9 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
     let location: PostgresLocation
     let session: PostgresSession
     var shapes: [TableShape] = []
-    /// The working copy's cache file, kept between processes; nil for a copy in memory.
-    let cacheFile: String?
+    /// Where the working copy's cache files go (`<prefix>-<incarnation>-s<schema>.sqlite`),
+    /// kept between processes; nil for a copy in memory only.
+    let cachePrefix: String?
     /// How many times the copy was loaded in full (the first load included): tests tell an
     /// incremental refresh from a full one by it.
     var fullLoads = 0
@@ -32,10 +33,10 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
 
     public var displayName: String { location.displayName }
 
-    public init(_ location: PostgresLocation, cacheFile: String? = nil, waitNotice: (@Sendable (String) -> Void)? = nil) {
+    public init(_ location: PostgresLocation, cachePrefix: String? = nil, waitNotice: (@Sendable (String) -> Void)? = nil) {
         self.location = location
         self.session = PostgresSession(location)
-        self.cacheFile = cacheFile
+        self.cachePrefix = cachePrefix
         self.waitNotice = waitNotice
     }
 
@@ -55,14 +56,25 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
             if try currentVersion() != copyState(db) {
                 try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 do {
-                    try refresh(db, to: try currentVersion())
+                    let target = try currentVersion()
+                    try db.inTransaction(.immediate) {
+                        try refresh(db, to: target)
+                        return .commit
+                    }
                     try session.execute("COMMIT")
                 } catch {
                     try? session.execute("ROLLBACK")
                     throw error
                 }
             }
-            return try db.readOnly { try body(db) }
+            // One snapshot of the copy for the whole read (a cache file may be brought
+            // forward by another process meanwhile, always from one version to a later one).
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try db.readOnly { try body(db) }
+                return .commit
+            }
+            return result!
         }
     }
 
@@ -72,9 +84,11 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
                 try session.execute("BEGIN")
                 try lockLedger()
                 let v = try currentVersion()
-                if try v != copyState(db) { try refresh(db, to: v) }
                 var result: T?
+                // The refresh and the write in one transaction of the copy: with a cache file
+                // shared by two processes, nothing can come between them.
                 try db.inTransaction(.immediate) {
+                    try refresh(db, to: v)
                     let counters = try idCounters(db)
                     result = try body(db)
                     if try WorkingCopy.changeCount(db, shapes) > 0 || idCounters(db) != counters {
@@ -205,14 +219,15 @@ public final class PostgresLedger: RemoteLedger, @unchecked Sendable {
             )
         }
         fullLoads += 1
-        try WorkingCopy.removeChangeTracking(db, shapes)
-        try db.inTransaction {
+        try db.inSavepoint {
+            try WorkingCopy.removeChangeTracking(db, shapes)
             try WorkingCopy.clear(db, shapes)
             for shape in shapes { try load(db, shape) }
+            try WorkingCopy.endLoad(db)
             try setCopyState(db, version)
+            try WorkingCopy.installChangeTracking(db, shapes)
             return .commit
         }
-        try WorkingCopy.installChangeTracking(db, shapes)
     }
 
     /// Loads one table through a server-side cursor, 20,000 rows per round trip.

@@ -15,16 +15,16 @@ public enum StoreOpener {
         if isRemote(location) {
             let parsed = try PostgresLocation.parse(location)
             return try LedgerStore(
-                remote: PostgresLedger(parsed, cacheFile: cacheFile(for: parsed), waitNotice: waitNotice), access: access)
+                remote: PostgresLedger(parsed, cachePrefix: cachePrefix(for: parsed), waitNotice: waitNotice), access: access)
         }
         return try LedgerStore(path: location, access: access, waitNotice: waitNotice)
     }
 
     /// Where a command keeps its working copy of a PostgreSQL ledger between runs, so the next
     /// command fetches only what changed: `$XDG_CACHE_HOME/moneyflow/ledgers/` (default
-    /// `~/.cache/...`), one file per ledger (mode 0600, folder 0700). `MONEYFLOW_LEDGER_CACHE=off`
-    /// keeps the copy in memory only.
-    public static func cacheFile(
+    /// `~/.cache/...`), files named after the ledger (mode 0600, folder 0700).
+    /// `MONEYFLOW_LEDGER_CACHE=off` keeps the copy in memory only.
+    public static func cachePrefix(
         for location: PostgresLocation, environment env: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
         if env["MONEYFLOW_LEDGER_CACHE"] == "off" { return nil }
@@ -32,7 +32,7 @@ public enum StoreOpener {
         guard let base, base.hasPrefix("/") else { return nil }
         let identity = "\(location.user)@\(location.host):\(location.port)/\(location.database)/\(location.schema)"
         let digest = SHA256.hash(data: Data(identity.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
-        return base + "/moneyflow/ledgers/\(location.ledger)-\(digest).sqlite"
+        return base + "/moneyflow/ledgers/\(location.ledger)-\(digest)"
     }
 
     /// The ledger `ledger` in the PostgreSQL database `databaseURL` (the server keeps one ledger

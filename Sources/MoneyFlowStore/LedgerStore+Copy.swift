@@ -42,6 +42,7 @@ extension LedgerStore {
                     }
                     counts[s.name] = n
                 }
+                try WorkingCopy.endLoad(dst)
                 return counts
             }
         }

@@ -55,12 +55,9 @@ public final class LedgerStore: Sendable {
         self.path = remote.displayName
         self.access = access
         self.remote = remote
-        let copy: DatabaseQueue
-        do { copy = try remote.makeCopy() } catch let error as DatabaseError {
+        do { self.pool = try remote.attach(migrator: Schema.migrator, access: access) } catch let error as DatabaseError {
             throw StoreError("cannot open store \(remote.displayName): \(error.message ?? "\(error.resultCode)")")
         }
-        try remote.attach(copy: copy, migrator: Schema.migrator, access: access)
-        self.pool = copy
     }
 
     /// Opens the store at `path`. `.readWrite` creates it (mode 0600) if needed and upgrades

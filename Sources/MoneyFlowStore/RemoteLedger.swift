@@ -15,13 +15,11 @@ public protocol RemoteLedger: AnyObject, Sendable {
     /// How the ledger is named to users (never with a password).
     var displayName: String { get }
 
-    /// The working copy: an in-memory database, or a cache file kept between processes.
-    func makeCopy() throws -> DatabaseQueue
-
     /// Connects, creates the ledger or upgrades its schema with `migrator` when `access`
-    /// allows it (refusing a ledger written by a newer MoneyFlow), and loads the copy.
+    /// allows it (refusing a ledger written by a newer MoneyFlow), and returns the working copy
+    /// (in memory, or a cache file kept between processes), loaded.
     /// A `.readOnly` open of a ledger that does not exist throws ``StoreError/missingStore(_:)``.
-    func attach(copy: DatabaseQueue, migrator: DatabaseMigrator, access: StoreAccess) throws
+    func attach(migrator: DatabaseMigrator, access: StoreAccess) throws -> DatabaseQueue
 
     /// Runs `body` on the copy once it holds the ledger's latest committed state.
     func read<T>(copy: DatabaseQueue, _ body: (Database) throws -> T) throws -> T

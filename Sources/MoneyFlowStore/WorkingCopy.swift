@@ -173,6 +173,13 @@ public enum WorkingCopy {
         for s in shapes { try db.execute(sql: "DELETE FROM main.\(quoted(s.name))") }
     }
 
+    /// After a load: checks foreign keys at once again for what follows in the same
+    /// transaction (the write a refresh precedes must fail before the server commits it, not at
+    /// the copy's commit after). What the load itself left is still checked at the commit.
+    public static func endLoad(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA defer_foreign_keys = OFF")
+    }
+
     /// A prepared insert-or-update of one row of `shape` by its primary key (values in column
     /// order). An update in place, never a delete and insert: deleting a row would cascade to
     /// rows that point at it and did not change.
