@@ -44,6 +44,15 @@ for rows in $PG_SIZES; do
     # The last run's store stays: later processes open it and import a second file into it.
     repeat_case "store-reopen-$kind:$rows" "$BIN" store-reopen --rows "$rows" --second "$PG_SECOND" --seed "$SEED" --store "$loc" || true
     if [ "$kind" = postgres ]; then
+      # The open's peer: psql \copy of every table of that ledger out to /dev/null (what the
+      # server spends sending the rows, without our decoding and working-copy inserts).
+      out=()
+      for t in $(psql_q -At -c "SELECT tablename FROM pg_tables WHERE schemaname = 'moneyflow_pgbench_write' ORDER BY 1"); do
+        out+=(-c "\\copy moneyflow_pgbench_write.$t TO '/dev/null'")
+      done
+      for i in $(seq "$REPEAT"); do
+        time_cmd "psql-copy-out" "\"rows\": $rows" psql -X -q -v ON_ERROR_STOP=1 -d "$PSQL_URL" "${out[@]}"
+      done
       psql_q -c "DROP SCHEMA IF EXISTS moneyflow_pgbench_write CASCADE"
     else
       rm -f "$loc" "$loc-wal" "$loc-shm"

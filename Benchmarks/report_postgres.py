@@ -53,45 +53,45 @@ def section(rows):
       "a ledger our store created (same columns, primary keys and unique indexes), emptied first, three `\\copy` in one "
       "transaction (`psql -1`); no planning, no working copy.\n")
     w("| rows | SQLite s | SQLite rows/s | SQLite peak MiB | PostgreSQL plan s | PostgreSQL write s | PostgreSQL total s | PostgreSQL rows/s "
-      "| PostgreSQL peak MiB | psql \\copy s | psql \\copy rows/s | PostgreSQL / psql \\copy | PostgreSQL / SQLite |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "| PostgreSQL CPU s (ours) | PostgreSQL peak MiB | psql \\copy s | psql \\copy rows/s | PostgreSQL / psql \\copy | PostgreSQL / SQLite |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     sizes = sorted({k[2] for k in by if k[0] in ("store-write", "psql-copy") and k[2]})
     for n in sizes:
         sq, pg, cp = by.get(("store-write", "sqlite", n), []), by.get(("store-write", "postgres", n), []), by.get(("psql-copy", None, n), [])
         st, pt, ct = med(sq, "total_s"), med(pg, "total_s"), med(cp, "total_s")
         w(f"| {n:,} | {fmt(st)} | {fmt(ratio(n, st))} | {fmt(med(sq, 'peak_mib'))} | {fmt(med(pg, 'plan_s'))} | {fmt(med(pg, 'apply_s'))} "
-          f"| {fmt(pt)} | {fmt(ratio(n, pt))} | {fmt(med(pg, 'peak_mib'))} | {fmt(ct)} | {fmt(ratio(n, ct))} "
+          f"| {fmt(pt)} | {fmt(ratio(n, pt))} | {fmt(med(pg, 'total_cpu_s'))} | {fmt(med(pg, 'peak_mib'))} | {fmt(ct)} | {fmt(ratio(n, ct))} "
           f"| **{fmt(ratio(pt, ct))}x** | **{fmt(ratio(pt, st))}x** |")
 
     # ---- opens and second imports
-    second = next((r.get("second_rows") for k, v in by.items() if k[0] == "store-reopen" for r in v), None)
     w("\n### Opening a ledger, and a second import into it\n")
     w("The design's trade-off: a process that opens a PostgreSQL ledger first loads the whole ledger into its working "
       "copy (once per process; a later command reloads only when another writer changed the ledger), and then every "
       "write sends only the rows it changed. Measured in a fresh process on the store the last store write above left: "
       "*open* = `StoreOpener.open`; *read* = listing the batches with the copy current (one version check on "
-      f"PostgreSQL); *second import* = the account's next {fmt(second) if second else 'M'} statement rows, planned and written while the copy is "
-      "current (the batch is undone afterwards, untimed, so every run finds the same ledger).\n")
-    w("| rows in ledger | SQLite open s | PostgreSQL open s | PostgreSQL open rows/s | PostgreSQL peak after open MiB "
-      "| SQLite read s | PostgreSQL read s | SQLite second import s | PostgreSQL second import: plan s | write s | total s "
-      "| PostgreSQL open / fresh write of the same rows |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+      "PostgreSQL); *second import* = the account's next statement rows (1,000, fewer when the data has fewer), planned and written "
+      "while the copy is current (the batch is undone afterwards, untimed, so every run finds the same ledger). "
+      "*psql \\copy out*: every table of that ledger copied to /dev/null by psql, what the server spends sending the rows.\n")
+    w("| rows in ledger | SQLite open s | PostgreSQL open s | PostgreSQL open CPU s (ours) | PostgreSQL peak after open MiB "
+      "| psql \\copy out s | PostgreSQL open / fresh write of the same rows | SQLite read s | PostgreSQL read s | second import rows "
+      "| SQLite second import s | PostgreSQL second import: plan s | write s | total s |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sorted({k[2] for k in by if k[0] == "store-reopen"}):
         sq, pg = by.get(("store-reopen", "sqlite", n), []), by.get(("store-reopen", "postgres", n), [])
         po = med(pg, "open_s")
         fresh = med(by.get(("store-write", "postgres", n), []), "total_s")
-        w(f"| {n:,} | {fmt(med(sq, 'open_s'))} | {fmt(po)} | {fmt(ratio(n, po))} | {fmt(med(pg, 'open_peak_mib'))} "
-          f"| {fmt(med(sq, 'read_s'))} | {fmt(med(pg, 'read_s'))} | {fmt(med(sq, 'second_total_s'))} "
-          f"| {fmt(med(pg, 'second_plan_s'))} | {fmt(med(pg, 'second_apply_s'))} | {fmt(med(pg, 'second_total_s'))} "
-          f"| {fmt(ratio(po, fresh))}x |")
+        w(f"| {n:,} | {fmt(med(sq, 'open_s'))} | {fmt(po)} | {fmt(med(pg, 'open_cpu_s'))} | {fmt(med(pg, 'open_peak_mib'))} "
+          f"| {fmt(med(by.get(('psql-copy-out', None, n), []), 'total_s'))} | {fmt(ratio(po, fresh))}x "
+          f"| {fmt(med(sq, 'read_s'))} | {fmt(med(pg, 'read_s'))} | {fmt(med(pg or sq, 'second_rows'))} | {fmt(med(sq, 'second_total_s'))} "
+          f"| {fmt(med(pg, 'second_plan_s'))} | {fmt(med(pg, 'second_apply_s'))} | {fmt(med(pg, 'second_total_s'))} |")
 
     # ---- reconciliation
     w("\n### Store-path reconciliation on PostgreSQL vs SQLite\n")
     w("As *Reconciliation* above, store mode: the Plaid side imported into an empty store (`ImportService.apply`), then "
       "the statement side planned and applied in one write. *Same decisions* compares the plans' digests (every "
       "entry's outcome and linked transaction).\n")
-    w("| N | store | Plaid import s | plan s | apply s | plan+apply s | peak MiB | links ok | wrong | review | same decisions as SQLite |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|")
+    w("| N | store | Plaid import s | plan s | apply s | plan+apply s | plan+apply CPU s (ours) | peak MiB | links ok | wrong | review | same decisions as SQLite |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sorted({k[2] for k in by if k[0] == "reconcile-store"}):
         digest = {k: {r.get("plan_digest") for r in by.get(("reconcile-store", k, n), [])} for k in ("sqlite", "postgres")}
         for kind in ("sqlite", "postgres"):
@@ -100,7 +100,7 @@ def section(rows):
                 continue
             same = "–" if kind == "sqlite" else ("yes" if digest["postgres"] and digest["postgres"] == digest["sqlite"] else "**no**")
             w(f"| {n:,} | {'SQLite' if kind == 'sqlite' else 'PostgreSQL'} | {fmt(med(v, 'plaid_import_s'))} | {fmt(med(v, 'plan_s'))} "
-              f"| {fmt(med(v, 'apply_s'))} | {fmt(med(v, 'total_s'))} | {fmt(med(v, 'peak_mib'))} | {fmt(med(v, 'links_correct'))} "
+              f"| {fmt(med(v, 'apply_s'))} | {fmt(med(v, 'total_s'))} | {fmt(med(v, 'total_cpu_s'))} | {fmt(med(v, 'peak_mib'))} | {fmt(med(v, 'links_correct'))} "
               f"| {fmt(med(v, 'links_wrong'))} | {fmt(med(v, 'review'))} | {same} |")
     if failed:
         w("\nCapped or failed: " + "; ".join(
