@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "MoneyFlowPDF", package: "MoneyFlow"),
                 .product(name: "MoneyFlowZip", package: "MoneyFlow"),
                 .product(name: "MoneyFlowPipeline", package: "MoneyFlow"),
+                .product(name: "MoneyFlowPostgres", package: "MoneyFlow"),
                 .product(name: "_MoneyFlowTestSupport", package: "MoneyFlow"),
             ],
             swiftSettings: [.unsafeFlags(["-g"])]

@@ -3,6 +3,8 @@
 #
 #   bash Benchmarks/run.sh                 # everything (about an hour on 2 cores)
 #   QUICK=1 bash Benchmarks/run.sh         # 10k/100k and 1/30 pages only, 1 repeat (a few minutes)
+#   ONLY=postgres bash Benchmarks/run.sh   # only the PostgreSQL store section (postgres-cases.sh);
+#                                          # the other sections of BENCHMARKS.md stay as they are
 #
 # Environment: REPEAT (default 3; medians are reported), SIZES (default "10000 100000 1000000"),
 # LADDER (smaller reconciliation sizes measured first, to extrapolate capped cases; default
@@ -11,7 +13,9 @@
 # as capped, larger sizes of that case are skipped, and the report extrapolates), SLOW (a case
 # whose first run took longer than this many seconds is not repeated; default 120),
 # SEED (default 7), BENCH_DATA (default Benchmarks/.build-bench/data), PEERS=0 with
-# PEER_RESULTS=FILE (re-measure only MoneyFlow and take the peers' lines from an earlier results file).
+# PEER_RESULTS=FILE (re-measure only MoneyFlow and take the peers' lines from an earlier results file),
+# POSTGRES=0 (skip the PostgreSQL section; BENCHMARKS.md keeps the one it has), and
+# postgres-cases.sh's PG_SIZES, PG_RECON_SIZES, PG_SECOND.
 # Every case runs in a fresh process (peak memory = that process's VmHWM / max RSS).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,6 +31,9 @@ SLOW=${SLOW:-120}
 PEERS=${PEERS:-1}
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
 SEED=${SEED:-7}
+ONLY=${ONLY:-}
+POSTGRES=${POSTGRES:-1}
+case "$ONLY" in ""|postgres) ;; *) echo "ONLY=$ONLY: only ONLY=postgres is known" >&2; exit 2 ;; esac
 if [ "${QUICK:-}" = 1 ]; then REPEAT=1; SIZES="10000"; LADDER="1000 2000"; PAGES="1 30"; STORE_SIZES="10000"; fi
 DATA=${BENCH_DATA:-$HERE/.build-bench/data}
 RESULTS=$DATA/results.jsonl
@@ -35,22 +42,29 @@ RESULTS=$DATA/results.jsonl
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 bash "$ROOT/scripts/install-deps.sh"
 need=()
-for p in sqlite3 poppler-utils fonts-wqy-zenhei python3-venv; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+wanted=(sqlite3 poppler-utils fonts-wqy-zenhei python3-venv)
+[ "$ONLY" = postgres ] && wanted=()
+[ "$POSTGRES" = 1 ] && wanted+=(postgresql)   # server and psql
+for p in "${wanted[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
-.venv/bin/pip install -q pdfplumber beangulp beancount -r "$ROOT/scripts/requirements-dev.txt"
-PY=$HERE/.venv/bin/python
+if [ "$ONLY" = postgres ]; then
+  PY=python3   # the PostgreSQL cases need no Python packages (timecmd.py and the report use the standard library)
+else
+  if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
+  .venv/bin/pip install -q pdfplumber beangulp beancount -r "$ROOT/scripts/requirements-dev.txt"
+  PY=$HERE/.venv/bin/python
+fi
 
 echo "== building moneyflow-bench (release)" >&2
 swift build -c release --scratch-path .build-bench
 BIN=$(swift build -c release --scratch-path .build-bench --show-bin-path)/moneyflow-bench
 
 mkdir -p "$DATA"
-: > "$RESULTS"
+[ "$ONLY" = postgres ] || : > "$RESULTS"
 
 # run_case LABEL CMD... : one fresh process, JSON line appended; a timeout is recorded as such.
 LAST_ELAPSED=0
@@ -101,6 +115,8 @@ time_cmd() {
   echo "   $(tail -1 "$RESULTS")" >&2
 }
 
+# The SQLite-only sections (not indented, to keep their history readable): skipped by ONLY=postgres.
+if [ "$ONLY" != postgres ]; then
 # --- data (deterministic: same seed, same bytes) ---------------------------------------------
 echo "== generating data in $DATA" >&2
 mkdir -p "$DATA/cmb"
@@ -175,7 +191,26 @@ run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement
 if [ "$PEERS" != 1 ] && [ -n "${PEER_RESULTS:-}" ]; then
   grep -E '"case": "(cmb-pdftotext|cmb-pdfplumber|beangulp|sqlite3-import-all|sqlite3-import-record)"' "$PEER_RESULTS" >> "$RESULTS" || true
 fi
+fi   # ONLY != postgres
+
+# --- the store on PostgreSQL ------------------------------------------------------------------
+if [ "$POSTGRES" = 1 ]; then
+  # shellcheck source=postgres-cases.sh
+  source "$HERE/postgres-cases.sh"
+fi
 
 # --- report ---------------------------------------------------------------------------------
-"$PY" report.py "$RESULTS" > "$ROOT/BENCHMARKS.md"
+# The PostgreSQL section is spliced in by report_postgres.py: from this run's results, or (when
+# this run did not measure it) kept from the BENCHMARKS.md there was.
+if [ "$ONLY" = postgres ]; then
+  "$PY" report_postgres.py "$ROOT/BENCHMARKS.md" --results "$DATA/results-postgres.jsonl"
+else
+  "$PY" report.py "$RESULTS" > "$DATA/BENCHMARKS.md.new"
+  if [ "$POSTGRES" = 1 ]; then
+    "$PY" report_postgres.py "$DATA/BENCHMARKS.md.new" --results "$DATA/results-postgres.jsonl"
+  elif [ -f "$ROOT/BENCHMARKS.md" ]; then
+    "$PY" report_postgres.py "$DATA/BENCHMARKS.md.new" --keep-from "$ROOT/BENCHMARKS.md"
+  fi
+  mv "$DATA/BENCHMARKS.md.new" "$ROOT/BENCHMARKS.md"
+fi
 echo "== wrote $ROOT/BENCHMARKS.md" >&2

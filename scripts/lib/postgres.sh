@@ -6,7 +6,8 @@
 #   PGPASSFILE=<folder>/pgpass
 # and stops the server and deletes the folder when the calling shell exits.
 # fsync is off: the tests kill clients, never the server, and need no durability across a
-# power cut; the benchmarks start their own server with the defaults.
+# power cut. PG_TEST_DURABLE=1 keeps PostgreSQL's default durability (fsync, synchronous
+# commit) instead: Benchmarks/run.sh starts its own server that way.
 start_test_postgres() {
   local bin
   bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -27,9 +28,11 @@ start_test_postgres() {
     --auth-host=scram-sha-256 --auth-local=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$PG_TEST_DIR/initdb.log" 2>&1 \
     || { cat "$PG_TEST_DIR/initdb.log" >&2; return 1; }
   rm -f "$PG_TEST_DIR/pwfile"
+  local durability="-c fsync=off -c synchronous_commit=off"
+  [ "${PG_TEST_DURABLE:-}" = 1 ] && durability=""
   PG_TEST_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   "${as[@]}" "$bin/pg_ctl" -D "$PG_TEST_DIR/data" -l "$PG_TEST_DIR/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_TEST_PORT -k $PG_TEST_DIR -c max_connections=300 -c fsync=off -c synchronous_commit=off" \
+    -o "-c listen_addresses=127.0.0.1 -p $PG_TEST_PORT -k $PG_TEST_DIR -c max_connections=300 $durability" \
     start >/dev/null || { cat "$PG_TEST_DIR/server.log" >&2; return 1; }
   PG_TEST_BIN=$bin
   PG_TEST_AS="${as[*]}"

@@ -48,11 +48,6 @@ struct ResultLine {
 }
 
 
-/// Removes a SQLite file and its WAL/SHM companions.
-func removeStore(_ path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-}
-
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }

@@ -14,20 +14,16 @@ let usage = """
 usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
        moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
+       moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
        moneyflow-bench cmb         --zip FILE --password PW [--store PATH] [--breakdown]
 """
 
-func freshStore(_ path: String) throws -> LedgerStore {
-    removeStore(path)
-    return try LedgerStore(path: path)
-}
-
 /// Plans and applies `statement` the way ``ImportService/apply`` does for a statement without
 /// sync facts, timing the plan (inside the write transaction) apart from the writes.
 func planAndApply(_ statement: ImportedStatement, store: LedgerStore, fileName: String, sha: String,
-                  accountOverride: String?, reopen: Bool = true) throws -> (plan: ImportPlan, planWall: Double, totalWall: Double, totalCPU: Double) {
+                  accountOverride: String?, reopen: Bool = true) throws -> (plan: ImportPlan, batchID: Int64, planWall: Double, totalWall: Double, totalCPU: Double) {
     var options = ReconcileOptions()
     options.accountOverride = accountOverride
     options.reopenEarlierDecisions = reopen
@@ -41,7 +37,7 @@ func planAndApply(_ statement: ImportedStatement, store: LedgerStore, fileName: 
             return p
         }!
     }
-    return (applied.plan, planWall, wall, cpu)
+    return (applied.plan, applied.batchID, planWall, wall, cpu)
 }
 
 /// FNV-1a digest of a plan's decisions (outcome and linked transaction per entry).
@@ -178,6 +174,7 @@ func runReconcile(_ a: Args) throws {
         let stmt = data.statementStatement(), plaid = data.plaidStatement()
         line.set("statement_rows", stmt.records.count); line.set("plaid_rows", plaid.records.count)
         let path = a.string("store", "/tmp/moneyflow-bench-reconcile.sqlite")
+        line.set("store_kind", storeKind(path))
         let store = try freshStore(path)
         let service = ImportService(store: store)
         let (pres, pWall, _) = try measure {
@@ -230,9 +227,7 @@ func runStoreWrite(_ a: Args) throws {
     let path = a.string("store", "/tmp/moneyflow-bench-store.sqlite")
     var line = ResultLine()
     line.set("case", "store-write"); line.set("seed", Int(seed))
-    // A few more transactions than rows, so the statement side has at least `rows` rows.
-    let data = Dataset(n: rows + rows / 20 + 100, seed: seed)
-    var stmt = data.statementStatement()
+    var stmt = storeWriteStatement(rows: rows, seed: seed)
     stmt.records = Array(stmt.records.prefix(rows))
     line.set("rows", stmt.records.count)
     let store = try freshStore(path)
@@ -240,7 +235,7 @@ func runStoreWrite(_ a: Args) throws {
     guard r.plan.counts.new == rows else { throw BenchError("expected \(rows) new records, got \(r.plan.counts.new)") }
     line.set("plan_s", r.planWall); line.set("apply_s", r.totalWall - r.planWall); line.set("total_s", r.totalWall)
     line.set("total_cpu_s", r.totalCPU); line.set("peak_mib", peakMiB())
-    line.set("store", path)
+    line.set("store_kind", storeKind(path))
     line.emit()
 }
 
@@ -304,8 +299,7 @@ func runPeerRows(_ a: Args) throws {
     let rows = a.int("rows", 1_000_000), seed = UInt64(a.int("seed", 7))
     guard let out = a.values["out"] else { throw BenchError("--out DIR required") }
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    let data = Dataset(n: rows + rows / 20 + 100, seed: seed)
-    var stmt = data.statementStatement()
+    var stmt = storeWriteStatement(rows: rows, seed: seed)
     stmt.records = Array(stmt.records.prefix(rows))
     let fps = Fingerprint.keys(for: stmt.records)
     let reasons = String(decoding: try JSONEncoder().encode([MatchReason("new", "no matching transaction")]), as: UTF8.self)
@@ -349,6 +343,7 @@ do {
     case "gen": try runGen(args)
     case "reconcile": try runReconcile(args)
     case "store-write": try runStoreWrite(args)
+    case "store-reopen": try runStoreReopen(args)
     case "store-file": try runStoreFile(args)
     case "cmb": try runCMB(args)
     case "peer-rows": try runPeerRows(args)
