@@ -25,6 +25,9 @@ psql_q() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -v ON_ERROR_STO
 psql_q -c "SELECT 'PostgreSQL ' || current_setting('server_version') || ', fsync ' || current_setting('fsync') || ', synchronous_commit ' || current_setting('synchronous_commit') || ', shared_buffers ' || current_setting('shared_buffers') || ', wal_level ' || current_setting('wal_level')" -At \
   | python3 -c 'import json,sys; print(json.dumps({"case": "postgres-server", "settings": sys.stdin.read().strip()}))' >> "$PGRESULTS"
 
+# The ledger caches of these runs (a command's working copy kept between commands) stay here.
+export XDG_CACHE_HOME=$DATA/ledger-cache
+rm -rf "$XDG_CACHE_HOME"
 PG_SIZES=${PG_SIZES:-$STORE_SIZES}
 PG_RECON_SIZES=${PG_RECON_SIZES:-100000}
 PG_SECOND=${PG_SECOND:-1000}
@@ -44,6 +47,8 @@ for rows in $PG_SIZES; do
     # The last run's store stays: later processes open it and import a second file into it.
     repeat_case "store-reopen-$kind:$rows" "$BIN" store-reopen --rows "$rows" --second "$PG_SECOND" --seed "$SEED" --store "$loc" || true
     if [ "$kind" = postgres ]; then
+      # The first command on a machine: no cache, the whole ledger loaded into memory.
+      repeat_case "store-reopen-$kind-memory:$rows" env MONEYFLOW_LEDGER_CACHE=off "$BIN" store-reopen --rows "$rows" --second "$PG_SECOND" --seed "$SEED" --store "$loc" || true
       # The open's peer: psql \copy of every table of that ledger out to /dev/null (what the
       # server spends sending the rows, without our decoding and working-copy inserts).
       out=()

@@ -41,8 +41,9 @@ def section(rows):
     w(f"Measured on {datetime.date.today().isoformat()} by `ONLY=postgres bash Benchmarks/run.sh` (`Benchmarks/postgres-cases.sh`; "
       f"load average when written: {loadavg}). Server: {server} — a throwaway server with the default durability "
       "settings, on 127.0.0.1 of the same 2-core machine (its CPU competes with ours, as SQLite's work does inside our "
-      "process). *PostgreSQL* = `--store postgres://…?ledger=NAME` through `StoreOpener`: an in-memory SQLite working copy "
+      "process). *PostgreSQL* = `--store postgres://…?ledger=NAME` through `StoreOpener`: a SQLite working copy "
       "plans and applies, then one PostgreSQL transaction under the ledger's advisory lock COPYs the changed rows. "
+      "The working copy is the command's ledger cache file (the CLI's default). "
       "*SQLite* = the same cases on a SQLite file, measured in the same session. Every run starts from an empty store "
       "(the ledger's schema is dropped first). Peak MiB is our process (VmHWM); the server's memory is not in it.\n")
 
@@ -65,22 +66,25 @@ def section(rows):
 
     # ---- opens and second imports
     w("\n### Opening a ledger, and a second import into it\n")
-    w("The design's trade-off: a process that opens a PostgreSQL ledger first loads the whole ledger into its working "
-      "copy (once per process; a later command reloads only when another writer changed the ledger), and then every "
-      "write sends only the rows it changed. Measured in a fresh process on the store the last store write above left: "
+    w("The design's trade-off: a working copy of a PostgreSQL ledger must be filled before the first read or write. A "
+      "command starts from the ledger cache file the previous command on the machine left (*cached*: only what other "
+      "writers changed since is fetched); the first command on a machine, or one with `MONEYFLOW_LEDGER_CACHE=off`, "
+      "loads the whole ledger (*no cache*). Every write then sends only the rows it changed. Measured in a fresh process "
+      "on the store the last store write above left: "
       "*open* = `StoreOpener.open`; *read* = listing the batches with the copy current (one version check on "
       "PostgreSQL); *second import* = the account's next statement rows (1,000, fewer when the data has fewer), planned and written "
       "while the copy is current (the batch is undone afterwards, untimed, so every run finds the same ledger). "
       "*psql \\copy out*: every table of that ledger copied to /dev/null by psql, what the server spends sending the rows.\n")
-    w("| rows in ledger | SQLite open s | PostgreSQL open s | PostgreSQL open CPU s (ours) | PostgreSQL peak after open MiB "
-      "| psql \\copy out s | PostgreSQL open / fresh write of the same rows | SQLite read s | PostgreSQL read s | second import rows "
+    w("| rows in ledger | SQLite open s | PostgreSQL open, cached s | PostgreSQL open, no cache s | no cache: CPU s (ours) | no cache: peak after open MiB "
+      "| psql \\copy out s | no-cache open / fresh write of the same rows | SQLite read s | PostgreSQL read s | second import rows "
       "| SQLite second import s | PostgreSQL second import: plan s | write s | total s |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in sorted({k[2] for k in by if k[0] == "store-reopen"}):
         sq, pg = by.get(("store-reopen", "sqlite", n), []), by.get(("store-reopen", "postgres", n), [])
-        po = med(pg, "open_s")
+        cold = by.get(("store-reopen", "postgres-memory", n), [])
+        po = med(cold, "open_s")
         fresh = med(by.get(("store-write", "postgres", n), []), "total_s")
-        w(f"| {n:,} | {fmt(med(sq, 'open_s'))} | {fmt(po)} | {fmt(med(pg, 'open_cpu_s'))} | {fmt(med(pg, 'open_peak_mib'))} "
+        w(f"| {n:,} | {fmt(med(sq, 'open_s'))} | {fmt(med(pg, 'open_s'))} | {fmt(po)} | {fmt(med(cold, 'open_cpu_s'))} | {fmt(med(cold, 'open_peak_mib'))} "
           f"| {fmt(med(by.get(('psql-copy-out', None, n), []), 'total_s'))} | {fmt(ratio(po, fresh))}x "
           f"| {fmt(med(sq, 'read_s'))} | {fmt(med(pg, 'read_s'))} | {fmt(med(pg or sq, 'second_rows'))} | {fmt(med(sq, 'second_total_s'))} "
           f"| {fmt(med(pg, 'second_plan_s'))} | {fmt(med(pg, 'second_apply_s'))} | {fmt(med(pg, 'second_total_s'))} |")

@@ -13,8 +13,9 @@ func storeWriteStatement(rows: Int, seed: UInt64) -> ImportedStatement {
 /// `store-reopen --rows N --store LOC`: what a later command pays on a ledger that already
 /// holds N records (left by `store-write --rows N --store LOC`), in a fresh process.
 ///
-/// - open: `StoreOpener.open` — for PostgreSQL the whole working copy is loaded from the server,
-///   the price the remote design pays once per process; for SQLite it opens a file.
+/// - open: `StoreOpener.open` — for PostgreSQL from the ledger cache file the last command
+///   left (only what changed since is fetched), or with MONEYFLOW_LEDGER_CACHE=off the whole
+///   working copy loaded from the server (the first command on a machine); for SQLite it opens a file.
 /// - a read with the copy current (one version check on PostgreSQL).
 /// - a second import of the account's next `--second` rows (default 1,000), planned and written
 ///   while the copy is current: only the changed rows travel.
@@ -25,7 +26,12 @@ func runStoreReopen(_ a: Args) throws {
     let rows = a.int("rows", 1_000_000), seed = UInt64(a.int("seed", 7)), second = a.int("second", 1_000)
     guard let path = a.values["store"] else { throw BenchError("--store PATH required (the store store-write --rows N left)") }
     var line = ResultLine()
-    line.set("case", "store-reopen"); line.set("rows", rows); line.set("seed", Int(seed)); line.set("store_kind", storeKind(path))
+    // A PostgreSQL ledger opens from the command's cache file (left by the store-write run
+    // before), or, with MONEYFLOW_LEDGER_CACHE=off, loads the whole ledger into memory: the
+    // first command on a machine.
+    let inMemory = StoreOpener.isRemote(path) && ProcessInfo.processInfo.environment["MONEYFLOW_LEDGER_CACHE"] == "off"
+    line.set("case", "store-reopen"); line.set("rows", rows); line.set("seed", Int(seed))
+    line.set("store_kind", storeKind(path) + (inMemory ? "-memory" : ""))
     line.set("peak_before_open_mib", peakMiB())
     let (store, openWall, openCPU) = try measure { try StoreOpener.open(path) }
     line.set("open_s", openWall); line.set("open_cpu_s", openCPU); line.set("open_peak_mib", peakMiB())
