@@ -82,7 +82,10 @@ public enum WorkingCopy {
     static func changeTable(_ s: TableShape) -> String { "temp." + quoted("mf_changed_" + s.name) }
 
     /// Records, from now on, the primary key of every row inserted, updated or deleted in the
-    /// copy (REPLACE's implicit deletes included: recursive triggers are turned on).
+    /// copy (REPLACE's implicit deletes included: recursive triggers are turned on). A key
+    /// already recorded is skipped with NOT EXISTS, not OR IGNORE: inside a trigger, the
+    /// conflict clause of the statement that fired it wins, so an upsert's update (ON CONFLICT
+    /// DO UPDATE) would make OR IGNORE an ABORT and fail the write.
     public static func installChangeTracking(_ db: Database, _ shapes: [TableShape]) throws {
         try db.execute(sql: "PRAGMA recursive_triggers = ON")
         for s in shapes where !s.isIDCounter {
@@ -92,7 +95,7 @@ public enum WorkingCopy {
             let t = quoted(s.name)
             for (event, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
                 let body = rows.map { row in
-                    "INSERT OR IGNORE INTO \(quoted("mf_changed_" + s.name)) VALUES (\(s.primaryKey.map { "\(row).\(quoted($0))" }.joined(separator: ", ")));"
+                    "INSERT INTO \(quoted("mf_changed_" + s.name)) SELECT \(s.primaryKey.map { "\(row).\(quoted($0))" }.joined(separator: ", ")) WHERE NOT EXISTS (SELECT 1 FROM \(quoted("mf_changed_" + s.name)) WHERE \(s.primaryKey.map { "\(quoted($0)) IS \(row).\(quoted($0))" }.joined(separator: " AND ")));"
                 }.joined(separator: " ")
                 try db.execute(
                     sql:
