@@ -121,7 +121,11 @@ extension LedgerStore {
     /// Writes in one transaction, with SQLite's errors in the store's words.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try inStoreWords {
-            if let remote, let copy = pool as? DatabaseQueue { return try remote.write(copy: copy, body) }
+            if let remote, let copy = pool as? DatabaseQueue {
+                // SQLite refuses writes to a file opened read-only; a server ledger is refused here.
+                guard access == .readWrite else { throw StoreError("store \(path) was opened read-only; nothing was written") }
+                return try remote.write(copy: copy, body)
+            }
             return try pool.write(body)
         }
     }
