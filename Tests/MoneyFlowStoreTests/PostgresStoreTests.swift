@@ -136,6 +136,87 @@ struct PostgresStoreTests {
         #expect(throws: StoreError.self) { try a.undo(batchID: ra.batchID!) }
     }
 
+    /// The demo's files and one file of every bank format give byte-identical ledgers (JSON of
+    /// every transaction, void ones and record states included, and the accounts) on both stores.
+    @Test func theSamplesGiveTheSameLedgerOnBothStores() throws {
+        var files: [(String, FileImportOptions)] = []
+        for zip in ["cmb2024_q1", "cmb2024_q2overlap"] {
+            files.append(("cmb/\(zip).aes256.zip", passwordOptions(try cmbExpected(zip).password)))
+        }
+        files.append(("cmb/cmb_pc_utf8bom.csv", FileImportOptions()))
+        for page in try plaidPages("full_period") { files.append((page, FileImportOptions())) }
+        files.append(("us/first_platypus_checking.csv", FileImportOptions(accountName: "Plaid Checking 0000")))
+        for f in ["chase_checking", "chase_card", "bofa_checking", "bofa_card", "wells_fargo_checking", "capital_one_card", "amex"] {
+            files.append(("csv/\(f).csv", FileImportOptions()))
+        }
+        for f in ["checking_sgml_102", "card_xml_211", "checking_two_periods"] { files.append(("ofx/\(f).ofx", FileImportOptions())) }
+        var ledgers: [String] = []
+        for kind in [StoreKind.sqlite, .postgres] {
+            let (store, location) = try freshStore(kind)
+            let service = ImportService(store: store)
+            for (f, options) in files { _ = try service.importFile(path: f.hasPrefix("/") ? f : sample(f), options: options) }
+            let reread = try reopenTestStore(location, access: .readOnly)
+            ledgers.append(
+                Contracts.transactions(try reread.transactions(includeAll: true), includeState: true).render() + "\n"
+                    + "\(try reread.accounts())")
+        }
+        #expect(ledgers[0].count > 10_000)
+        #expect(ledgers[0] == ledgers[1])
+    }
+
+    /// A writer that finds another client writing the ledger (holding its advisory lock) says
+    /// so once, then finishes when the lock is released. Driven by the notice, not by a clock.
+    @Test func aWaitingWriterSaysItWaits() throws {
+        let (_, location) = try freshStore(.postgres)
+        let ledger = try #require(TestPostgres.ledgerName(location))
+        let notices = NoticeBox()
+        let waiting = try StoreOpener.open(location, waitNotice: { notices.append($0) })
+        let blocker = try TestPostgres.Session()
+        try blocker.execute("BEGIN")
+        try blocker.execute("SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger))', 0))")
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        Thread.detachNewThread {
+            do { try waiting.renameAccount("nobody", to: "x") } catch { result.set("\(error)") }
+            done.signal()
+        }
+        var noticed = false
+        for _ in 0..<600 where !noticed {
+            noticed = !notices.values.isEmpty
+            if !noticed { usleep(100_000) }
+        }
+        try blocker.execute("COMMIT")
+        done.wait()
+        blocker.close()
+        #expect(noticed)
+        #expect(notices.values == ["waiting for another moneyflow process to finish writing \(waiting.path)…"])
+        #expect(result.value == "no account named 'nobody'", "the write went on after the wait")
+    }
+
+    /// A write whose body changes rows and then throws leaves the server's ledger as it was,
+    /// and the next write sends only its own change.
+    @Test func aWriteThatFailsHalfWayIsNotSent() throws {
+        let (location, ledger) = try ledgerWithRows()
+        let store = try reopenTestStore(location)
+        let before = try TestPostgres.ledgerFingerprint(ledger)
+        let digest = try store.contentDigest()
+        struct HalfWay: Error {}
+        #expect(throws: HalfWay.self) {
+            try store.write { db in
+                try db.execute(sql: "UPDATE account SET name = 'Half Way'")
+                try db.execute(sql: "DELETE FROM link")
+                throw HalfWay()
+            }
+        }
+        #expect(try TestPostgres.ledgerFingerprint(ledger) == before)
+        #expect(try store.contentDigest() == digest)
+        _ = try ImportService(store: store).apply(
+            GeneratedStatements.statement(account: 1, days: 0..<2), fileName: "b.csv", sha256: "b", options: FileImportOptions())
+        let reread = try reopenTestStore(location, access: .readOnly)
+        #expect(try reread.accounts().map(\.name).sorted() == ["Test Card", "Test Checking"])
+        #expect(try reread.transactions().count == 5 && reread.contentDigest() == store.contentDigest())
+    }
+
     /// A write whose body throws (a rename to a name in use) changes nothing on the server,
     /// and the client's next write goes through.
     @Test func aWriteThatThrowsLeavesTheLedgerAndTheClientUsable() throws {
