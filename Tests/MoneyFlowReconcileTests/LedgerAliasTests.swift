@@ -60,10 +60,12 @@ import Testing
     @Test(arguments: StoreKind.testable) func earlierThenLaterEqualsOneCombinedImport(_ kind: StoreKind) throws {
         let earlierStatement = [F.bank(-60, -3012, row: 1)], earlierFeed = [F.feed("e1", -60, -3012, row: 1)]
         let (_, store) = try Self.run(kind, [Self.statement(earlierStatement), Self.feed(earlierFeed)], statementFirst: false)
-        let combined = try ledger(kind, [
-            ("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
-            ("statement", Self.statement(earlierStatement + Self.lateStatement.records)),
-        ])
+        let combined = try ledger(
+            kind,
+            [
+                ("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
+                ("statement", Self.statement(earlierStatement + Self.lateStatement.records)),
+            ])
         let separate = canonical(try store.transactions()), together = canonical(combined.transactions)
         #expect(Bool(separate == together), "\(diff(together, separate))")
         #expect(together.count == 2)

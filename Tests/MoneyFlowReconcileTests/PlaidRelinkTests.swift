@@ -92,7 +92,8 @@ import Testing
         #expect(coffees.count == 2)
         // Replaying every file again (an archive imported twice) adds nothing.
         let before = try ledgerJSON(store)
-        let (_, again) = try importInOrder(kind, itemFiles(a, history: history) + itemFiles(b, history: history, newer: Self.newer), into: store)
+        let (_, again) = try importInOrder(
+            kind, itemFiles(a, history: history) + itemFiles(b, history: history, newer: Self.newer), into: store)
         #expect(again.allSatisfy { $0.plan.counts.new == 0 && $0.plan.counts.linked == 0 })
         #expect(try ledgerJSON(store) == before)
     }
@@ -107,7 +108,8 @@ import Testing
         #expect(try one.accounts().count == 2)
         #expect(try one.transactions(includeAll: true).count == Self.history().count + 3)
         // The new item's files first, then the old one's: the same transactions.
-        let (three, _) = try importInOrder(kind, itemFiles(b, history: Self.history(), newer: Self.newer) + itemFiles(a, history: Self.history()))
+        let (three, _) = try importInOrder(
+            kind, itemFiles(b, history: Self.history(), newer: Self.newer) + itemFiles(a, history: Self.history()))
         #expect(try three.accounts().count == 2)
         #expect(try realKeys(three) == realKeys(one))
     }
@@ -117,7 +119,8 @@ import Testing
     @Test(arguments: StoreKind.testable) func sameAccountRecordsNeverLink(_ kind: StoreKind) throws {
         let a = Item(tag: "A")
         let coffee = PlaidRelinkFixture.coffee
-        let (store, results) = try importInOrder(kind, 
+        let (store, results) = try importInOrder(
+            kind,
             [
                 ("a-accounts.json", a.accountsGet()), ("a1.json", a.syncPage([coffee, coffee], first: 0, cursor: "c1")),
                 ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2")),
@@ -133,7 +136,8 @@ import Testing
         let coffee = PlaidRelinkFixture.coffee
         var onCard = coffee
         onCard.account = 1
-        let (store, results) = try importInOrder(kind, 
+        let (store, results) = try importInOrder(
+            kind,
             [("a1.json", a.syncPage([coffee], first: 0, cursor: "c1")), ("a2.json", a.syncPage([onCard], first: 10, cursor: "c2"))],
             account: "Joint")
         #expect(results[1].plan.counts.new == 1 && results[1].plan.counts.linked == 0, "\(results[1].plan.counts)")
@@ -157,7 +161,8 @@ import Testing
     /// fallback) nothing tells banks apart: a new account.
     @Test(arguments: StoreKind.testable) func unknownInstitutionDoesNotLand(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
-        let (store, _) = try importInOrder(kind, 
+        let (store, _) = try importInOrder(
+            kind,
             itemFiles(a, history: Self.history()) + [("b1.json", b.syncPage(Self.newer, first: 0, cursor: "c"))])
         #expect(try store.accounts().count == 4)
     }

@@ -136,10 +136,13 @@ extension TestPostgres {
         let schema = schema(ledger)
         let session = try Session()
         defer { session.close() }
-        let tables = try session.rows("SELECT tablename FROM pg_tables WHERE schemaname = '\(schema)' ORDER BY tablename").compactMap { $0.first ?? nil }
+        let tables = try session.rows("SELECT tablename FROM pg_tables WHERE schemaname = '\(schema)' ORDER BY tablename").compactMap {
+            $0.first ?? nil
+        }
         return try tables.map { t in
             let q = "\"\(schema)\".\"\(t)\""
-            let digest = try session.rows("SELECT count(*)::text || ' ' || coalesce(md5(string_agg(x::text, E'\\n' ORDER BY x::text)), '') FROM \(q) x")
+            let digest = try session.rows(
+                "SELECT count(*)::text || ' ' || coalesce(md5(string_agg(x::text, E'\\n' ORDER BY x::text)), '') FROM \(q) x")
             return t + ": " + ((digest.first ?? []).first.flatMap { $0 } ?? "?")
         }
     }

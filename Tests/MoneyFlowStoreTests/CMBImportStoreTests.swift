@@ -138,19 +138,21 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
 
     struct BrokenCase: Sendable { var file: String; var password: String?; var kind: ImportError.Kind }
 
-    @Test(arguments: StoreKind.testable, [
-        BrokenCase(file: "broken/truncated.zipcrypto.zip", password: "DQH9JB", kind: .malformed),
-        BrokenCase(file: "broken/truncated_pdf.zip", password: "FZA7FGVI", kind: .malformed),
-        BrokenCase(file: "broken/truncated.pdf", password: nil, kind: .malformed),
-        BrokenCase(file: "broken/not_cmb.pdf", password: nil, kind: .notAStatement),
-        BrokenCase(file: "broken/not_cmb.zip", password: "T0R9CRV8", kind: .notAStatement),
-        BrokenCase(file: "broken/scanned.pdf", password: nil, kind: .notAStatement),
-        BrokenCase(file: "broken/encrypted.pdf", password: nil, kind: .passwordRequired),
-        BrokenCase(file: "broken/encrypted.pdf", password: "nope", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.zipcrypto.zip", password: "WRONGPW", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.aes256.zip", password: "WRONGPW", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.aes128.zip", password: nil, kind: .passwordRequired),
-    ])
+    @Test(
+        arguments: StoreKind.testable,
+        [
+            BrokenCase(file: "broken/truncated.zipcrypto.zip", password: "DQH9JB", kind: .malformed),
+            BrokenCase(file: "broken/truncated_pdf.zip", password: "FZA7FGVI", kind: .malformed),
+            BrokenCase(file: "broken/truncated.pdf", password: nil, kind: .malformed),
+            BrokenCase(file: "broken/not_cmb.pdf", password: nil, kind: .notAStatement),
+            BrokenCase(file: "broken/not_cmb.zip", password: "T0R9CRV8", kind: .notAStatement),
+            BrokenCase(file: "broken/scanned.pdf", password: nil, kind: .notAStatement),
+            BrokenCase(file: "broken/encrypted.pdf", password: nil, kind: .passwordRequired),
+            BrokenCase(file: "broken/encrypted.pdf", password: "nope", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.zipcrypto.zip", password: "WRONGPW", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.aes256.zip", password: "WRONGPW", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.aes128.zip", password: nil, kind: .passwordRequired),
+        ])
     func brokenInputsFailCleanlyAndChangeNothing(_ kind: StoreKind, c: BrokenCase) throws {
         let (store, location) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(path: sample("csv/amex.csv"), options: FileImportOptions())

@@ -2,8 +2,8 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
-import MoneyFlowTestSupport
 import MoneyFlowStoreTestSupport
+import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowStore
@@ -120,11 +120,13 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         #expect(try committedDigest(location) == digest)
     }
 
-    @Test(arguments: StoreKind.testable, [
-        "plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
-        "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
-        "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json",
-    ])
+    @Test(
+        arguments: StoreKind.testable,
+        [
+            "plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
+            "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
+            "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json",
+        ])
     func specExamplesImportIntoTheStore(_ kind: StoreKind, file: String) throws {
         let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(

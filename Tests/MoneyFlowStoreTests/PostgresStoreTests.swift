@@ -13,7 +13,8 @@ import Testing
 @Test func postgresHalfRuns() throws {
     guard TestPostgres.url != nil else {
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("MONEYFLOW_TEST_POSTGRES is not set in CI: the PostgreSQL store tests must run there (scripts/test.sh starts a server)")
+            Issue.record(
+                "MONEYFLOW_TEST_POSTGRES is not set in CI: the PostgreSQL store tests must run there (scripts/test.sh starts a server)")
         } else {
             print(
                 "PostgreSQL store tests skipped: MONEYFLOW_TEST_POSTGRES is not set (bash scripts/test.sh starts a server when postgresql is installed)"

@@ -3,8 +3,8 @@ import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowPostgres
-import MoneyFlowTestSupport
 import MoneyFlowStoreTestSupport
+import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowStore

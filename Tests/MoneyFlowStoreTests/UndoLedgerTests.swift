@@ -1,8 +1,8 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
-import MoneyFlowTestSupport
 import MoneyFlowStoreTestSupport
+import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowStore
