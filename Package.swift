@@ -166,11 +166,24 @@ let package = Package(
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
+        // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
+        // and plain SQL on the test PostgreSQL server for the tests that look behind the store.
+        .target(
+            name: "MoneyFlowStoreTestSupport",
+            dependencies: [
+                "MoneyFlowStore", "MoneyFlowPostgres", "MoneyFlowTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/MoneyFlowStoreTestSupport"),
         .testTarget(
-            name: "MoneyFlowStoreTests", dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPostgres", "MoneyFlowTestSupport"]),
+            name: "MoneyFlowStoreTests",
+            dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPostgres", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
         .testTarget(
             name: "MoneyFlowReconcileTests",
-            dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport"]),
+            dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
         // HTTP helpers for the tests that call a server on loopback (Plaid-shaped or `moneyflow serve`).
         .target(
             name: "MoneyFlowHTTPTestSupport",

@@ -62,7 +62,9 @@ public struct PostgresLocation: Sendable, Equatable {
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail("unknown parameter '\(unknown)' (known: ledger, sslmode, host, port, user, dbname)")
         }
+        // An IPv6 literal keeps its brackets in URLComponents' host on Linux: dropped here.
         let urlHost = url.percentEncodedHost.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
+            .map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }
         let host =
             query["host"] ?? urlHost ?? env["PGHOST"]
             ?? (FileManager.default.fileExists(atPath: "/var/run/postgresql") ? "/var/run/postgresql" : "127.0.0.1")

@@ -3,6 +3,7 @@ import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowReconcile
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -36,10 +37,10 @@ import Testing
             ("alias, nothing to learn", A.loneFeed, A.loneRow),
         ]
 
-    @Test(arguments: imports.indices)
-    func planAgainstTheViewEqualsPlanAgainstTheStore(index: Int) throws {
+    @Test(arguments: StoreKind.testable, imports.indices)
+    func planAgainstTheViewEqualsPlanAgainstTheStore(_ kind: StoreKind, index: Int) throws {
         let (label, earlier, planned) = Self.imports[index]
-        let store = try freshReconcileStore()
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         try importFile(service, earlier, name: "first")
         let stored = try service.apply(planned, fileName: "second", sha256: "sha-second", options: FileImportOptions()).plan

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import Testing
 
 /// Aliases the ledger already confirmed (``AliasLedgerView``): a transaction holding a bank
@@ -25,10 +26,10 @@ import Testing
     /// Imports `earlier` in order, then the late pair (feed first or statement first), and
     /// returns the plan of the second late file.
     static func run(
-        _ earlier: [ImportedStatement], statementFirst: Bool,
+        _ kind: StoreKind, _ earlier: [ImportedStatement], statementFirst: Bool,
         between: (LedgerStore) throws -> Void = { _ in }
     ) throws -> (FileImportResult, LedgerStore) {
-        let store = try freshReconcileStore()
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         for (k, st) in earlier.enumerated() { try importFile(service, st, name: "earlier-\(k)") }
         try between(store)
@@ -41,10 +42,10 @@ import Testing
     /// text: its link says `carried`, and the later textless pair of the same two texts is
     /// linked on it, naming the ledger as its evidence. (Before the ledger was read, it went to
     /// review: the late imports alone hold no same-day pair to learn from.)
-    @Test(arguments: [false, true])
-    func anAliasConfirmedByAStoredLinkCarriesALaterTextlessPair(statementFirst: Bool) throws {
+    @Test(arguments: StoreKind.testable, [false, true])
+    func anAliasConfirmedByAStoredLinkCarriesALaterTextlessPair(_ kind: StoreKind, statementFirst: Bool) throws {
         let earlier = [Self.statement([F.bank(-60, -3012, row: 1)]), Self.feed([F.feed("e1", -60, -3012, row: 1)])]
-        let (r, store) = try Self.run(earlier, statementFirst: statementFirst)
+        let (r, store) = try Self.run(kind, earlier, statementFirst: statementFirst)
         #expect(r.plan.counts.linked == 1 && r.plan.counts.needsReview == 0, "\(r.plan.entries.map { describe($0.decision) })")
         #expect(try store.pendingReviews().isEmpty)
         guard case .link(_, _, let reasons)? = r.plan.entries.first?.decision else { Issue.record("\(r.plan.entries)"); return }
@@ -56,13 +57,15 @@ import Testing
 
     /// The earlier files, then the later ones, give the ledger one combined import of both
     /// gives (there the same-day pair teaches the alias within the import).
-    @Test func earlierThenLaterEqualsOneCombinedImport() throws {
+    @Test(arguments: StoreKind.testable) func earlierThenLaterEqualsOneCombinedImport(_ kind: StoreKind) throws {
         let earlierStatement = [F.bank(-60, -3012, row: 1)], earlierFeed = [F.feed("e1", -60, -3012, row: 1)]
-        let (_, store) = try Self.run([Self.statement(earlierStatement), Self.feed(earlierFeed)], statementFirst: false)
-        let combined = try ledger([
-            ("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
-            ("statement", Self.statement(earlierStatement + Self.lateStatement.records)),
-        ])
+        let (_, store) = try Self.run(kind, [Self.statement(earlierStatement), Self.feed(earlierFeed)], statementFirst: false)
+        let combined = try ledger(
+            kind,
+            [
+                ("feed", Self.feed(earlierFeed + Self.lateFeed.records)),
+                ("statement", Self.statement(earlierStatement + Self.lateStatement.records)),
+            ])
         let separate = canonical(try store.transactions()), together = canonical(combined.transactions)
         #expect(Bool(separate == together), "\(diff(together, separate))")
         #expect(together.count == 2)
@@ -70,11 +73,11 @@ import Testing
 
     /// A pair the user linked by hand teaches the alias as well; the same pair left in review
     /// teaches nothing (the later pair goes to review too).
-    @Test(arguments: [false, true])
-    func aUsersLinkTeachesAPairInReviewDoesNot(userLinks: Bool) throws {
+    @Test(arguments: StoreKind.testable, [false, true])
+    func aUsersLinkTeachesAPairInReviewDoesNot(_ kind: StoreKind, userLinks: Bool) throws {
         // Two days apart, textless: the earlier pair itself waits in review.
         let earlier = [Self.feed([F.feed("e1", -62, -3012, row: 1)]), Self.statement([F.bank(-60, -3012, row: 1)])]
-        let (r, store) = try Self.run(earlier, statementFirst: false) { store in
+        let (r, store) = try Self.run(kind, earlier, statementFirst: false) { store in
             let review = try #require(try store.pendingReviews().first, "the earlier textless pair is reviewed")
             if userLinks {
                 try store.userLink(recordID: review.record.id, transactionID: try #require(review.candidates.first?.transactionID))
@@ -93,12 +96,12 @@ import Testing
     /// alias says `alias`, not `carried`. Earlier, e1 is a same-day, unique-amount pair and e2
     /// (two days apart) is linked on the alias e1 taught; then the user unlinks e1. e2's link
     /// alone confirms nothing, so the later pair goes to review.
-    @Test func aLinkCarriedByAnAliasTeachesNothing() throws {
+    @Test(arguments: StoreKind.testable) func aLinkCarriedByAnAliasTeachesNothing(_ kind: StoreKind) throws {
         let earlier = [
             Self.statement([F.bank(-60, -3012, row: 1), F.bank(-56, -4590, row: 2)]),
             Self.feed([F.feed("e1", -60, -3012, row: 1), F.feed("e2", -58, -4590, row: 2)]),
         ]
-        let (r, _) = try Self.run(earlier, statementFirst: false) { store in
+        let (r, _) = try Self.run(kind, earlier, statementFirst: false) { store in
             let txs = try store.transactions()
             #expect(txs.filter { $0.sources.count == 2 }.count == 2, "both earlier pairs linked")
             let t = try #require(txs.first { $0.amount.minorUnits == -3012 && $0.sources.count == 2 })

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -18,12 +19,12 @@ import Testing
     static func history() -> [Txn] { PlaidRelinkFixture.history() }
 
     /// Writes the files into a fresh folder and imports them in order; the store and results.
-    func importInOrder(_ files: [(String, String)], into store: LedgerStore? = nil, account: String? = nil) throws -> (
+    func importInOrder(_ kind: StoreKind, _ files: [(String, String)], into store: LedgerStore? = nil, account: String? = nil) throws -> (
         LedgerStore, [FileImportResult]
     ) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plaid-relink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let store = try store ?? freshReconcileStore()
+        let store = try store ?? freshReconcileStore(kind)
         let service = ImportService(store: store)
         var results: [FileImportResult] = []
         for (name, text) in files {
@@ -51,17 +52,17 @@ import Testing
         }.sorted()
     }
 
-    @Test func relinkedBankAddsNoAccountAndNoTransaction() throws {
+    @Test(arguments: StoreKind.testable) func relinkedBankAddsNoAccountAndNoTransaction(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
         let history = Self.history()
-        let (store, first) = try importInOrder(itemFiles(a, history: history))
+        let (store, first) = try importInOrder(kind, itemFiles(a, history: history))
         let accountsBefore = try store.accounts()
         let keysBefore = try realKeys(store)
         #expect(accountsBefore.count == 2)
         #expect(keysBefore.count == history.count, "the old item's history, each transaction once (2 coffees stay 2)")
         #expect(first.allSatisfy { $0.plan.statement.warnings.isEmpty })
 
-        let (_, second) = try importInOrder(itemFiles(b, history: history, newer: Self.newer), into: store)
+        let (_, second) = try importInOrder(kind, itemFiles(b, history: history, newer: Self.newer), into: store)
         // (a) Accounts: none added; each new account id lands on its store account, and says so.
         let accountsAfter = try store.accounts()
         #expect(accountsAfter.map(\.id) == accountsBefore.map(\.id), "re-linking created accounts: \(accountsAfter.map(\.name))")
@@ -91,32 +92,35 @@ import Testing
         #expect(coffees.count == 2)
         // Replaying every file again (an archive imported twice) adds nothing.
         let before = try ledgerJSON(store)
-        let (_, again) = try importInOrder(itemFiles(a, history: history) + itemFiles(b, history: history, newer: Self.newer), into: store)
+        let (_, again) = try importInOrder(
+            kind, itemFiles(a, history: history) + itemFiles(b, history: history, newer: Self.newer), into: store)
         #expect(again.allSatisfy { $0.plan.counts.new == 0 && $0.plan.counts.linked == 0 })
         #expect(try ledgerJSON(store) == before)
     }
 
     /// The same files replayed into a fresh store in order (an archive) give the same ledger.
-    @Test func replayIntoAFreshStoreGivesTheSameLedger() throws {
+    @Test(arguments: StoreKind.testable) func replayIntoAFreshStoreGivesTheSameLedger(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
         let files = itemFiles(a, history: Self.history()) + itemFiles(b, history: Self.history(), newer: Self.newer)
-        let (one, _) = try importInOrder(files)
-        let (two, _) = try importInOrder(files)
+        let (one, _) = try importInOrder(kind, files)
+        let (two, _) = try importInOrder(kind, files)
         #expect(try ledgerJSON(one) == ledgerJSON(two))
         #expect(try one.accounts().count == 2)
         #expect(try one.transactions(includeAll: true).count == Self.history().count + 3)
         // The new item's files first, then the old one's: the same transactions.
-        let (three, _) = try importInOrder(itemFiles(b, history: Self.history(), newer: Self.newer) + itemFiles(a, history: Self.history()))
+        let (three, _) = try importInOrder(
+            kind, itemFiles(b, history: Self.history(), newer: Self.newer) + itemFiles(a, history: Self.history()))
         #expect(try three.accounts().count == 2)
         #expect(try realKeys(three) == realKeys(one))
     }
 
     /// Two records of one Plaid account never link to each other: an item's second page with
     /// the same coffee again is a third coffee.
-    @Test func sameAccountRecordsNeverLink() throws {
+    @Test(arguments: StoreKind.testable) func sameAccountRecordsNeverLink(_ kind: StoreKind) throws {
         let a = Item(tag: "A")
         let coffee = PlaidRelinkFixture.coffee
         let (store, results) = try importInOrder(
+            kind,
             [
                 ("a-accounts.json", a.accountsGet()), ("a1.json", a.syncPage([coffee, coffee], first: 0, cursor: "c1")),
                 ("a2.json", a.syncPage([coffee], first: 10, cursor: "c2")),
@@ -127,12 +131,13 @@ import Testing
 
     /// Two accounts of one item merged into one store account (`--account`): the card's
     /// purchase never links to the checking account's equal one (same day, amount and text).
-    @Test func accountsOfOneItemNeverLinkEachOther() throws {
+    @Test(arguments: StoreKind.testable) func accountsOfOneItemNeverLinkEachOther(_ kind: StoreKind) throws {
         let a = Item(tag: "A")
         let coffee = PlaidRelinkFixture.coffee
         var onCard = coffee
         onCard.account = 1
         let (store, results) = try importInOrder(
+            kind,
             [("a1.json", a.syncPage([coffee], first: 0, cursor: "c1")), ("a2.json", a.syncPage([onCard], first: 10, cursor: "c2"))],
             account: "Joint")
         #expect(results[1].plan.counts.new == 1 && results[1].plan.counts.linked == 0, "\(results[1].plan.counts)")
@@ -140,12 +145,12 @@ import Testing
     }
 
     /// Another bank's account with the same mask and type is another account.
-    @Test func otherInstitutionWithTheSameMaskDoesNotLand() throws {
+    @Test(arguments: StoreKind.testable) func otherInstitutionWithTheSameMaskDoesNotLand(_ kind: StoreKind) throws {
         let a = Item(tag: "A")
         var b = Item(tag: "B")
         b.institutionID = "ins_999999"
         b.institutionName = "Second Wombat Credit Union"
-        let (store, results) = try importInOrder(itemFiles(a, history: Self.history()) + itemFiles(b, history: Self.history()))
+        let (store, results) = try importInOrder(kind, itemFiles(a, history: Self.history()) + itemFiles(b, history: Self.history()))
         #expect(try store.accounts().count == 4)
         #expect(results[2].plan.statement.warnings.isEmpty)
         #expect(results[2].plan.accounts.allSatisfy { $0.accountID == nil })
@@ -154,19 +159,20 @@ import Testing
 
     /// Without a known institution (sync pages saved without the item: only the "Plaid"
     /// fallback) nothing tells banks apart: a new account.
-    @Test func unknownInstitutionDoesNotLand() throws {
+    @Test(arguments: StoreKind.testable) func unknownInstitutionDoesNotLand(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
         let (store, _) = try importInOrder(
+            kind,
             itemFiles(a, history: Self.history()) + [("b1.json", b.syncPage(Self.newer, first: 0, cursor: "c"))])
         #expect(try store.accounts().count == 4)
     }
 
     /// Two store accounts the new account could be: not guessed, a warning names both.
-    @Test func ambiguousStoreAccountsWarnAndCreate() throws {
+    @Test(arguments: StoreKind.testable) func ambiguousStoreAccountsWarnAndCreate(_ kind: StoreKind) throws {
         var a = Item(tag: "A")
         a.accounts = [Self.checking, Acct(suffix: "chk2", name: "Plaid Saving", mask: "0000", type: "depository", subtype: "checking")]
         let b = Item(tag: "B")
-        let (store, results) = try importInOrder([("a.json", a.accountsGet()), ("b.json", b.accountsGet())])
+        let (store, results) = try importInOrder(kind, [("a.json", a.accountsGet()), ("b.json", b.accountsGet())])
         #expect(try store.accounts().count == 4, "b's checking and card are new accounts")
         let w = results[1].plan.statement.warnings.map(\.message)
         #expect(w.count == 1)
@@ -176,11 +182,11 @@ import Testing
     }
 
     /// Two accounts of the new item claiming one store account: not guessed either.
-    @Test func twoIncomingAccountsClaimingOneWarnAndCreate() throws {
+    @Test(arguments: StoreKind.testable) func twoIncomingAccountsClaimingOneWarnAndCreate(_ kind: StoreKind) throws {
         let a = Item(tag: "A")
         var b = Item(tag: "B")
         b.accounts = [Self.checking, Acct(suffix: "chk2", name: "Plaid Checking", mask: "0000", type: "depository", subtype: "checking")]
-        let (store, results) = try importInOrder([("a.json", a.accountsGet()), ("b.json", b.accountsGet())])
+        let (store, results) = try importInOrder(kind, [("a.json", a.accountsGet()), ("b.json", b.accountsGet())])
         #expect(try store.accounts().count == 4)
         let w = results[1].plan.statement.warnings.map(\.message)
         #expect(w.count == 2 && w.allSatisfy { $0.contains("plaid:Bacctchk, plaid:Bacctchk2") && $0.contains("ambiguous") }, "\(w)")
@@ -189,7 +195,7 @@ import Testing
     /// The old item reported a transaction as pending; the new item reports it pending again
     /// (it links), then posted (the posted record replaces the new item's pending one): one
     /// transaction, posted.
-    @Test func pendingReportedByBothItemsThenPosted() throws {
+    @Test(arguments: StoreKind.testable) func pendingReportedByBothItemsThenPosted(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")
         let history = Self.history()
         var hold = Txn(account: 0, date: "2024-03-29", amount: "42.10", name: "SHELL OIL 5744", merchant: "Shell", pending: true)
@@ -200,7 +206,7 @@ import Testing
         hold.date = "2024-03-31"
         hold.replaces = history.count
         files.append(("B-sync2.json", b.syncPage([hold], first: 1000, cursor: "Bc2")))
-        let (store, results) = try importInOrder(files)
+        let (store, results) = try importInOrder(kind, files)
         #expect(results[3].plan.counts.linked == history.count + 1 && results[3].plan.counts.new == 0, "\(results[3].plan.counts)")
         #expect(results[4].plan.counts.linked == 1 && results[4].plan.counts.new == 0, "\(results[4].plan.counts)")
         let txs = try store.transactions(includeAll: true).filter { $0.status == "active" }

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -24,8 +25,8 @@ struct BuiltLedger {
     var transactions: [LedgerTransaction]
 }
 
-func ledger(_ files: [(String, ImportedStatement)]) throws -> BuiltLedger {
-    let store = try freshReconcileStore()
+func ledger(_ kind: StoreKind, _ files: [(String, ImportedStatement)]) throws -> BuiltLedger {
+    let store = try freshReconcileStore(kind)
     let service = ImportService(store: store)
     var log = DecisionLog()
     for (name, st) in files { try importFile(service, st, name: name, log: &log) }
@@ -93,11 +94,11 @@ let heavyPropertySeeds = Array(1...10)
     /// nothing but "already present". Then a second ledger from the same files with their rows
     /// shuffled (records keep their own locators, as a re-sorted export would) must have the
     /// same canonical content.
-    @Test(arguments: propertySeeds)
-    func reimportIsIdempotentAndRowOrderDoesNotMatter(seed: Int) throws {
+    @Test(arguments: StoreKind.testable, propertySeeds)
+    func reimportIsIdempotentAndRowOrderDoesNotMatter(_ kind: StoreKind, seed: Int) throws {
         let s = smallScenario(seed)
         let files = plaidFiles(s) + [statementFile(s)]
-        let built = try ledger(files)
+        let built = try ledger(kind, files)
         let store = built.store
         let service = ImportService(store: store)
         let once = Contracts.transactions(try store.transactions(includeAll: true), includeState: true).render()
@@ -114,7 +115,7 @@ let heavyPropertySeeds = Array(1...10)
 
         var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 99)
         let (rows, shuffledPages) = shuffled(s, &rng, removals: true)
-        let shuffled = try ledger(shuffledPages + [statementFile(s, s.statement(rows: rows))])
+        let shuffled = try ledger(kind, shuffledPages + [statementFile(s, s.statement(rows: rows))])
         let base = canonical(built.transactions, s), shuf = canonical(shuffled.transactions, s)
         #expect(
             Bool(shuf == base),
@@ -123,13 +124,13 @@ let heavyPropertySeeds = Array(1...10)
     }
 
     /// The same with the statement imported before the Plaid feed.
-    @Test(arguments: heavyPropertySeeds)
-    func rowOrderDoesNotMatterStatementFirst(seed: Int) throws {
+    @Test(arguments: StoreKind.testable, heavyPropertySeeds)
+    func rowOrderDoesNotMatterStatementFirst(_ kind: StoreKind, seed: Int) throws {
         let s = smallScenario(seed)
         var rng = SplitMix64(scenarioSeed: UInt64(seed) &+ 7)
         let (rows, shuffledPages) = shuffled(s, &rng, removals: false)
-        let a = try ledger([statementFile(s)] + plaidFiles(s))
-        let b = try ledger([statementFile(s, s.statement(rows: rows))] + shuffledPages)
+        let a = try ledger(kind, [statementFile(s)] + plaidFiles(s))
+        let b = try ledger(kind, [statementFile(s, s.statement(rows: rows))] + shuffledPages)
         let ca = canonical(a.transactions, s), cb = canonical(b.transactions, s)
         #expect(
             Bool(ca == cb),
@@ -140,16 +141,16 @@ let heavyPropertySeeds = Array(1...10)
     /// import(A then B) == import(B then A) == import(A+B) for two overlapping statements of the
     /// same account (days 0-6 and 3-9, sharing the overlap rows byte for byte as re-downloaded
     /// statements do), each time on top of the same Plaid feed; and for the statements alone.
-    @Test(arguments: Array(1...60))
-    func overlappingStatementsInAnyOrder(seed: Int) throws {
+    @Test(arguments: StoreKind.testable, Array(1...60))
+    func overlappingStatementsInAnyOrder(_ kind: StoreKind, seed: Int) throws {
         let s = smallScenario(seed)
         let a = statementFile(s, s.statement(days: 0...6), prefix: "a-")
         let b = statementFile(s, s.statement(days: 3...9), prefix: "b-")
         let ab = statementFile(s, prefix: "ab-")
         let feed = plaidFiles(s)
-        let together = try ledger(feed + [ab])
-        let aThenB = try ledger(feed + [a, b])
-        let bThenA = try ledger(feed + [b, a])
+        let together = try ledger(kind, feed + [ab])
+        let aThenB = try ledger(kind, feed + [a, b])
+        let bThenA = try ledger(kind, feed + [b, a])
         let key: ([LedgerTransaction]) -> [String] = { canonical($0, s) }
         let ct = key(together.transactions), cab = key(aThenB.transactions), cba = key(bThenA.transactions)
         // Each later file re-plans the earlier file's engine decisions near its rows, so the
@@ -167,16 +168,16 @@ let heavyPropertySeeds = Array(1...10)
             #expect(run.transactions.allSatisfy { t in Set(t.sources.map(\.kind)).count == t.sources.count })
         }
         // Statements alone: pure fingerprint de-duplication.
-        let alone = try ledger([b, a]).transactions
-        #expect(Bool(key(alone) == key(try ledger([ab]).transactions)), "seed \(seed): statements alone")
+        let alone = try ledger(kind, [b, a]).transactions
+        #expect(Bool(key(alone) == key(try ledger(kind, [ab]).transactions)), "seed \(seed): statements alone")
         #expect(alone.count == s.statementRows.count)
     }
 
     /// Plaid (all posted, one export) then statement == statement then Plaid: the same records
     /// end up together. Which side of an abstained pair carries the review flag follows the
     /// arrival order, so the flag is compared as a count and the grouping exactly.
-    @Test(arguments: heavyPropertySeeds)
-    func plaidAndStatementInEitherOrder(seed: Int) throws {
+    @Test(arguments: StoreKind.testable, heavyPropertySeeds)
+    func plaidAndStatementInEitherOrder(_ kind: StoreKind, seed: Int) throws {
         let s = smallScenario(seed, postedOnly: true)
         let p = ("plaid.json", s.plaidFinalExport())
         let st = statementFile(s)
@@ -185,7 +186,7 @@ let heavyPropertySeeds = Array(1...10)
                 $0.replacingOccurrences(of: "|review=true|", with: "|").replacingOccurrences(of: "|review=false|", with: "|")
             }.sorted()
         }
-        let pFirst = try ledger([p, st]), sFirst = try ledger([st, p])
+        let pFirst = try ledger(kind, [p, st]), sFirst = try ledger(kind, [st, p])
         let gp = grouping(pFirst.transactions), gs = grouping(sFirst.transactions)
         #expect(
             Bool(gp == gs),
@@ -198,7 +199,7 @@ let heavyPropertySeeds = Array(1...10)
     /// Several Plaid pages concatenated into one file: a pending record and its posted version
     /// (pending_transaction_id), with or without the pending's removal, in either record order.
     /// Every variant gives one transaction holding the posted record.
-    @Test func pendingAndPostedInOneFileInEitherOrder() throws {
+    @Test(arguments: StoreKind.testable) func pendingAndPostedInOneFileInEitherOrder(_ kind: StoreKind) throws {
         let d = LocalDate(year: 2025, month: 3, day: 3)!
         let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
         let pending = IncomingRecord(
@@ -215,7 +216,7 @@ let heavyPropertySeeds = Array(1...10)
                 let st = ImportedStatement(
                     importerID: "plaid", accounts: [facts], records: recs,
                     removals: withRemoval ? [ExternalRemoval(externalID: "pend-1", accountKey: "acct")] : [])
-                let txs = try ledger([("plaid-\(k)-\(withRemoval).json", st)]).transactions
+                let txs = try ledger(kind, [("plaid-\(k)-\(withRemoval).json", st)]).transactions
                 let label = "\(k == 0 ? "pending first" : "posted first"), \(withRemoval ? "with" : "without") removal"
                 #expect(
                     txs.count == 1,

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import Testing
 
 /// How the two sides of one account reach the store.
@@ -20,8 +21,8 @@ extension Flavor: CustomTestStringConvertible {
 }
 
 /// Imports a scenario in the given order into a fresh store and evaluates it against the truth.
-func runScenario(_ s: Scenario, order: ImportOrder) throws -> (Evaluation, [LedgerTransaction], LedgerStore) {
-    let store = try freshReconcileStore()
+func runScenario(_ kind: StoreKind, _ s: Scenario, order: ImportOrder) throws -> (Evaluation, [LedgerTransaction], LedgerStore) {
+    let store = try freshReconcileStore(kind)
     let service = ImportService(store: store)
     var log = DecisionLog()
     let statementName = s.config.flavor.statementFile
@@ -101,24 +102,24 @@ func report(_ label: String, _ ev: Evaluation) {
     ///   With the feed in weekly pages after the statement, each page sees few same-day pairs
     ///   of its own; the aliases the ledger already confirmed carry the rest (recall 0.923 with
     ///   28 reviews when only the page itself could teach them, 0.959 with 15 now).
-    @Test(arguments: Flavor.allCases, [ImportOrder.plaidFirst, .statementFirst])
-    func fullScenario(flavor: Flavor, order: ImportOrder) throws {
-        try checkFullScenario(flavor: flavor, order: order)
+    @Test(arguments: StoreKind.testable, Flavor.allCases.flatMap { f in [(f, ImportOrder.plaidFirst), (f, ImportOrder.statementFirst)] })
+    func fullScenario(_ kind: StoreKind, run: (Flavor, ImportOrder)) throws {
+        try checkFullScenario(kind, flavor: run.0, order: run.1)
     }
 
     /// The statement lands while the Plaid feed is half way: pendings already stored, their
     /// posted versions still to come. (CMB: recall 0.937 with 26 reviews before the ledger
     /// taught aliases to the later pages, 0.959 with 18 now.)
-    @Test(arguments: Flavor.allCases)
-    func statementArrivingMidwayThroughTheFeed(flavor: Flavor) throws {
-        try checkFullScenario(flavor: flavor, order: .statementMidway)
+    @Test(arguments: StoreKind.testable, Flavor.allCases)
+    func statementArrivingMidwayThroughTheFeed(_ kind: StoreKind, flavor: Flavor) throws {
+        try checkFullScenario(kind, flavor: flavor, order: .statementMidway)
     }
 
-    func checkFullScenario(flavor: Flavor, order: ImportOrder) throws {
+    func checkFullScenario(_ kind: StoreKind, flavor: Flavor, order: ImportOrder) throws {
         let s = ScenarioGenerator.make(ScenarioConfig(seed: Self.seed, flavor: flavor))
         let clock = ContinuousClock.now
-        let (ev, txs, store) = try runScenario(s, order: order)
-        let label = "\(flavor.rawValue) \(order.rawValue)"
+        let (ev, txs, store) = try runScenario(kind, s, order: order)
+        let label = "\(flavor.rawValue) \(order.rawValue) \(kind.rawValue)"
         report(label, ev)
         print(
             "[reconcile \(label)] real=\(s.real.count) holds=\(s.holds.count) statementRows=\(s.statementRows.count) plaidPages=\(s.plaidPages.count) plaidRecords=\(s.plaidPages.map(\.records.count).reduce(0, +)) pendingReviews=\(try store.pendingReviews().count) elapsed=\(ContinuousClock.now - clock)"
@@ -136,17 +137,17 @@ func report(_ label: String, _ ev: Evaluation) {
 
     /// The final state of the Plaid feed as ONE export file (no lifecycle visible), then the
     /// statement: the simplest pairing problem, which must be solved perfectly.
-    @Test(arguments: Flavor.allCases)
-    func singlePlaidExportThenStatement(flavor: Flavor) throws {
+    @Test(arguments: StoreKind.testable, Flavor.allCases)
+    func singlePlaidExportThenStatement(_ kind: StoreKind, flavor: Flavor) throws {
         let s = ScenarioGenerator.make(ScenarioConfig(seed: Self.seed, flavor: flavor))
-        let store = try freshReconcileStore()
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         var log = DecisionLog()
         try importFile(service, s.plaidFinalExport(), name: "plaid-export.json", log: &log)
         try importFile(service, s.statement(), name: s.config.flavor.statementFile, log: &log)
         let offered = Set(try store.pendingReviews().flatMap { $0.candidates.compactMap(\.transactionID) })
         let ev = evaluate(try store.transactions(), s, log: log, reviewCandidates: offered)
-        report("\(flavor.rawValue) plaid-export-then-statement", ev)
+        report("\(flavor.rawValue) plaid-export-then-statement \(kind.rawValue)", ev)
         #expect(ev.wrong.count == 0, "wrong links (see printed WRONG LINK cases)")
         #expect(ev.missed.count == 0, "real transactions split without review (see printed MISSED LINK cases)")
         #expect(ev.recall >= 0.95)

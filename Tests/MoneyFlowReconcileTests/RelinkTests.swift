@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import Testing
 
 /// A later overlapping file re-plans the engine decisions an earlier file made near its rows:
@@ -10,9 +11,9 @@ import Testing
 @Suite struct RelinkTests {
     /// Plaid feed, then one of two overlapping statements (days 0-6 and 3-9; the parity of
     /// `run` picks which comes first, `run / 2` the scenario seed); the store as it stands, and the other statement.
-    func afterFirst(_ run: Int) throws -> (store: LedgerStore, service: ImportService, b: ImportedStatement) {
+    func afterFirst(_ kind: StoreKind, _ run: Int) throws -> (store: LedgerStore, service: ImportService, b: ImportedStatement) {
         let s = smallScenario(run / 2)
-        let store = try freshReconcileStore()
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         let (first, second) = run % 2 == 0 ? (0...6, 3...9) : (3...9, 0...6)
         for (name, st) in plaidFiles(s) + [statementFile(s, s.statement(days: first), prefix: "first-")] {
@@ -25,10 +26,10 @@ import Testing
         Contracts.transactions(try store.transactions(includeAll: true), includeState: true).render()
     }
 
-    @Test func relinksArePlannedAppliedAndUndone() throws {
+    @Test(arguments: StoreKind.testable) func relinksArePlannedAppliedAndUndone(_ kind: StoreKind) throws {
         var moved = 0
         for seed in 2...81 {
-            let (store, service, b) = try afterFirst(seed)
+            let (store, service, b) = try afterFirst(kind, seed)
             let before = try ledgerJSON(store)
             var dry = FileImportOptions()
             dry.dryRun = true
@@ -67,10 +68,10 @@ import Testing
     /// engine would move are pinned where they stand (few seeds plan a move), and in every seed the
     /// user splits one engine link the second statement re-covers (its days overlap the first).
     /// Neither kind of decision may be reopened.
-    @Test func userDecisionsAreNeverReopened() throws {
+    @Test(arguments: StoreKind.testable) func userDecisionsAreNeverReopened(_ kind: StoreKind) throws {
         var pinned = 0, split = 0
         for seed in 2...81 {
-            let (store, service, b) = try afterFirst(seed)
+            let (store, service, b) = try afterFirst(kind, seed)
             var dry = FileImportOptions()
             dry.dryRun = true
             let planned = try service.apply(b, fileName: "b.csv", sha256: "sha-b", options: dry).plan.relinks
@@ -111,7 +112,7 @@ import Testing
     /// row of the same merchant and amount dated exactly on the Plaid date. With both rows in
     /// view the pairing is a near tie, which one combined file would not guess: the earlier
     /// link is taken back, and the ledger is the one the combined file gives.
-    @Test func aCloserRowTakesBackAnEarlierGuess() throws {
+    @Test(arguments: StoreKind.testable) func aCloserRowTakesBackAnEarlierGuess(_ kind: StoreKind) throws {
         let day = LocalDate(year: 2025, month: 4, day: 7)!
         let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
         func row(_ d: Int, line: Int) -> IncomingRecord {
@@ -129,8 +130,8 @@ import Testing
         let a = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(1, line: 2)])
         let b = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(0, line: 3)])
         let ab = ImportedStatement(importerID: "csv", accounts: [facts], records: [row(1, line: 2), row(0, line: 3)])
-        let together = try ledger([("plaid.json", plaid), ("ab.csv", ab)])
-        let store = try freshReconcileStore()
+        let together = try ledger(kind, [("plaid.json", plaid), ("ab.csv", ab)])
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         try importFile(service, plaid, name: "plaid.json")
         try importFile(service, a, name: "a.csv")

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import Testing
 
 /// One statement row, two Plaid records equally plausible for it: same amount, same merchant
@@ -68,8 +69,8 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
 @Suite struct ReviewDecisionTests {
     typealias F = AbstainFixture
 
-    @Test func engineAbstainsUserDecidesAndImportsNeverOverturnIt() throws {
-        let store = try freshReconcileStore()
+    @Test(arguments: StoreKind.testable) func engineAbstainsUserDecidesAndImportsNeverOverturnIt(_ kind: StoreKind) throws {
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         try importFile(service, F.plaidFeed, name: "plaid.json")
         let stmt = try service.apply(F.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
@@ -121,8 +122,8 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
 
     /// Undoing the statement and importing it again restores the user's link (remembered by the
     /// row's fingerprint), without a new review.
-    @Test func userLinkSurvivesUndoAndReimport() throws {
-        let store = try freshReconcileStore()
+    @Test(arguments: StoreKind.testable) func userLinkSurvivesUndoAndReimport(_ kind: StoreKind) throws {
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         try importFile(service, F.plaidFeed, name: "plaid.json")
         let stmt = try service.apply(F.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
@@ -140,8 +141,8 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
 
     /// The user says "this row is its own transaction": later imports never link it again, not
     /// even when the competitor disappears or a re-downloaded statement brings it back.
-    @Test func userUnlinkIsNeverOverturned() throws {
-        let store = try freshReconcileStore()
+    @Test(arguments: StoreKind.testable) func userUnlinkIsNeverOverturned(_ kind: StoreKind) throws {
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         try importFile(service, F.plaidFeed, name: "plaid.json")
         _ = try service.apply(F.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
@@ -169,8 +170,8 @@ func sourceSummary(_ store: LedgerStore) throws -> [String] {
     /// Statement first, then the two Plaid candidates in one update: they compete for the same
     /// bank transaction; the engine must not guess, the user then links the flagged one, and
     /// replaying the Plaid file changes nothing.
-    @Test func twoPlaidRecordsCompetingForOneRow() throws {
-        let store = try freshReconcileStore()
+    @Test(arguments: StoreKind.testable) func twoPlaidRecordsCompetingForOneRow(_ kind: StoreKind) throws {
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         _ = try service.apply(F.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
         let p = try service.apply(F.plaidFeed, fileName: "plaid.json", sha256: "sha-p", options: FileImportOptions())

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 
 // Running generated scenarios through the store and judging the ledger against their ground
@@ -30,10 +31,9 @@ let reconcileStoreRoot: URL = {
     return run
 }()
 
-func freshReconcileStore() throws -> LedgerStore {
-    let dir = reconcileStoreRoot.appendingPathComponent(UUID().uuidString)
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return try LedgerStore(path: dir.appendingPathComponent("store.sqlite").path)
+/// A new store of `kind`: a SQLite file under ``reconcileStoreRoot``, or a new PostgreSQL ledger.
+func freshReconcileStore(_ kind: StoreKind) throws -> LedgerStore {
+    try makeTestStore(kind, name: "reconcile", in: reconcileStoreRoot)
 }
 
 /// Decisions taken for each record, keyed like the evaluation ("bank:<loc>" / "plaid:<ext>").

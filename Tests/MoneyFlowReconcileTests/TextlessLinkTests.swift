@@ -3,6 +3,7 @@ import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowReconcile
 import MoneyFlowStore
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -147,8 +148,8 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
     /// Statement first, then two Plaid coffees (day -1 and day +1) competing for its one row:
     /// the flagged record's candidate list names the bank transaction once, with the date gap
     /// of THIS record, and says that another record wants it too.
-    @Test func competingRowsGiveOneCandidateEntryWithOwnReasons() throws {
-        let store = try freshReconcileStore()
+    @Test(arguments: StoreKind.testable) func competingRowsGiveOneCandidateEntryWithOwnReasons(_ kind: StoreKind) throws {
+        let store = try freshReconcileStore(kind)
         let service = ImportService(store: store)
         _ = try service.apply(AbstainFixture.statement1, fileName: "march-a.csv", sha256: "sha-a", options: FileImportOptions())
         _ = try service.apply(AbstainFixture.plaidFeed, fileName: "plaid.json", sha256: "sha-p", options: FileImportOptions())

@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import Testing
 
 @testable import MoneyFlowStore
@@ -47,10 +48,11 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         return c
     }()
 
-    @Test(arguments: cases)
-    func everyRowOfEveryFixtureLandsWithEveryField(fixture: String, ext: String) throws {
+    @Test(arguments: StoreKind.testable, cases)
+    func everyRowOfEveryFixtureLandsWithEveryField(_ kind: StoreKind, c: (String, String)) throws {
+        let (fixture, ext) = c
         let expected = try cmbExpected(fixture)
-        let (store, _) = try freshStore()
+        let (store, _) = try freshStore(kind)
         let r = try ImportService(store: store).importFile(
             path: cmbDir.appendingPathComponent("\(fixture).\(ext)").path,
             options: passwordOptions(expected.password))
@@ -73,9 +75,9 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         }
     }
 
-    @Test func overlappingStatementsAddOnlyTheNewRows() throws {
+    @Test(arguments: StoreKind.testable) func overlappingStatementsAddOnlyTheNewRows(_ kind: StoreKind) throws {
         let q1 = try cmbExpected("cmb2024_q1"), q2 = try cmbExpected("cmb2024_q2overlap")
-        let (store, _) = try freshStore()
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         _ = try service.importFile(path: cmbDir.appendingPathComponent("cmb2024_q1.aes256.zip").path, options: passwordOptions(q1.password))
         let r = try service.importFile(
@@ -92,9 +94,9 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         #expect(try store.transactions().count == union.count)
     }
 
-    @Test func identicalSameDayRowsStaySeparate() throws {
+    @Test(arguments: StoreKind.testable) func identicalSameDayRowsStaySeparate(_ kind: StoreKind) throws {
         let e = try cmbExpected("cmb2024_basic")
-        let (store, _) = try freshStore()
+        let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(
             path: cmbDir.appendingPathComponent("cmb2024_basic.pdf").path, options: FileImportOptions())
         let same = Dictionary(grouping: e.transactions, by: { "\($0.date)|\($0.amount)|\($0.description)|\($0.counterparty ?? "")" }).values
@@ -110,12 +112,12 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
         }
     }
 
-    @Test func pcCSVExportsJoinThePDFAccount() throws {
+    @Test(arguments: StoreKind.testable) func pcCSVExportsJoinThePDFAccount(_ kind: StoreKind) throws {
         let q1 = try cmbExpected("cmb2024_q1")
         for csv in ["cmb_pc_gbk", "cmb_pc_utf8bom"] {
             let exp = try JSONDecoder().decode(
                 CMBCSVExpected.self, from: Data(contentsOf: cmbDir.appendingPathComponent(csv + ".expected.json")))
-            let (store, _) = try freshStore()
+            let (store, _) = try freshStore(kind)
             let service = ImportService(store: store)
             let r = try service.importFile(path: cmbDir.appendingPathComponent(csv + ".csv").path, options: FileImportOptions())
             #expect(r.importerID == "cmb-csv")
@@ -136,21 +138,23 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
 
     struct BrokenCase: Sendable { var file: String; var password: String?; var kind: ImportError.Kind }
 
-    @Test(arguments: [
-        BrokenCase(file: "broken/truncated.zipcrypto.zip", password: "DQH9JB", kind: .malformed),
-        BrokenCase(file: "broken/truncated_pdf.zip", password: "FZA7FGVI", kind: .malformed),
-        BrokenCase(file: "broken/truncated.pdf", password: nil, kind: .malformed),
-        BrokenCase(file: "broken/not_cmb.pdf", password: nil, kind: .notAStatement),
-        BrokenCase(file: "broken/not_cmb.zip", password: "T0R9CRV8", kind: .notAStatement),
-        BrokenCase(file: "broken/scanned.pdf", password: nil, kind: .notAStatement),
-        BrokenCase(file: "broken/encrypted.pdf", password: nil, kind: .passwordRequired),
-        BrokenCase(file: "broken/encrypted.pdf", password: "nope", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.zipcrypto.zip", password: "WRONGPW", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.aes256.zip", password: "WRONGPW", kind: .wrongPassword),
-        BrokenCase(file: "cmb2024_basic.aes128.zip", password: nil, kind: .passwordRequired),
-    ])
-    func brokenInputsFailCleanlyAndChangeNothing(c: BrokenCase) throws {
-        let (store, _) = try freshStore()
+    @Test(
+        arguments: StoreKind.testable,
+        [
+            BrokenCase(file: "broken/truncated.zipcrypto.zip", password: "DQH9JB", kind: .malformed),
+            BrokenCase(file: "broken/truncated_pdf.zip", password: "FZA7FGVI", kind: .malformed),
+            BrokenCase(file: "broken/truncated.pdf", password: nil, kind: .malformed),
+            BrokenCase(file: "broken/not_cmb.pdf", password: nil, kind: .notAStatement),
+            BrokenCase(file: "broken/not_cmb.zip", password: "T0R9CRV8", kind: .notAStatement),
+            BrokenCase(file: "broken/scanned.pdf", password: nil, kind: .notAStatement),
+            BrokenCase(file: "broken/encrypted.pdf", password: nil, kind: .passwordRequired),
+            BrokenCase(file: "broken/encrypted.pdf", password: "nope", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.zipcrypto.zip", password: "WRONGPW", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.aes256.zip", password: "WRONGPW", kind: .wrongPassword),
+            BrokenCase(file: "cmb2024_basic.aes128.zip", password: nil, kind: .passwordRequired),
+        ])
+    func brokenInputsFailCleanlyAndChangeNothing(_ kind: StoreKind, c: BrokenCase) throws {
+        let (store, location) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
         let digest = try store.contentDigest()
         #expect {
@@ -163,10 +167,11 @@ func passwordOptions(_ pw: String?) -> FileImportOptions {
                 && (c.password.map { !line.contains($0) } ?? true)
         }
         #expect(try store.contentDigest() == digest)
+        #expect(try committedDigest(location) == digest)
     }
 
-    @Test func encryptedPDFOpensWithItsPassword() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func encryptedPDFOpensWithItsPassword(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let r = try ImportService(store: store).importFile(
             path: cmbDir.appendingPathComponent("broken/encrypted.pdf").path, options: passwordOptions("123456"))
         #expect(r.plan.counts.new == 35)

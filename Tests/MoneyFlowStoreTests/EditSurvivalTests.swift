@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import Testing
 
 @testable import MoneyFlowStore
@@ -20,8 +21,8 @@ import Testing
         return try #require(try store.transactions().first { $0.sources.contains { $0.date == date } })
     }
 
-    @Test func unlinkingARecordThatIsAloneChangesNothingAndKeepsTheEdit() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func unlinkingARecordThatIsAloneChangesNothingAndKeepsTheEdit(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         _ = try importDays(store, 0..<3, name: "a.csv")
         let t = try transaction(store, day: 1)
         let record = try #require(t.sources.first).id
@@ -37,8 +38,8 @@ import Testing
         #expect(try store.transactions().count == 3)
     }
 
-    @Test func anEditStaysWithItsTransactionThroughLinkAndUnlink() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func anEditStaysWithItsTransactionThroughLinkAndUnlink(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         _ = try importDays(store, 0..<3, name: "a.csv")
         let t0 = try transaction(store, day: 0), t1 = try transaction(store, day: 1)
         let r1 = try #require(t1.sources.first).id
@@ -62,8 +63,8 @@ import Testing
         #expect(try store.transactions().first { $0.id == u.transactionID }?.note == "split")
     }
 
-    @Test func undoReportsEditedTransactionsAndReimportRestoresTheirEdits() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func undoReportsEditedTransactionsAndReimportRestoresTheirEdits(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let a = try importDays(store, 0..<4, name: "a.csv")
         let t = try transaction(store, day: 2)
         try store.editTransaction(t.id, description: "Rent share", note: "paid back")

@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import Testing
 
 @testable import MoneyFlowStore
@@ -8,7 +9,7 @@ import Testing
 /// A folder import skips what no importer recognises, but reports a statement-like file it
 /// cannot read; the choice is made on the error's kind, never on its wording.
 @Suite struct FolderSkipTests {
-    @Test func unrecognisedFilesAreSkippedAndUnreadableStatementsReported() throws {
+    @Test(arguments: StoreKind.testable) func unrecognisedFilesAreSkippedAndUnreadableStatementsReported(_ kind: StoreKind) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mf-skip-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -18,7 +19,7 @@ import Testing
             at: cmbDir.appendingPathComponent("broken/scanned.pdf"), to: dir.appendingPathComponent("scanned.pdf"))
         try Data("shopping list\n".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         try Data(#"{"name": "x"}"#.utf8).write(to: dir.appendingPathComponent("other.json"))
-        let (store, _) = try freshStore()
+        let (store, _) = try freshStore(kind)
         let results = BatchRunner(service: ImportService(store: store))
             .run([FileRule(pattern: dir.path, baseDirectory: "/", options: FileImportOptions())])
         var outcomes: [String: String] = [:]

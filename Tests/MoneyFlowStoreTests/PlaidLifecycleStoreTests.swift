@@ -2,6 +2,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -46,9 +47,9 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         "legacy_schema_2022", "full_period", "saved_with_request",
     ]
 
-    @Test(arguments: scenarios)
-    func pagesInOrderGiveTheExpectedLedger(scenario: String) throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable, scenarios)
+    func pagesInOrderGiveTheExpectedLedger(_ kind: StoreKind, scenario: String) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         for page in try plaidPages(scenario) { _ = try service.importFile(path: page, options: FileImportOptions()) }
         #expect(try plaidLedger(store) == expectedLedger(scenario))
@@ -61,16 +62,16 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         #expect(try transactionsJSON(store) == before)
     }
 
-    @Test func pagesGivenTogetherAsOneFile() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func pagesGivenTogetherAsOneFile(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(
             path: plaidDir.appendingPathComponent("saved_with_request/all_pages.json").path, options: FileImportOptions())
         #expect(try plaidLedger(store) == expectedLedger("saved_with_request"))
         #expect(try store.syncCursor(scope: "plaid:item:" + "x") == nil)
     }
 
-    @Test func skippedCursorIsRejectedAndNothingWritten() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func skippedCursorIsRejectedAndNothingWritten(_ kind: StoreKind) throws {
+        let (store, location) = try freshStore(kind)
         let service = ImportService(store: store)
         let digest = try store.contentDigest()
         #expect(throws: ImportError.self) {
@@ -78,10 +79,11 @@ func expectedLedger(_ scenario: String) throws -> [String] {
                 path: plaidDir.appendingPathComponent("saved_with_request/skipped_cursor.json").path, options: FileImportOptions())
         }
         #expect(try store.contentDigest() == digest)
+        #expect(try committedDigest(location) == digest)
     }
 
-    @Test func transactionsGetAfterSyncAddsNoDuplicate() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func transactionsGetAfterSyncAddsNoDuplicate(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         for page in try plaidPages("full_period") { _ = try service.importFile(path: page, options: FileImportOptions()) }
         let before = try plaidLedger(store)
@@ -91,8 +93,8 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         #expect(try plaidLedger(store) == before)
     }
 
-    @Test func removedAndSupersededRecordsOnlyWithAll() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func removedAndSupersededRecordsOnlyWithAll(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         for page in try plaidPages("pending_to_posted_split_pages") { _ = try service.importFile(path: page, options: FileImportOptions()) }
         let all = try store.transactions(includeAll: true)
@@ -103,8 +105,8 @@ func expectedLedger(_ scenario: String) throws -> [String] {
         #expect(try store.transactions(includeAll: true).contains { $0.status == "void" })
     }
 
-    @Test func plaidErrorBodiesFailAndWriteNothing() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func plaidErrorBodiesFailAndWriteNothing(_ kind: StoreKind) throws {
+        let (store, location) = try freshStore(kind)
         let digest = try store.contentDigest()
         for f in ["item_login_required.json", "institution_down.json"] {
             #expect {
@@ -115,22 +117,25 @@ func expectedLedger(_ scenario: String) throws -> [String] {
             }
         }
         #expect(try store.contentDigest() == digest)
+        #expect(try committedDigest(location) == digest)
     }
 
-    @Test(arguments: [
-        "plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
-        "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
-        "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json",
-    ])
-    func specExamplesImportIntoTheStore(file: String) throws {
-        let (store, _) = try freshStore()
+    @Test(
+        arguments: StoreKind.testable,
+        [
+            "plaid_transactions_sync_response.example.json", "plaid_transactions_get_response.example.json",
+            "plaid_transactions_get_response.legacy_v1.44.0_2021.example.json",
+            "plaid_transactions_sync_response.legacy_v1.197.3_2022.example.json", "plaid_accounts_get_response.example.json",
+        ])
+    func specExamplesImportIntoTheStore(_ kind: StoreKind, file: String) throws {
+        let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(
             path: repoRoot.appendingPathComponent("Tests/Fixtures/plaid-spec/" + file).path, options: FileImportOptions())
         #expect(try store.accounts().count >= 1)
     }
 
-    @Test func creditBalancesAreOwedAmounts() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func creditBalancesAreOwedAmounts(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(
             path: plaidDir.appendingPathComponent("full_period/accounts_balance_get.json").path, options: FileImportOptions())
         let card = try store.accounts().first { $0.type == "credit" }

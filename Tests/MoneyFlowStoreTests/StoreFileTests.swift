@@ -2,19 +2,22 @@ import Foundation
 import GRDB
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowStore
 
 /// The store's file: created private, recognised before anything is written, readable when
-/// read-only, never created by a reading command.
+/// read-only, never created by a reading command. (SQLite's file; the PostgreSQL counterparts
+/// are in PostgresStoreTests.)
 @Suite struct StoreFileTests {
     func tempDir() throws -> String { try TestPaths.tempDir("file") }
 
-    /// A store at `path` holding one generated statement of `days` (closed again before returning).
-    func importDays(_ days: Range<Int>, into path: String) throws {
-        let store = try LedgerStore(path: path)
+    /// A store at `location` (a path or a postgres:// URL) holding one generated statement of
+    /// `days` (closed again before returning).
+    func importDays(_ days: Range<Int>, into location: String) throws {
+        let store = try reopenTestStore(location)
         _ = try ImportService(store: store).apply(
             GeneratedStatements.statement(account: 0, days: days), fileName: "a.csv", sha256: "a", options: FileImportOptions())
     }
@@ -104,14 +107,13 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
-    @Test func aReadOnlyOpenReadsAndNeverWrites() throws {
-        let dir = try tempDir()
-        let path = dir + "/store.sqlite"
-        try importDays(0..<4, into: path)
-        let reader = try LedgerStore(path: path, access: .readOnly)
+    @Test(arguments: StoreKind.testable) func aReadOnlyOpenReadsAndNeverWrites(_ kind: StoreKind) throws {
+        let location = try testStoreLocation(kind, name: "file")
+        try importDays(0..<4, into: location)
+        let reader = try reopenTestStore(location, access: .readOnly)
         #expect(try reader.transactions().count == 4)
         #expect(throws: (any Error).self) { try reader.renameAccount("Test Checking", to: "X") }
-        #expect(try LedgerStore(path: path).accounts().map(\.name) == ["Test Checking"])
+        #expect(try reopenTestStore(location).accounts().map(\.name) == ["Test Checking"])
     }
 
     /// A store of the schema before ids were AUTOINCREMENT keeps every row and id through the

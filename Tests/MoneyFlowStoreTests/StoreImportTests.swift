@@ -2,6 +2,8 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPipeline
+import MoneyFlowPostgres
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -11,10 +13,17 @@ let repoRoot = TestPaths.repoRoot
 
 func sample(_ path: String) -> String { repoRoot.appendingPathComponent("Samples/" + path).path }
 
-/// A store in a fresh temporary folder.
-func freshStore() throws -> (LedgerStore, String) {
-    let path = try TestPaths.tempStore("test")
-    return (try LedgerStore(path: path), path)
+/// A new store of `kind` (a SQLite file in a fresh temporary folder, or a new PostgreSQL
+/// ledger) and its location: the file's path or the ledger's postgres:// URL.
+func freshStore(_ kind: StoreKind) throws -> (LedgerStore, String) {
+    let location = try testStoreLocation(kind, name: "test")
+    return (try StoreOpener.open(location), location)
+}
+
+/// The digest of the store at `location` as a new open sees it: what was committed (for a
+/// PostgreSQL ledger, what the server holds, not one instance's working copy).
+func committedDigest(_ location: String) throws -> String {
+    try reopenTestStore(location, access: .readOnly).contentDigest()
 }
 
 func transactionsJSON(_ store: LedgerStore) throws -> String {
@@ -22,8 +31,8 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
 }
 
 @Suite struct StoreImportTests {
-    @Test func reimportingEachSampleAddsNothing() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func reimportingEachSampleAddsNothing(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let files = [
             "csv/chase_checking.csv", "csv/chase_card.csv", "csv/bofa_checking.csv", "csv/bofa_card.csv",
@@ -47,8 +56,8 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
         #expect(try transactionsJSON(store) == once)
     }
 
-    @Test func identicalSameDayRowsStayTwo() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func identicalSameDayRowsStayTwo(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
         let txs = try store.transactions()
         var groups: [String: Int] = [:]
@@ -59,8 +68,8 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
         #expect(txs.count == expected.count)
     }
 
-    @Test func undoRestoresThePreviousStateExactly() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func undoRestoresThePreviousStateExactly(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         _ = try service.importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
         let before = try transactionsJSON(store)
@@ -76,38 +85,41 @@ func transactionsJSON(_ store: LedgerStore) throws -> String {
         #expect(again.plan.counts.new == r.plan.counts.new)
     }
 
-    @Test(arguments: ["bad_date.csv", "unterminated_quote.csv", "wrong_encoding.csv", "ragged.csv"])
-    func malformedCSVLeavesTheStoreByteForByteUnchanged(file: String) throws {
-        let (store, path) = try freshStore()
+    @Test(arguments: StoreKind.testable, ["bad_date.csv", "unterminated_quote.csv", "wrong_encoding.csv", "ragged.csv"])
+    func malformedCSVLeavesTheStoreByteForByteUnchanged(_ kind: StoreKind, file: String) throws {
+        let (store, location) = try freshStore(kind)
         _ = try ImportService(store: store).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
         let digest = try store.contentDigest()
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let bytes = store.filePath.map { try? Data(contentsOf: URL(fileURLWithPath: $0)) }
         #expect(throws: ImportError.self) {
             try ImportService(store: store).importFile(path: sample("csv/broken/" + file), options: FileImportOptions())
         }
         #expect(try store.contentDigest() == digest)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        #expect(try committedDigest(location) == digest)
+        if let path = store.filePath { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes) }
     }
 
-    @Test func dryRunWritesNothingAndPlansWhatARealRunDoes() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func dryRunWritesNothingAndPlansWhatARealRunDoes(_ kind: StoreKind) throws {
+        let (store, location) = try freshStore(kind)
         let service = ImportService(store: store)
         let digest = try store.contentDigest()
         let dry = try service.importFile(path: sample("csv/amex.csv"), options: FileImportOptions(dryRun: true))
         #expect(dry.batchID == nil)
         #expect(try store.contentDigest() == digest)
+        #expect(try committedDigest(location) == digest)
         let real = try service.importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
         #expect(real.plan.entries == dry.plan.entries)
     }
 
+    /// SQLite only: a PostgreSQL ledger has no file (its server's roles guard it).
     @Test func storeFileIsPrivate() throws {
-        let (_, path) = try freshStore()
+        let (_, path) = try freshStore(.sqlite)
         let attrs = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attrs[.posixPermissions] as? Int) == 0o600)
     }
 
-    @Test func accountOverrideAndDefaultNames() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func accountOverrideAndDefaultNames(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         _ = try service.importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions(accountName: "Household"))
         _ = try service.importFile(path: sample("csv/capital_one_360.csv"), options: FileImportOptions())

@@ -6,11 +6,11 @@ import Testing
 
 @testable import MoneyFlowStore
 
-/// How a failing or waiting write reaches the user.
+/// How a failing or waiting write reaches the user (SQLite: its page limit and its file lock).
 @Suite struct StoreWriteErrorTests {
     /// SQLite's page limit gives the same SQLITE_FULL as a full disk.
     @Test func aFullDiskIsOneShortLineNamingTheStore() throws {
-        let (store, path) = try freshStore()
+        let (store, path) = try freshStore(.sqlite)
         _ = try ImportService(store: store).apply(
             GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
         let digest = try store.contentDigest()
@@ -31,7 +31,7 @@ import Testing
     /// A writer that finds the store locked says so once (about a second in) and then
     /// finishes when the lock is released. Driven by the notice, not by a clock.
     @Test func aWaitingWriterSaysItWaits() throws {
-        let (store, path) = try freshStore()
+        let (store, path) = try freshStore(.sqlite)
         let notices = NoticeBox()
         let waiting = try LedgerStore(path: path, waitNotice: { notices.append($0) })
         var unsafe = Configuration()

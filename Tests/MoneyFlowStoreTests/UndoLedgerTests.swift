@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -54,8 +55,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         try service.apply(st, fileName: name, sha256: sha, options: FileImportOptions())
     }
 
-    @Test func undoingTheFirstOfTwoIdenticalImportsKeepsEverything() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func undoingTheFirstOfTwoIdenticalImportsKeepsEverything(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let st = GeneratedStatements.statement(account: 0, days: 0..<35)
         let first = try apply(service, st, name: "march.csv", sha: "a")
@@ -75,13 +76,13 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         #expect(try store.accounts().isEmpty)
     }
 
-    @Test func undoingAnOverlappedQuarterLeavesWhatTheNextQuarterHolds() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func undoingAnOverlappedQuarterLeavesWhatTheNextQuarterHolds(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let q1 = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<73), name: "q1.csv", sha: "q1")
         _ = try apply(service, GeneratedStatements.statement(account: 0, days: 27..<100), name: "q2.csv", sha: "q2")
         try store.undo(batchID: try #require(q1.batchID))
-        let (alone, _) = try freshStore()
+        let (alone, _) = try freshStore(kind)
         _ = try apply(ImportService(store: alone), GeneratedStatements.statement(account: 0, days: 27..<100), name: "q2.csv", sha: "q2")
         #expect(try store.transactions().count == 73)
         #expect(try ledgerContent(store) == ledgerContent(alone))
@@ -91,10 +92,10 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
     /// alone (in their order), over random sequences of overlapping imports and undos. Now and
     /// then the user adds a note to a transaction: the note stays on the row's transaction
     /// whatever is undone, and comes back with the row when an undo had removed it.
-    @Test(arguments: 0..<25)
-    func undoLeavesTheLedgerOfTheRemainingBatches(seed: Int) throws {
+    @Test(arguments: StoreKind.testable, 0..<25)
+    func undoLeavesTheLedgerOfTheRemainingBatches(_ kind: StoreKind, seed: Int) throws {
         var rng = SplitMix64(seed: UInt64(seed) &* 0x2545_F491_4F6C_DD1D &+ 17)
-        let (store, _) = try freshStore()
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         var active: [(batch: Int64, statement: ImportedStatement, name: String)] = []
         var notes: [String: String] = [:] // row description -> the user's note
@@ -102,7 +103,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         func undoOne(_ step: Int) throws {
             let victim = active.remove(at: rng.int(0...(active.count - 1)))
             try store.undo(batchID: victim.batch)
-            let (rebuilt, _) = try freshStore()
+            // The reference is built on SQLite: on PostgreSQL this compares the two stores too.
+            let (rebuilt, _) = try freshStore(.sqlite)
             let again = ImportService(store: rebuilt)
             for a in active { _ = try apply(again, a.statement, name: a.name, sha: a.name) }
             for t in try rebuilt.transactions() { if let n = notes[t.description] { try rebuilt.editTransaction(t.id, note: n) } }
@@ -140,8 +142,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         #expect(try store.integrityCheck() == "ok")
     }
 
-    @Test func undoingTheBatchThatCreatedAnAccountKeepsItsKeyWhileTheAccountLives() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func undoingTheBatchThatCreatedAnAccountKeepsItsKeyWhileTheAccountLives(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let first = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<10), name: "jan.csv", sha: "jan")
         _ = try apply(service, GeneratedStatements.statement(account: 0, days: 10..<20), name: "feb.csv", sha: "feb")
@@ -161,8 +163,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         #expect(try store.accounts().map(\.name) == ["Test Checking"])
     }
 
-    @Test func idsOfAnUndoneBatchAreNeverHandedOutAgain() throws {
-        let (store, path) = try freshStore()
+    @Test(arguments: StoreKind.testable) func idsOfAnUndoneBatchAreNeverHandedOutAgain(_ kind: StoreKind) throws {
+        let (store, location) = try freshStore(kind)
         let service = ImportService(store: store)
         _ = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<5), name: "a.csv", sha: "a")
         let b = try apply(service, GeneratedStatements.statement(account: 1, days: 0..<8), name: "b.csv", sha: "b")
@@ -172,7 +174,7 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         try store.undo(batchID: try #require(b.batchID))
         _ = try apply(service, GeneratedStatements.statement(account: 1, days: 20..<30), name: "c.csv", sha: "c")
         // A second process opening the store (the ids come from the store, not from memory).
-        let reopened = try LedgerStore(path: path)
+        let reopened = try reopenTestStore(location)
         _ = try apply(ImportService(store: reopened), GeneratedStatements.statement(account: 0, days: 30..<33), name: "d.csv", sha: "d")
         let now = try reopened.transactions()
         #expect(undoneTxns.count == 8 && undoneRecords.count == 8)
@@ -184,8 +186,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
 
     /// Importing the same bytes again when nothing changes is counted on the batch that holds
     /// them; anything new in the file makes it a batch of its own.
-    @Test func aNoOpReimportOfTheSameBytesIsCountedOnItsBatch() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func aNoOpReimportOfTheSameBytesIsCountedOnItsBatch(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let st = GeneratedStatements.statement(account: 0, days: 0..<6)
         let first = try apply(service, st, name: "jan.csv", sha: "same")
@@ -211,8 +213,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
 
     /// The user's link between two rows survives the undo of the batch that brought them when
     /// a later batch holds them too, and so does the transaction's edit.
-    @Test func userDecisionsOnKeptRecordsStay() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func userDecisionsOnKeptRecordsStay(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let first = try apply(service, GeneratedStatements.statement(account: 0, days: 0..<4), name: "a.csv", sha: "a")
         let txs = try store.transactions()
@@ -231,8 +233,8 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
 
     /// A provider update of a stored record confirms it too: undoing the batch that first
     /// brought the record keeps it, as the update shows it.
-    @Test func aProviderUpdateKeepsTheRecordItUpdated() throws {
-        let (store, _) = try freshStore()
+    @Test(arguments: StoreKind.testable) func aProviderUpdateKeepsTheRecordItUpdated(_ kind: StoreKind) throws {
+        let (store, _) = try freshStore(kind)
         let service = ImportService(store: store)
         let facts = AccountFacts(key: "plaid:acc-1", suggestedName: "Plaid Checking", institution: "Test Bank", currencies: ["USD"])
         func page(_ amount: Int64, _ text: String, modified: Bool) -> ImportedStatement {
@@ -247,7 +249,7 @@ func ledgerContent(_ store: LedgerStore) throws -> [String] {
         #expect(update.plan.counts.updated == 1)
         let result = try store.undo(batchID: try #require(first.batchID))
         #expect(result.recordsKept == 1 && result.transactionsRemoved == 0)
-        let (alone, _) = try freshStore()
+        let (alone, _) = try freshStore(kind)
         _ = try apply(ImportService(store: alone), page(-1_250, "COFFEE + TIP", modified: true), name: "p2.json", sha: "p2")
         #expect(try ledgerContent(store) == ledgerContent(alone))
         #expect(try store.transactions().map(\.amount.minorUnits) == [-1_250])
