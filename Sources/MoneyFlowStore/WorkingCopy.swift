@@ -91,8 +91,11 @@ public enum WorkingCopy {
                 sql: "CREATE TEMP TABLE IF NOT EXISTS \(quoted("mf_changed_" + s.name)) (\(keys), PRIMARY KEY (\(keys))) WITHOUT ROWID")
             let t = quoted(s.name)
             for (event, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
+                // Not `INSERT OR IGNORE`: inside an UPSERT's DO UPDATE the outer statement's
+                // conflict policy (ABORT) overrides the trigger's, and a key already recorded
+                // would fail the write ("UNIQUE constraint failed: mf_changed_...").
                 let body = rows.map { row in
-                    "INSERT OR IGNORE INTO \(quoted("mf_changed_" + s.name)) VALUES (\(s.primaryKey.map { "\(row).\(quoted($0))" }.joined(separator: ", ")));"
+                    "INSERT INTO \(quoted("mf_changed_" + s.name)) SELECT \(s.primaryKey.map { "\(row).\(quoted($0))" }.joined(separator: ", ")) WHERE NOT EXISTS (SELECT 1 FROM \(quoted("mf_changed_" + s.name)) WHERE \(s.primaryKey.map { "\(quoted($0)) = \(row).\(quoted($0))" }.joined(separator: " AND ")));"
                 }.joined(separator: " ")
                 try db.execute(
                     sql:
