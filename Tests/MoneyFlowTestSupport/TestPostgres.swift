@@ -89,10 +89,12 @@ public final class PsqlSession: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// The rows `sql` (one statement) printed, one string per line; [] when it failed (e.g. the
+    /// The rows `sql` (one statement, without its `;`) printed, one string per line; [] when it failed (e.g. the
     /// ledger's tables do not exist yet).
     public func query(_ sql: String) throws -> [String] {
-        try input.fileHandleForWriting.write(contentsOf: Data((sql + "\n\\echo \(Self.marker)\n").utf8))
+        // The `;` ends the statement: psql runs `\echo` at once, so an unterminated query would
+        // print the marker before its rows.
+        try input.fileHandleForWriting.write(contentsOf: Data((sql + ";\n\\echo \(Self.marker)\n").utf8))
         var lines: [String] = []
         while true {
             if let nl = pending.firstIndex(of: 0x0A) {
