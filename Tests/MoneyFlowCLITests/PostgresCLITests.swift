@@ -29,9 +29,14 @@ enum PGCLI {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], "not a JSON array: \(text.prefix(200))")
     }
 
-    /// `batches --format json` without the moments of each import (two runs never share them).
+    /// `batches --format json` without the moments of each import and undo (two runs never
+    /// share them); whether a batch was undone stays.
     static func batchesWithoutTimes(_ text: String) throws -> String {
-        let list = try jsonArray(text).map { b in b.filter { $0.key != "imported_at" && $0.key != "last_seen_at" } }
+        let list = try jsonArray(text).map { b in
+            var b = b.filter { $0.key != "imported_at" && $0.key != "last_seen_at" }
+            if let undone = b["undone_at"], !(undone is NSNull) { b["undone_at"] = "undone" }
+            return b
+        }
         return String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self)
     }
 
