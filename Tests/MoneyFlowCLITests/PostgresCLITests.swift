@@ -2,6 +2,10 @@ import Foundation
 import MoneyFlowTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The real binary on both stores: `--store FILE.sqlite` and `--store postgres://...?ledger=NAME`.
 /// Enabled when a test PostgreSQL is configured (MONEYFLOW_TEST_POSTGRES; scripts/test.sh starts
 /// one, and under CI the store suite fails loudly when it is missing).
@@ -209,6 +213,14 @@ struct PostgresStoreURLTests {
         }
         let copied = try run(["migrate", "--from", url, "--to", "\(dir)/copy.sqlite", "--json"])
         #expect(copied.status == 0 && copied.stdout.contains(ledger), "\(copied.stderr)")
+        // The server names its database in its first line, without the password.
+        let server = try MoneyFlowBinary.spawn(
+            ["serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve-ok", "--database", TestPostgres.withoutLedger(url)], cwd: dir, env: env)
+        for _ in 0..<400 where !server.stdoutSoFar().contains("listening on") && !server.hasExited { usleep(25_000) }
+        kill(server.pid, SIGTERM)
+        let served = server.wait()
+        printed += served.stdout + served.stderr
+        #expect(served.stdout.contains("listening on") && served.stdout.contains("postgres://moneyflow@"), "\(served.stdout) \(served.stderr)")
         // Errors: a bad file, the wrong password, a bad ledger name, an unknown parameter, a
         // missing ledger, the same ledger twice, a non-empty destination, a bad --database.
         var failures = [
