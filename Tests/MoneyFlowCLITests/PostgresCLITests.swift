@@ -21,7 +21,9 @@ enum PGCLI {
     }
 
     /// stdout of a command that must succeed.
-    static func output(_ args: [String], store: String, cwd: String = TestPaths.repoRoot.path, sourceLocation: SourceLocation = #_sourceLocation)
+    static func output(
+        _ args: [String], store: String, cwd: String = TestPaths.repoRoot.path, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws -> String
     {
         let r = try run(args, store: store, cwd: cwd)
@@ -89,7 +91,10 @@ struct PostgresCLITests {
         }
         for zip in ["cmb2024_basic", "cmb2024_multicurrency", "cmb2020_layout"] {
             steps.append(
-                (["import", "Samples/cmb/\(zip).aes256.zip", "--password-env", "MF_PG_TEST_CMB_PW", "--json"], ["MF_PG_TEST_CMB_PW": try PGCLI.password(zip)]))
+                (
+                    ["import", "Samples/cmb/\(zip).aes256.zip", "--password-env", "MF_PG_TEST_CMB_PW", "--json"],
+                    ["MF_PG_TEST_CMB_PW": try PGCLI.password(zip)]
+                ))
         }
         steps.append((["import", "Samples/cmb/cmb_pc_gbk.csv", "--json"], [:]))
         for scenario in ["modified_posted", "removed_posted", "refund"] {
@@ -125,7 +130,10 @@ struct PostgresCLITests {
         }
         let all = try PGCLI.jsonArray(onPG[1].1)
         #expect(all.count > 500, "the samples give \(all.count) transactions")
-        #expect(Set(all.flatMap { ($0["sources"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }) == ["cmb-pdf", "cmb-csv", "csv", "ofx", "plaid"])
+        #expect(
+            Set(all.flatMap { ($0["sources"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }) == [
+                "cmb-pdf", "cmb-csv", "csv", "ofx", "plaid",
+            ])
 
         // Importing everything again adds nothing on PostgreSQL, exactly as on SQLite.
         for step in steps {
@@ -179,7 +187,9 @@ struct PostgresStoreURLTests {
         #expect(viaEnv.stdout == viaOption.stdout)
         // --store wins over the environment, as for SQLite.
         let sqlite = "\(dir)/other.sqlite"
-        #expect(try MoneyFlowBinary.run(["import", "\(TestPaths.samples.path)/csv/amex.csv", "--quiet", "--store", sqlite], cwd: dir, env: env).status == 0)
+        #expect(
+            try MoneyFlowBinary.run(["import", "\(TestPaths.samples.path)/csv/amex.csv", "--quiet", "--store", sqlite], cwd: dir, env: env)
+                .status == 0)
         #expect(try MoneyFlowBinary.run(["transactions", "--format", "json"], cwd: dir, env: env).stdout == viaOption.stdout)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["other.sqlite"], "a file store appeared")
     }
@@ -208,19 +218,23 @@ struct PostgresStoreURLTests {
         #expect(try run(["import", "\(s)/csv/amex.csv", "--store", url]).status == 0)
         #expect(try run(["import", "\(s)/csv/amex.csv", "\(s)/csv/chase_card.csv", "--json", "--verbose", "--store", url]).status == 0)
         #expect(try run(["import", "\(s)/csv/bofa_card.csv"], env: ["MONEYFLOW_STORE": url]).status == 0)
-        for list in [["transactions"], ["transactions", "--format", "json"], ["accounts"], ["batches", "--format", "json"], ["reconcile"]] {
+        for list in [
+            ["transactions"], ["transactions", "--format", "json"], ["accounts"], ["batches", "--format", "json"], ["reconcile"],
+        ] {
             #expect(try run(list + ["--store", url]).status == 0, "\(list)")
         }
         let copied = try run(["migrate", "--from", url, "--to", "\(dir)/copy.sqlite", "--json"])
         #expect(copied.status == 0 && copied.stdout.contains(ledger), "\(copied.stderr)")
         // The server names its database in its first line, without the password.
         let server = try MoneyFlowBinary.spawn(
-            ["serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve-ok", "--database", TestPostgres.withoutLedger(url)], cwd: dir, env: env)
+            ["serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve-ok", "--database", TestPostgres.withoutLedger(url)], cwd: dir,
+            env: env)
         for _ in 0..<400 where !server.stdoutSoFar().contains("listening on") && !server.hasExited { usleep(25_000) }
         kill(server.pid, SIGTERM)
         let served = server.wait()
         printed += served.stdout + served.stderr
-        #expect(served.stdout.contains("listening on") && served.stdout.contains("postgres://moneyflow@"), "\(served.stdout) \(served.stderr)")
+        #expect(
+            served.stdout.contains("listening on") && served.stdout.contains("postgres://moneyflow@"), "\(served.stdout) \(served.stderr)")
         // Errors: a bad file, the wrong password, a bad ledger name, an unknown parameter, a
         // missing ledger, the same ledger twice, a non-empty destination, a bad --database.
         var failures = [
@@ -232,7 +246,10 @@ struct PostgresStoreURLTests {
             try run(["transactions", "--store", url.replacingOccurrences(of: "ledger=\(ledger)", with: "ledger=\(ledger)_missing")]),
             try run(["migrate", "--from", url, "--to", url]),
             try run(["migrate", "--from", "\(dir)/copy.sqlite", "--to", url]),
-            try run(["serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve", "--database", TestPostgres.withoutLedger(bad) + "&colour=blue"]),
+            try run([
+                "serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve", "--database",
+                TestPostgres.withoutLedger(bad) + "&colour=blue",
+            ]),
         ]
         // Without the password in the URL the server refuses: the URL's password is what opened it.
         failures.append(try run(["transactions", "--store", TestPostgres.storeURL(ledger: ledger)]))

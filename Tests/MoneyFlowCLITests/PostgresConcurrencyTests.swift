@@ -69,7 +69,8 @@ struct PostgresConcurrencyTests {
                 waited += r.stderrLines.count - other.count
             }
             let concurrent = try PGCLI.jsonArray(try PGCLI.output(listing, store: url, cwd: batch.dir))
-            #expect(concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
+            #expect(
+                concurrent.count == sequential.count, "round \(round): \(concurrent.count) transactions, sequential \(sequential.count)")
             let records = concurrent.reduce(0) { $0 + (($1["sources"] as? [Any])?.count ?? 0) }
             #expect(records == sequentialRecords, "round \(round): \(records) records, sequential \(sequentialRecords)")
             let shape = jsonLedgerShape(concurrent), expected = jsonLedgerShape(sequential)
@@ -85,11 +86,14 @@ struct PostgresConcurrencyTests {
             let batches = try PGCLI.jsonArray(try PGCLI.output(["batches", "--format", "json"], store: url, cwd: batch.dir))
             for f in batch.files {
                 let adding = batches.filter {
-                    ($0["file"] as? String) == f && (($0["new"] as? Int) ?? 0) + (($0["linked"] as? Int) ?? 0) + (($0["needs_review"] as? Int) ?? 0) > 0
+                    ($0["file"] as? String) == f
+                        && (($0["new"] as? Int) ?? 0) + (($0["linked"] as? Int) ?? 0) + (($0["needs_review"] as? Int) ?? 0) > 0
                 }
                 #expect(adding.count <= 1, "round \(round): \(f) added records in \(adding.count) batches")
             }
         }
-        print("postgres concurrency: \(rounds) rounds of \(n) processes, \(batch.files.count) files, \(sequential.count) transactions; \(waited) lock waits reported")
+        print(
+            "postgres concurrency: \(rounds) rounds of \(n) processes, \(batch.files.count) files, \(sequential.count) transactions; \(waited) lock waits reported"
+        )
     }
 }

@@ -73,7 +73,10 @@ struct PostgresCrashTests {
         // for random kills to land inside it.
         for k in 0..<Self.bigFiles {
             var text = "Date,Description,Amount\n"
-            for r in 0..<Self.bigRows { text += String(format: "%02d/%02d/2025,BIG MERCHANT %d ROW %05d,%d.%02d\n", r % 12 + 1, r % 28 + 1, k, r, 5 + r % 400, r % 100) }
+            for r in 0..<Self.bigRows {
+                text += String(
+                    format: "%02d/%02d/2025,BIG MERCHANT %d ROW %05d,%d.%02d\n", r % 12 + 1, r % 28 + 1, k, r, 5 + r % 400, r % 100)
+            }
             try text.write(toFile: "\(batch.dir)/big_\(k).csv", atomically: false, encoding: .utf8)
         }
         // A few kinds of file (the CMB CSVs overlap: the second finds the first's rows), the
@@ -92,7 +95,8 @@ struct PostgresCrashTests {
         let fullDuration = Date().timeIntervalSince(started)
         try #require(ref.status == 0, "reference import failed: \(ref.stderr)")
         let reference = try PostgresFileState.read(psql, ledger: refLedger)
-        let referenceLedger = try PGCLI.output(["transactions", "--all", "--format", "json"], store: TestPostgres.storeURL(ledger: refLedger), cwd: batch.dir)
+        let referenceLedger = try PGCLI.output(
+            ["transactions", "--all", "--format", "json"], store: TestPostgres.storeURL(ledger: refLedger), cwd: batch.dir)
         try #require(reference.batchRowsByFile.count == files.count)
         let rowsPerFile = reference.batchRowsByFile.mapValues { $0[0] }
 
@@ -145,13 +149,17 @@ struct PostgresCrashTests {
             for f in files {
                 let records = s.recordsByFile[f] ?? 0
                 let batches = s.batchRowsByFile[f] ?? []
-                #expect(batches.allSatisfy { $0 == rowsPerFile[f] }, "\(context): a batch of \(f) does not account for all its rows: \(batches)")
+                #expect(
+                    batches.allSatisfy { $0 == rowsPerFile[f] }, "\(context): a batch of \(f) does not account for all its rows: \(batches)"
+                )
                 if batches.isEmpty {
                     #expect(records == 0, "\(context): \(f) has \(records) records but no batch")
                     sawMissing = true
                 } else {
                     #expect(!sawMissing, "\(context): \(f) committed after an earlier file that is missing")
-                    #expect(records == (reference.recordsByFile[f] ?? 0), "\(context): \(f) has a batch but \(records) of \(reference.recordsByFile[f] ?? 0) records")
+                    #expect(
+                        records == (reference.recordsByFile[f] ?? 0),
+                        "\(context): \(f) has a batch but \(records) of \(reference.recordsByFile[f] ?? 0) records")
                     committed += 1
                 }
             }

@@ -85,7 +85,8 @@ struct PostgresMigrateTests {
         }
         let env = [
             "PLAID_CLIENT_ID": "test-client-id", "PLAID_SECRET": "test-secret", "PLAID_ENV": plaid.baseURL,
-            "MONEYFLOW_KEY_FILE": dir + "/keys/plaid.key", "MONEYFLOW_PLAID_BACKOFF_MS": "2", "HOME": dir, "XDG_CONFIG_HOME": dir + "/config",
+            "MONEYFLOW_KEY_FILE": dir + "/keys/plaid.key", "MONEYFLOW_PLAID_BACKOFF_MS": "2", "HOME": dir,
+            "XDG_CONFIG_HOME": dir + "/config",
         ]
         func must(_ args: [String], _ store: String) throws -> String {
             let r = try PGCLI.run(args, store: store, env: env)
@@ -110,7 +111,8 @@ struct PostgresMigrateTests {
         _ = try must(["edit", String(linkedID), "--note", "checked with the receipt", "--description", "Groceries (mine)"], a)
         let alone = try must(["unlink", String(record)], a)
         #expect(alone.contains("is now transaction"), "\(alone)")
-        let other = try #require(listed.first { ($0["id"] as? Int) != linkedID && ($0["account"] as? String) == (linked["account"] as? String) }?["id"] as? Int)
+        let other = try #require(
+            listed.first { ($0["id"] as? Int) != linkedID && ($0["account"] as? String) == (linked["account"] as? String) }?["id"] as? Int)
         _ = try must(["edit", String(other), "--counterparty", "Corner Shop"], a)
         let original = try Self.everything(a, env: env)
         #expect(original[6].1.contains("item_id"), "the original has a Plaid item: \(original[6].1)")
@@ -142,7 +144,8 @@ struct PostgresMigrateTests {
         let old = try Self.ids(original[0].1)
         for step in [
             ["import", "Samples/csv/chase_checking.csv", "--json"], ["import", "Samples/ofx/first_platypus_checking.ofx", "--json"],
-            ["import", "Samples/csv/amex.csv", "Samples/csv/bofa_card.csv", "--json"], ["undo", String(undone - 1)], ["plaid", "sync", "--json"],
+            ["import", "Samples/csv/amex.csv", "Samples/csv/bofa_card.csv", "--json"], ["undo", String(undone - 1)],
+            ["plaid", "sync", "--json"],
         ] {
             let x = try PGCLI.run(step, store: a, env: env), y = try PGCLI.run(step, store: p, env: env)
             #expect(x.status == 0 && y.status == 0, "\(step.joined(separator: " ")): \(x.stderr) \(y.stderr)")
@@ -157,7 +160,8 @@ struct PostgresMigrateTests {
         let batchesA = try PGCLI.batchesWithoutTimes(after[2].1), batchesP = try PGCLI.batchesWithoutTimes(afterPG[2].1)
         #expect(batchesA == batchesP, "batches differ:\n\(batchesA)\n\(batchesP)")
         let new = try Self.ids(afterPG[0].1)
-        let addedTransactions = Set(new.transactions).subtracting(old.transactions), addedRecords = Set(new.records).subtracting(old.records)
+        let addedTransactions = Set(new.transactions).subtracting(old.transactions),
+            addedRecords = Set(new.records).subtracting(old.records)
         #expect(!addedRecords.isEmpty)
         #expect(addedTransactions.allSatisfy { $0 > old.transactions.max() ?? 0 }, "a new transaction reuses an old id")
         #expect(addedRecords.allSatisfy { $0 > old.records.max() ?? 0 }, "a new record reuses an old id")

@@ -38,13 +38,16 @@ struct PostgresServeTests {
             let r = try await e2e.upload(h, token: alice, f)
             #expect(r.status == 200, "\(f.path): \(r.text)")
         }
-        let bobFile = (path: TestPaths.samples.appendingPathComponent("csv/chase_checking.csv").path, password: String?.none, account: String?.none)
+        let bobFile = (
+            path: TestPaths.samples.appendingPathComponent("csv/chase_checking.csv").path, password: String?.none, account: String?.none
+        )
         let bobImport = try await e2e.upload(h, token: bob, bobFile)
         #expect(bobImport.status == 200, "\(bobImport.text)")
 
         // The ledgers are in the database, not in files under the data folder.
         let present = try TestPostgres.psql(
-            "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN (\(schemas.map { "'\($0)'" }.joined(separator: ","))) ORDER BY 1")
+            "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN (\(schemas.map { "'\($0)'" }.joined(separator: ","))) ORDER BY 1"
+        )
         #expect(present.split(separator: "\n").map(String.init) == schemas.sorted(), "schemas in the database: \(present)")
         let files = FileManager.default.enumerator(atPath: data)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(!files.contains { $0.hasPrefix("ledgers/") && $0.hasSuffix(".sqlite") }, "a ledger file under the data folder: \(files)")
@@ -53,15 +56,19 @@ struct PostgresServeTests {
         let dir = try TestPaths.tempDir("pg-serve-cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let aliceLedger = try await h.allTransactions(token: alice, limit: 11)
-        #expect(ServerEndToEndTests.canonical(aliceLedger, idBase: aliceBase) == (try await e2e.cliLedger(dir)), "alice's ledger over HTTP equals the CLI's")
+        #expect(
+            ServerEndToEndTests.canonical(aliceLedger, idBase: aliceBase) == (try await e2e.cliLedger(dir)),
+            "alice's ledger over HTTP equals the CLI's")
         let bobLedger = try await h.allTransactions(token: bob)
         #expect(!bobLedger.isEmpty)
-        #expect(Set(bobLedger.compactMap { $0["account"] as? String }).count == 1, "\(Set(bobLedger.compactMap { $0["account"] as? String }))")
+        #expect(
+            Set(bobLedger.compactMap { $0["account"] as? String }).count == 1, "\(Set(bobLedger.compactMap { $0["account"] as? String }))")
         let (aliceIDs, aliceRecords) = ids(aliceLedger), (bobIDs, bobRecords) = ids(bobLedger)
         #expect(aliceIDs.isDisjoint(with: bobIDs) && aliceRecords.isDisjoint(with: bobRecords), "the users' ids overlap")
 
         // Another user's ids answer 404: batches, records, links.
-        let aliceBatches = try #require((try await h.get("/v1/batches", token: alice).json as? [String: Any])?["batches"] as? [[String: Any]])
+        let aliceBatches = try #require(
+            (try await h.get("/v1/batches", token: alice).json as? [String: Any])?["batches"] as? [[String: Any]])
         let newestBatch = aliceBatches.compactMap { ($0["id"] as? NSNumber)?.int64Value }.max()
         let aliceBatch = try #require(newestBatch)
         #expect(try await h.send("POST", "/v1/batches/\(aliceBatch)/undo", token: bob).status == 404)
