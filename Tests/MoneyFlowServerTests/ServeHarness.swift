@@ -14,8 +14,9 @@ final class ServeHarness: @unchecked Sendable {
     let child: BinaryChild
     let baseURL: String
 
-    static func start(env: [String: String] = [:], extraArgs: [String] = []) async throws -> ServeHarness {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+    /// `data`: an existing data folder (a restart), else a new one.
+    static func start(env: [String: String] = [:], extraArgs: [String] = [], data existing: String? = nil) async throws -> ServeHarness {
+        let data = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let child = try MoneyFlowBinary.spawn(["serve", "--listen", "127.0.0.1:0", "--data", data] + extraArgs, env: env)
         var url: String?
@@ -42,12 +43,13 @@ final class ServeHarness: @unchecked Sendable {
         self.data = data; self.child = child; self.baseURL = baseURL
     }
 
-    /// SIGTERM, then the process's own exit (graceful shutdown); the data folder is removed.
+    /// SIGTERM, then the process's own exit (graceful shutdown); the data folder is removed
+    /// unless `keepData` (to start the server again on it).
     @discardableResult
-    func stop() async -> BinaryRun {
+    func stop(keepData: Bool = false) async -> BinaryRun {
         kill(child.pid, SIGTERM)
         let run = await waitOffPool(child)
-        try? FileManager.default.removeItem(atPath: data)
+        if !keepData { try? FileManager.default.removeItem(atPath: data) }
         return run
     }
 
