@@ -97,7 +97,7 @@ public struct CMBStatementImporter: Importer {
         // (招商银行信用卡对账单), told apart by the bill's title on page 1.
         let statement =
             CMBCardReconstructor.isCardBill(read.pages)
-            ? try CMBCardReconstructor().importedStatement(from: read.pages, fileName: file)
+            ? try CMBCardReconstructor().reconstruct(read.pages, fileName: file).importedStatement(splitCards: options.splitCards)
             : try CMBStatementReconstructor().importedStatement(from: read.pages, fileName: file)
         if let damaged = read.problems.first {
             // The glyphs around the damage still read, so the rows that remain look fine and

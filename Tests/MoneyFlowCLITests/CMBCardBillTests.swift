@@ -218,6 +218,23 @@ struct CMBCardBillTests {
         #expect((r["new"] as? Int ?? 0) > 0)
     }
 
+    @Test func splitCardsPutsTheSupplementaryCardInItsOwnAccount() throws {
+        let dir = try TestPaths.tempDir("cmbcard-split")
+        let (_, want) = try Self.load("cmbcard_multipage")
+        let pdf = Self.dir.appendingPathComponent("cmbcard_multipage.pdf").path
+        let r = try Self.object(Self.run(["import", pdf, "--split-cards", "--json"], dir))
+        #expect(r["new"] as? Int == want.transactions.count)
+        let accounts = try Self.array(Self.run(["accounts", "--format", "json"], dir))
+        #expect(accounts.compactMap { $0["name"] as? String }.sorted() == ["CMB Card 0862", "CMB Card 7310"])
+        #expect(accounts.allSatisfy { $0["type"] as? String == "credit" })
+        let supplementary = want.transactions.filter { $0.card == "0862" }
+        let stored = try Self.array(Self.run(["transactions", "--account", "CMB Card 0862", "--format", "json"], dir))
+        #expect(stored.count == supplementary.count && supplementary.count >= 5)
+        // In its own account the row's card is no longer worth a note; a foreign amount still is.
+        #expect(stored.allSatisfy { ($0["note"] as? String)?.contains("卡号末四位") != true })
+        #expect(stored.contains { ($0["note"] as? String) == "交易地金额 1,580(JP)" })
+    }
+
     @Test func theBinaryOpensTheBillInItsZip() throws {
         let dir = try TestPaths.tempDir("cmbcard-zip")
         let (_, want) = try Self.load("cmbcard_basic")

@@ -35,21 +35,36 @@ extension CMBCardStatement {
     /// One record per row, spending as money out of the card account (negative), repayments and
     /// refunds as money in. The row's own card, when it is not the bill's, and a 交易地金额 that
     /// is not the RMB amount are kept in the note (`卡号末四位 0862; 交易地金额 18.50(US)`).
-    public func importedStatement() -> ImportedStatement {
-        let key = accountKey
-        let records = rows.map { r in
-            IncomingRecord(
-                accountKey: key, sourceKind: .cmbPDF, date: r.date,
-                amount: Money(minorUnits: -r.rmbAmount.minorUnits, currency: "CNY"), description: r.description,
-                note: note(r), locator: Locator(page: r.page, row: r.rowOnPage), raw: r.rawJSON)
+    ///
+    /// - Parameter splitCards: rows of a supplementary card go to that card's own account
+    ///   (`cmb-card:<its last4>`, also a credit account) instead of the bill's.
+    public func importedStatement(splitCards: Bool = false) -> ImportedStatement {
+        var accounts = [accountFacts]
+        var keys: [String: String] = [:]
+        if splitCards {
+            for card in Set(rows.compactMap(\.card)).subtracting([header.cardLast4]).sorted() {
+                let key = "cmb-card:" + card
+                keys[card] = key
+                accounts.append(
+                    AccountFacts(
+                        key: key, suggestedName: "CMB Card \(card)", institution: CMBStatement.institution, number: card,
+                        type: "credit", subtype: "credit card", currencies: ["CNY"], details: ["mainCard": header.cardLast4]))
+            }
         }
-        return ImportedStatement(importerID: CMBCardStatement.importerID, accounts: [accountFacts], records: records, warnings: warnings)
+        let records = rows.map { r in
+            let own = r.card.flatMap { keys[$0] }
+            return IncomingRecord(
+                accountKey: own ?? accountKey, sourceKind: .cmbPDF, date: r.date,
+                amount: Money(minorUnits: -r.rmbAmount.minorUnits, currency: "CNY"), description: r.description,
+                note: note(r, inOwnAccount: own != nil), locator: Locator(page: r.page, row: r.rowOnPage), raw: r.rawJSON)
+        }
+        return ImportedStatement(importerID: CMBCardStatement.importerID, accounts: accounts, records: records, warnings: warnings)
     }
 
-    /// The note of a row's record (nil when there is nothing beyond the bill's card and RMB).
-    public func note(_ r: Row) -> String? {
+    /// The note of a row's record (nil when there is nothing beyond the account's card and RMB).
+    public func note(_ r: Row, inOwnAccount: Bool = false) -> String? {
         var parts: [String] = []
-        if let card = r.card, card != header.cardLast4 { parts.append("卡号末四位 \(card)") }
+        if let card = r.card, card != header.cardLast4, !inOwnAccount { parts.append("卡号末四位 \(card)") }
         if let amount = r.originalAmount {
             let sameAmount = amount == r.rmbAmount.decimalString
             if !sameAmount || (r.originalRegion ?? "CN") != "CN" { parts.append("交易地金额 \(r.printedOriginal)") }
