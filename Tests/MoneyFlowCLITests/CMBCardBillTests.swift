@@ -157,9 +157,12 @@ struct CMBCardBillTests {
 
     // MARK: through the binary
 
-    static func run(_ args: [String], _ dir: String, status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> BinaryRun {
+    static func run(_ args: [String], _ dir: String, status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> BinaryRun
+    {
         let r = try MoneyFlowBinary.run(args + ["--store", "store.sqlite"], cwd: dir)
-        #expect(r.signal == 0 && r.status == status, "moneyflow \(args.joined(separator: " ")): \(r.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            r.signal == 0 && r.status == status, "moneyflow \(args.joined(separator: " ")): \(r.stderr)", sourceLocation: sourceLocation)
         return r
     }
 
@@ -192,7 +195,8 @@ struct CMBCardBillTests {
             key($0["date"] as? String ?? "", $0["amount"] as? String ?? "", $0["description"] as? String ?? "", $0["note"] as? String)
         }
         #expect(got.sorted() == want.transactions.map { key($0.date, $0.amount, $0.description, $0.note) }.sorted())
-        #expect(stored.allSatisfy { $0["account"] as? String == "CMB Card \(want.header.card_last4)" && $0["currency"] as? String == "CNY" })
+        #expect(
+            stored.allSatisfy { $0["account"] as? String == "CMB Card \(want.header.card_last4)" && $0["currency"] as? String == "CNY" })
 
         let accounts = try Self.array(Self.run(["accounts", "--format", "json"], dir))
         #expect(accounts.count == 1)

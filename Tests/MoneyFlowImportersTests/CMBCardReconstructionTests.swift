@@ -1,5 +1,6 @@
 import MoneyFlowCore
 import MoneyFlowImporters
+import MoneyFlowTestSupport
 import Testing
 
 /// The credit-card bill reconstruction on synthetic glyph boxes (no PDF): years across a January
@@ -61,6 +62,17 @@ struct CMBCardReconstructionTests {
         #expect(records.map(\.amount.decimalString) == ["1000.00", "-73.62", "-36.00"])
         #expect(records.map(\.note) == [nil, "卡号末四位 0862; 交易地金额 1,580(JP)", nil])
         #expect(records.map(\.locator) == [Locator(page: 1, row: 1), Locator(page: 1, row: 2), Locator(page: 1, row: 3)])
+    }
+
+    /// Positions decide, not the order the content stream draws the text in.
+    @Test func theContentStreamOrderDoesNotMatter() throws {
+        let page = Self.page(Self.good)
+        var shuffled = page
+        var rng = SplitMix64(seed: 18)
+        shuffled.items.shuffle(using: &rng)
+        #expect(shuffled.items != page.items)
+        let a = try CMBCardReconstructor().reconstruct([page]), b = try CMBCardReconstructor().reconstruct([shuffled])
+        #expect(a.rows.count == 3 && a.rows == b.rows && a.header == b.header)
     }
 
     @Test func anUnreadableDateIsRefusedWithPageRowAndColumn() throws {

@@ -61,7 +61,8 @@ struct CMBCardWork {
                 columns = found.columns
                 start = found.columns.bottom
             } else if !lines.isEmpty {
-                warnings.append(ImportWarning("no column header on this page; columns of the previous page used", at: Locator(page: number)))
+                warnings.append(
+                    ImportWarning("no column header on this page; columns of the previous page used", at: Locator(page: number)))
             }
             ended = try readTable(
                 lines.filter { $0.midY > start }, columns: columns, page: number, header: header,
@@ -87,7 +88,9 @@ struct CMBCardWork {
     /// 循环利息 (the last two count as 0 when not printed). A failure is a warning: the rows are
     /// still what the bill prints, but the bill does not add up (or was misread).
     mutating func checkTotals(_ h: CMBCardStatement.Header) {
-        guard let total = h.newBalance, let prev = h.previousBalance, let paid = h.previousPayment, let charges = h.newCharges else { return }
+        guard let total = h.newBalance, let prev = h.previousBalance, let paid = h.previousPayment, let charges = h.newCharges else {
+            return
+        }
         let adjustment = h.adjustment?.minorUnits ?? 0, interest = h.interest?.minorUnits ?? 0
         let sum = prev.minorUnits - paid.minorUnits + charges.minorUnits - adjustment + interest
         guard sum != total.minorUnits else { return }

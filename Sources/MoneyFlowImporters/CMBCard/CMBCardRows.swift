@@ -16,7 +16,7 @@ extension CMBCardWork {
             let compact = line.compactText
             if compact.contains("[END]") { return true }
             let runs = line.runs(gapFactor: 1.0)
-            if runs.allSatisfy({ CMBWork.parseMarker($0.compact) != nil }) { continue }  // page marker `N/M`
+            if runs.allSatisfy({ CMBWork.parseMarker($0.compact) != nil }) { continue } // page marker `N/M`
             var cells = Array(repeating: [CMBLine](), count: columns.kinds.count)
             for run in runs { cells[columns.band(run.x0)].append(run) }
             func cell(_ kind: CMBCardColumnKind, spaced: Bool = false) -> String {
@@ -28,7 +28,8 @@ extension CMBCardWork {
                 if CMBCardWork.sectionLabels.contains(compact) {
                     section = compact
                 } else {
-                    warnings.append(ImportWarning("text in the transaction table that is no row, ignored: \(line.spacedText)", at: Locator(page: page)))
+                    warnings.append(
+                        ImportWarning("text in the transaction table that is no row, ignored: \(line.spacedText)", at: Locator(page: page)))
                 }
                 continue
             }
@@ -76,7 +77,8 @@ extension CMBCardWork {
         guard let (month, day) = CMBCardWork.parseMonthDay(text),
             let d = LocalDate(year: month > header.month ? header.year - 1 : header.year, month: month, day: day)
         else {
-            throw ImportError(.malformed, file: fileName, locator: loc, column: column, problem: "unreadable date '\(text)' (expected MM/DD)")
+            throw ImportError(
+                .malformed, file: fileName, locator: loc, column: column, problem: "unreadable date '\(text)' (expected MM/DD)")
         }
         return d
     }
