@@ -239,6 +239,21 @@ struct CMBCardBillTests {
         #expect(stored.contains { ($0["note"] as? String) == "交易地金额 1,580(JP)" })
     }
 
+    @Test func aManifestEntryCanSplitCards() throws {
+        let dir = try TestPaths.tempDir("cmbcard-manifest")
+        for name in ["cmbcard_multipage.pdf", "cmbcard_basic.pdf"] {
+            try FileManager.default.copyItem(atPath: Self.dir.appendingPathComponent(name).path, toPath: "\(dir)/\(name)")
+        }
+        try "[[files]]\npath = \"cmbcard_multipage.pdf\"\nsplit_cards = true\n".write(
+            toFile: "\(dir)/moneyflow.toml", atomically: false, encoding: .utf8)
+        _ = try Self.run(["run", "moneyflow.toml"], dir)
+        let accounts = try Self.array(Self.run(["accounts", "--format", "json"], dir))
+        #expect(accounts.compactMap { $0["name"] as? String }.sorted() == ["CMB Card 0862", "CMB Card 4529", "CMB Card 7310"])
+        try "[defaults]\nsplit_cards = \"yes\"\n".write(toFile: "\(dir)/moneyflow.toml", atomically: false, encoding: .utf8)
+        let bad = try Self.run(["run", "moneyflow.toml"], dir, status: 1)
+        #expect(bad.stderr.contains("'split_cards' must be true or false"), "\(bad.stderr)")
+    }
+
     @Test func theBinaryOpensTheBillInItsZip() throws {
         let dir = try TestPaths.tempDir("cmbcard-zip")
         let (_, want) = try Self.load("cmbcard_basic")
