@@ -5,7 +5,7 @@ import MoneyFlowPDF
 import MoneyFlowZip
 
 /// CMB 招商银行交易流水: a PDF statement, bare or inside the password-protected ZIP the app
-/// e-mails. ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
+/// e-mails; also the CMB credit-card bill (招商银行信用卡对账单, ``CMBCardReconstructor``). ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
 /// glyph positions by the pure ``CMBStatementReconstructor``.
 ///
 /// The bank's one home is split in two halves on purpose: this target (MoneyFlowCMB) holds the
@@ -13,7 +13,7 @@ import MoneyFlowZip
 /// positioned text lives in `Sources/MoneyFlowImporters/CMB/`, Foundation-only (iOS-portable).
 public struct CMBStatementImporter: Importer {
     public let id = "cmb-pdf"
-    public let displayName = "CMB PDF statement (bare or in its ZIP)"
+    public let displayName = "CMB PDF statement or credit-card bill (bare or in its ZIP)"
     public var zipLimits = ZipLimits(maxEntrySize: 256 << 20)
 
     public init() {}
@@ -93,7 +93,12 @@ public struct CMBStatementImporter: Importer {
         } catch let e as PDFError {
             throw map(e, file: file)
         }
-        let statement = try CMBStatementReconstructor().importedStatement(from: read.pages, fileName: file)
+        // One container, two documents: the debit-card 交易流水 and the credit-card bill
+        // (招商银行信用卡对账单), told apart by the bill's title on page 1.
+        let statement =
+            CMBCardReconstructor.isCardBill(read.pages)
+            ? try CMBCardReconstructor().reconstruct(read.pages, fileName: file).importedStatement(splitCards: options.splitCards)
+            : try CMBStatementReconstructor().importedStatement(from: read.pages, fileName: file)
         if let damaged = read.problems.first {
             // The glyphs around the damage still read, so the rows that remain look fine and
             // may even chain: only poppler knows that part of the page could not be drawn.

@@ -22,9 +22,15 @@ public struct ImportOptions: Sendable {
     public var password: PasswordProvider?
     /// Default currency for sources that do not print one.
     public var defaultCurrency: String?
+    /// A card bill's rows of a supplementary card go to that card's own account instead of the
+    /// bill's (`--split-cards`).
+    public var splitCards: Bool
 
-    public init(csvProfiles: [CSVProfile]? = nil, password: PasswordProvider? = nil, defaultCurrency: String? = nil) {
+    public init(
+        csvProfiles: [CSVProfile]? = nil, password: PasswordProvider? = nil, defaultCurrency: String? = nil, splitCards: Bool = false
+    ) {
         self.csvProfiles = csvProfiles; self.password = password; self.defaultCurrency = defaultCurrency
+        self.splitCards = splitCards
     }
 }
 

@@ -63,6 +63,11 @@ struct ImportCommand: ParsableCommand {
         if let w = windowDays, w < 0 || w > 60 { throw ValidationError("--window must be between 0 and 60 days") }
     }
 
+    @Flag(
+        name: .customLong("split-cards"),
+        help: "CMB credit-card bills: put a supplementary card's rows into that card's own account (default: the bill's account).")
+    var splitCards = false
+
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first file that fails (default: report it and go on).")
     var failFast = false
 
@@ -76,6 +81,7 @@ struct ImportCommand: ParsableCommand {
         let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         options.strict = strict
+        options.splitCards = splitCards
         if let w = windowDays { options.reconcile.dateWindowDays = w }
         if let p = csvProfile { options.csvProfiles = try resolveProfile(p) }
         options.password = try PasswordSource.provider(env: passwordEnv, file: passwordFile)

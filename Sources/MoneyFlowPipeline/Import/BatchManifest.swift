@@ -41,7 +41,7 @@ public struct BatchManifest: Sendable {
     }
 
     static let topKeys = ["store", "exclude", "strict", "defaults", "files", "accounts"]
-    static let optionKeys = ["account", "format", "csv_profile", "password_env", "password_file", "window_days", "strict"]
+    static let optionKeys = ["account", "format", "csv_profile", "password_env", "password_file", "window_days", "strict", "split_cards"]
 
     /// Refuses keys not in `known`, naming the nearest valid one.
     static func checkKeys(_ t: JSONObject, known: [String], in place: String, manifest: String) throws {
@@ -104,6 +104,10 @@ public struct BatchManifest: Sendable {
         if let v = t["strict"] {
             guard case .bool(let b) = v else { throw Error(message: "\(manifest): 'strict' must be true or false") }
             o.strict = b
+        }
+        if let v = t["split_cards"] {
+            guard case .bool(let b) = v else { throw Error(message: "\(manifest): 'split_cards' must be true or false") }
+            o.splitCards = b
         }
         return o
     }

@@ -17,6 +17,9 @@ public struct FileImportOptions: Sendable {
     /// Every warning (importer or plan) is an error: the file fails and writes nothing
     /// (`--strict`, manifest `strict = true`).
     public var strict: Bool = false
+    /// Rows of a supplementary card in a CMB credit-card bill go to that card's own account
+    /// (`--split-cards`); by default they stay in the bill's account.
+    public var splitCards: Bool = false
     public var reconcile = ReconcileOptions()
     public init(
         format: String? = nil, accountName: String? = nil, csvProfiles: [CSVProfile]? = nil,
@@ -73,7 +76,7 @@ public struct ImportService: Sendable {
         do { data = try Data(contentsOf: url) } catch { throw ImportError(.unrecognized, file: name, problem: "cannot read file") }
         if data.isEmpty { throw ImportError(.malformed, file: name, problem: "empty file") }
         let input = ImportInput(fileName: name, data: data)
-        let importOptions = ImportOptions(csvProfiles: options.csvProfiles, password: options.password)
+        let importOptions = ImportOptions(csvProfiles: options.csvProfiles, password: options.password, splitCards: options.splitCards)
         let importer: any Importer
         if let format = options.format, format != "auto" {
             guard let i = registry.importer(id: format) ?? (format == "cmb-csv" ? registry.importer(id: "csv") : nil) else {

@@ -1,0 +1,394 @@
+#!/usr/bin/env python3
+"""Generate synthetic CMB credit-card bills (招商银行信用卡对账单, PDF) for MoneyFlow.
+
+    python3 scripts/gen_cmb_card_samples.py            # writes Samples/cmb/card/
+
+Deterministic (fixed seeds, reportlab invariant mode, fixed ZIP salts and timestamps): the same
+command writes byte-identical files. The format imitated is FORMAT.md §3
+(/work/shared/reference/cmb/FORMAT.md): title `招商银行信用卡对账单（个人消费卡账户 YYYY年MM月）`
+(`（补）` on re-sent copies), header facts (账单日, 到期还款日, 信用额度, 本期还款总额, ...), the
+bill's check line, then the table 交易日 | 记账日 | 交易摘要 | 人民币金额 | 卡号末四位 | 交易地金额
+with `MM/DD` dates, section label rows (还款, 退款, 消费, ...), several pages, `[END]`.
+All names, card numbers and amounts are invented. See Samples/cmb/card/README.md.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import List, Optional, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from reportlab.pdfgen.canvas import Canvas                          # noqa: E402
+from cmbgen.pdfrender import MONO, SANS, ASCENT, PAGE_W, PAGE_H, register_fonts, width  # noqa: E402
+from cmbgen.zipwriter import Entry, build_zip                       # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(REPO, "Samples", "cmb", "card")
+D = dt.date
+Dec = Decimal
+SIZE = 8.0
+
+# Column header: (key, Chinese label, wrapped form, English label, x of the label, value alignment, value x)
+COLUMNS = [
+    ("sold", "交易日", ("交易日",), "SOLD", 36.0, "left", 36.0),
+    ("posted", "记账日", ("记账日",), "POSTED", 84.0, "left", 84.0),
+    ("desc", "交易摘要", ("交易摘要",), "DESCRIPTION", 132.0, "left", 132.0),
+    ("rmb", "人民币金额", ("人民币", "金额"), "RMB AMOUNT", 340.0, "right", 382.0),
+    ("card", "卡号末四位", ("卡号末", "四位"), "CARD NO(Last 4digits)", 400.0, "left", 404.0),
+    ("orig", "交易地金额", ("交易地", "金额"), "Original Tran Amount", 478.0, "right", 559.0),
+]
+ROW_PITCH = 13.0
+TABLE_BOTTOM = 790.0
+
+
+def money(v: Decimal, places: int = 2) -> str:
+    q = Dec(1).scaleb(-places)
+    s = f"{abs(v).quantize(q):,.{places}f}"
+    return ("-" if v < 0 else "") + s
+
+
+def plain(v: Decimal, places: int = 2) -> str:
+    q = Dec(1).scaleb(-places)
+    return f"{v.quantize(q):.{places}f}"
+
+
+@dataclass
+class Row:
+    section: str                 # 还款 / 退款 / 消费 / 分期 / 费用 / 利息 ...
+    sold: Optional[dt.date]      # None on repayments
+    posted: dt.date
+    desc: str
+    rmb: Decimal                 # as printed: positive = spending, negative = credit
+    card: Optional[str]          # last four digits, None = empty cell
+    orig: Optional[Tuple[Decimal, int, str]] = None   # (amount, decimals, region) when foreign
+
+    def orig_text(self) -> str:
+        if self.orig:
+            amount, places, region = self.orig
+            return f"{money(amount, places)}({region})"
+        return f"{money(self.rmb)}(CN)"
+
+
+@dataclass
+class Bill:
+    name: str
+    holder: str
+    card_number: str             # masked, last four digits real
+    year: int
+    month: int
+    statement_date: dt.date
+    due_date: dt.date
+    credit_limit: Decimal
+    previous_balance: Decimal
+    interest: Decimal
+    rows: List[Row]
+    reissued: bool = False
+    wrap_header: bool = False
+    check_error: Decimal = Dec("0")   # added to 本期还款总额 (a bill whose check fails)
+    rows_per_page: Optional[List[int]] = None
+    password: Optional[str] = None
+    pages: int = 0
+    ops: List[list] = field(default_factory=list)
+
+    @property
+    def last4(self) -> str:
+        return self.card_number[-4:]
+
+    def sums(self):
+        payment = -sum((r.rmb for r in self.rows if r.section == "还款"), Dec(0))
+        adjustment = -sum((r.rmb for r in self.rows if r.section == "退款"), Dec(0))
+        # 利息 rows are the 循环利息 fact, not new charges
+        charges = sum((r.rmb for r in self.rows if r.section not in ("还款", "退款", "利息")), Dec(0))
+        new_balance = self.previous_balance - payment + charges - adjustment + self.interest + self.check_error
+        return payment, charges, adjustment, new_balance
+
+
+class Page:
+    def __init__(self):
+        self.ops: List[Tuple[float, float, str, str, float]] = []   # x, top, text, font, size
+
+    def text(self, x, top, text, font=MONO, size=SIZE):
+        self.ops.append((x, top, text, font, size))
+
+    def right(self, x1, top, text, font=MONO, size=SIZE):
+        self.ops.append((x1 - width(text, font, size), top, text, font, size))
+
+
+def header_ops(p: Page, b: Bill) -> float:
+    title = f"招商银行信用卡对账单（个人消费卡账户 {b.year}年{b.month:02d}月）" + ("（补）" if b.reissued else "")
+    if b.wrap_header:
+        first, second = "招商银行信用卡对账单（个人消费卡账户", f"{b.year}年{b.month:02d}月）" + ("（补）" if b.reissued else "")
+        p.text((PAGE_W - width(first, MONO, 14)) / 2, 36, first, MONO, 14)
+        p.text((PAGE_W - width(second, MONO, 14)) / 2, 54, second, MONO, 14)
+        top = 76
+    else:
+        p.text((PAGE_W - width(title, MONO, 14)) / 2, 40, title, MONO, 14)
+        top = 62
+    sub = "CMB Credit Card Statement"
+    p.text((PAGE_W - width(sub, SANS, 9)) / 2, top, sub, SANS, 9)
+    p.text(36, top + 22, f"尊敬的 {b.holder} 您好！以下是您的招商银行信用卡本期账单。", MONO, 9)
+    payment, charges, adjustment, new_balance = b.sums()
+    minimum = (new_balance / 10).quantize(Dec("0.01")) if new_balance > 0 else Dec(0)
+    y = top + 46
+    blocks = [
+        [("账单日", "Statement Date", b.statement_date.strftime("%Y/%m/%d")),
+         ("到期还款日", "Payment Due Date", b.due_date.strftime("%Y/%m/%d")),
+         ("信用额度", "Credit Limit", "¥" + money(b.credit_limit))],
+        [("本期还款总额", "New Balance", "¥" + money(new_balance)),
+         ("本期最低还款额", "Minimum Payment", "¥" + money(minimum)),
+         ("卡号", "Card Number", b.card_number)],
+    ]
+    for block in blocks:
+        for i, (cn, en, value) in enumerate(block):
+            x = 36 + 180 * i
+            p.text(x, y, cn)
+            p.text(x, y + 10, en, SANS, 7)
+            p.text(x, y + 21, value, MONO, 9)
+        y += 40
+    check = [("上期账单金额", "Balance B/F", b.previous_balance), ("上期还款金额", "Payment", payment),
+             ("本期账单金额", "New Charges", charges), ("本期调整金额", "Adjustment", adjustment),
+             ("循环利息", "Interest", b.interest)]
+    for i, (cn, en, v) in enumerate(check):
+        x = 36 + 106 * i
+        p.text(x, y, cn)
+        p.text(x, y + 10, en, SANS, 7)
+        p.text(x, y + 21, "¥" + money(v), MONO, 8)
+    y += 44
+    p.text(36, y, "本期账务明细", MONO, 9)
+    p.text(36 + width("本期账务明细", MONO, 9) + 6, y + 0.5, "Transaction Details", SANS, 8)
+    return y + 20
+
+
+def colhead_ops(p: Page, b: Bill, top: float) -> float:
+    lines = 1
+    for key, cn, wrapped, en, x, _, _ in COLUMNS:
+        parts = wrapped if b.wrap_header else (cn,)
+        for k, part in enumerate(parts):
+            p.text(x, top + 10 * k, part)
+        lines = max(lines, len(parts))
+    en_top = top + 10 * lines
+    for key, cn, wrapped, en, x, _, _ in COLUMNS:
+        p.text(x, en_top, en, SANS, 6.5)
+    return en_top + 16
+
+
+def row_ops(p: Page, r: Row, top: float):
+    if r.sold:
+        p.text(COLUMNS[0][6], top, r.sold.strftime("%m/%d"))
+    p.text(COLUMNS[1][6], top, r.posted.strftime("%m/%d"))
+    p.text(COLUMNS[2][6], top, r.desc)
+    p.right(COLUMNS[3][6], top, money(r.rmb))
+    if r.card:
+        p.text(COLUMNS[4][6], top, r.card)
+    p.right(COLUMNS[5][6], top, r.orig_text())
+
+
+def layout(b: Bill) -> List[Page]:
+    """Rows in sections; a section label row before each section; pages break where the rows
+    per page say (or where the page is full); `[END]` after the last row."""
+    items: List[Tuple[str, object]] = []
+    seen = None
+    for r in b.rows:
+        if r.section != seen:
+            items.append(("section", r.section))
+            seen = r.section
+        items.append(("row", r))
+    pages: List[Page] = []
+    p = Page()
+    y = colhead_ops(p, b, header_ops(p, b))
+    per_page = list(b.rows_per_page or [])
+    on_page = 0
+    for kind, v in items:
+        limit = per_page[len(pages)] if len(pages) < len(per_page) else 10 ** 6
+        if y + ROW_PITCH > TABLE_BOTTOM or (kind == "row" and on_page >= limit):
+            pages.append(p)
+            p = Page()
+            y = colhead_ops(p, b, 40.0)
+            on_page = 0
+        if kind == "section":
+            p.text(36, y, v)
+        else:
+            row_ops(p, v, y)
+            on_page += 1
+        y += ROW_PITCH
+    p.text(36, y + 4, "[END]")
+    p.text(36, y + 24, "温馨提示：本对账单仅供参考，如有疑问请致电招商银行信用卡客服热线4008205555。", MONO, 7)
+    pages.append(p)
+    n = len(pages)
+    for i, pg in enumerate(pages):
+        pg.right(559.0, 803.0, f"{i + 1}/{n}")
+    return pages
+
+
+def render(b: Bill, path: str) -> int:
+    register_fonts()
+    pages = layout(b)
+    c = Canvas(path, pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName=MONO, initialFontSize=SIZE)
+    c.setTitle("招商银行信用卡对账单")
+    c.setCreator("MoneyFlow scripts/gen_cmb_card_samples.py (synthetic sample)")
+    c.setAuthor("")
+    for pg in pages:
+        cur = None
+        for x, top, text, font, size in pg.ops:
+            if (font, size) != cur:
+                c.setFont(font, size)
+                cur = (font, size)
+            c.drawString(x, PAGE_H - (top + ASCENT * size), text)
+        c.showPage()
+    c.save()
+    return len(pages)
+
+
+def note_of(b: Bill, r: Row) -> Optional[str]:
+    parts = []
+    if r.card and r.card != b.last4:
+        parts.append(f"卡号末四位 {r.card}")
+    if r.orig:
+        parts.append(f"交易地金额 {r.orig_text()}")
+    return "; ".join(parts) if parts else None
+
+
+def expected(b: Bill) -> dict:
+    payment, charges, adjustment, new_balance = b.sums()
+    rows = []
+    for r in b.rows:
+        amount, places, region = r.orig if r.orig else (r.rmb, 2, "CN")
+        rows.append({
+            "section": r.section,
+            "sold": r.sold.isoformat() if r.sold else None,
+            "posted": r.posted.isoformat(),
+            "date": (r.sold or r.posted).isoformat(),
+            "description": r.desc,
+            "rmb_amount": plain(r.rmb),
+            "amount": plain(-r.rmb),
+            "card": r.card,
+            "original_amount": plain(amount, places),
+            "original_region": region,
+            "note": note_of(b, r),
+        })
+    return {
+        "fixture": b.name, "pages": b.pages, "password": b.password,
+        "title": {"year": b.year, "month": b.month, "reissued": b.reissued},
+        "account_key": f"cmb-card:{b.last4}",
+        "header": {
+            "card_number": b.card_number, "card_last4": b.last4,
+            "statement_date": b.statement_date.isoformat(), "payment_due_date": b.due_date.isoformat(),
+            "credit_limit": plain(b.credit_limit), "new_balance": plain(new_balance),
+            "previous_balance": plain(b.previous_balance), "previous_payment": plain(payment),
+            "new_charges": plain(charges), "adjustment": plain(adjustment), "interest": plain(b.interest),
+        },
+        "check_fails": b.check_error != 0,
+        "transactions": rows,
+    }
+
+
+# ---------------------------------------------------------------- the bills
+
+SHOPS = ["支付宝-上海拉扎斯信息科技有限公司", "财付通-美团外卖", "京东商城业务", "滴滴出行", "盒马鲜生",
+         "星巴克咖啡", "中国石化加油站", "携程旅行网", "银联-北京地铁", "拼多多平台商户", "全家便利店", "瑞幸咖啡"]
+
+
+def spending(rng: random.Random, start: dt.date, end: dt.date, n: int, card: str) -> List[Row]:
+    out = []
+    span = (end - start).days
+    for _ in range(n):
+        sold = start + dt.timedelta(days=rng.randrange(span))
+        posted = sold + dt.timedelta(days=rng.choice([0, 1, 1, 2]))
+        amount = Dec(rng.randrange(300, 60000)) / 100
+        out.append(Row("消费", sold, min(posted, end), rng.choice(SHOPS), amount, card))
+    out.sort(key=lambda r: (r.posted, r.sold))
+    return out
+
+
+def bills() -> List[Bill]:
+    rng = random.Random(18)
+    out = []
+
+    # 1. plain one-page bill, March 2026
+    rows = [Row("还款", None, D(2026, 2, 20), "掌上生活还款", Dec("-2380.55"), "4529"),
+            Row("退款", D(2026, 2, 24), D(2026, 2, 25), "京东商城业务退款", Dec("-89.00"), "4529")]
+    rows += spending(rng, D(2026, 2, 13), D(2026, 3, 12), 14, "4529")
+    rows.append(Row("费用", None, D(2026, 3, 5), "短信服务费", Dec("3.00"), None))
+    out.append(Bill("cmbcard_basic", "李雷 先生", "6225 88** **** 4529", 2026, 3, D(2026, 3, 12), D(2026, 3, 30),
+                    Dec("50000"), Dec("2380.55"), Dec("0"), rows))
+
+    # 2. January bill holding December rows of the previous year
+    rows = [Row("还款", None, D(2025, 12, 18), "跨行转账还款", Dec("-1500.00"), "4529"),
+            Row("还款", None, D(2025, 12, 30), "掌上生活还款", Dec("-412.30"), None)]
+    rows += spending(rng, D(2025, 12, 13), D(2026, 1, 12), 12, "4529")
+    out.append(Bill("cmbcard_january", "李雷 先生", "6225 88** **** 4529", 2026, 1, D(2026, 1, 12), D(2026, 1, 30),
+                    Dec("50000"), Dec("1912.30"), Dec("0"), rows))
+
+    # 3. several pages, foreign-currency rows, a supplementary card, interest
+    rows = [Row("还款", None, D(2026, 3, 15), "自动还款", Dec("-5000.00"), "7310"),
+            Row("退款", D(2026, 3, 20), D(2026, 3, 21), "AMAZON.COM AMZN.COM/BILL", Dec("-129.37"), "7310",
+                (Dec("-18.50"), 2, "US"))]
+    sp = spending(rng, D(2026, 3, 13), D(2026, 4, 12), 70, "7310")
+    for i, r in enumerate(sp):
+        if i % 9 == 4:
+            r.card = "0862"                       # the supplementary card
+    foreign = [Row("消费", D(2026, 3, 18), D(2026, 3, 19), "AMAZON.COM AMZN.COM/BILL", Dec("129.37"), "7310",
+                   (Dec("18.50"), 2, "US")),
+               Row("消费", D(2026, 3, 25), D(2026, 3, 27), "LAWSON SHINJUKU", Dec("73.62"), "0862",
+                   (Dec("1580"), 0, "JP")),
+               Row("消费", D(2026, 4, 2), D(2026, 4, 3), "APPLE.COM/BILL", Dec("7.21"), "7310",
+                   (Dec("0.99"), 2, "US")),
+               Row("消费", D(2026, 4, 8), D(2026, 4, 9), "UNIQLO GINZA", Dec("269.10"), "7310",
+                   (Dec("5780"), 0, "JP"))]
+    sp = sorted(sp + foreign, key=lambda r: (r.posted, r.sold))
+    rows += sp
+    rows += [Row("分期", None, D(2026, 4, 12), "账单分期 第3/12期 本金", Dec("833.33"), "7310"),
+             Row("费用", None, D(2026, 4, 12), "账单分期 第3/12期 手续费", Dec("50.00"), "7310"),
+             Row("利息", None, D(2026, 4, 12), "循环利息", Dec("12.40"), None)]
+    out.append(Bill("cmbcard_multipage", "韩梅梅 女士", "6214 83** **** 7310", 2026, 4, D(2026, 4, 12),
+                    D(2026, 4, 30), Dec("80000"), Dec("5000.00"), Dec("12.40"), rows, rows_per_page=[20, 40]))
+    return out
+
+
+def variants(base: List[Bill]) -> List[Bill]:
+    basic = base[0]
+    out = []
+    re = Bill("cmbcard_reissued", basic.holder, basic.card_number, basic.year, basic.month, basic.statement_date,
+              basic.due_date, basic.credit_limit, basic.previous_balance, basic.interest, basic.rows, reissued=True)
+    out.append(re)
+    rng = random.Random(1805)
+    rows = [Row("还款", None, D(2026, 4, 18), "掌上生活还款", Dec("-3000.00"), "4529")]
+    rows += spending(rng, D(2026, 4, 13), D(2026, 5, 12), 10, "4529")
+    out.append(Bill("cmbcard_wrapped_header", "李雷 先生", "6225 88** **** 4529", 2026, 5, D(2026, 5, 12),
+                    D(2026, 5, 30), Dec("50000"), Dec("3000.00"), Dec("0"), rows, wrap_header=True))
+    rows = [Row("还款", None, D(2026, 5, 20), "掌上生活还款", Dec("-1200.00"), "4529")]
+    rows += spending(rng, D(2026, 5, 13), D(2026, 6, 12), 9, "4529")
+    out.append(Bill("cmbcard_check_fails", "李雷 先生", "6225 88** **** 4529", 2026, 6, D(2026, 6, 12),
+                    D(2026, 6, 30), Dec("50000"), Dec("1200.00"), Dec("0"), rows, check_error=Dec("100.00")))
+    return out
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    base = bills()
+    all_bills = base + variants(base)
+    for b in all_bills:
+        path = os.path.join(OUT, b.name + ".pdf")
+        b.pages = render(b, path)
+    zrng = random.Random(1818)
+    basic = all_bills[0]
+    basic.password = "K7Q2M9"
+    data = open(os.path.join(OUT, basic.name + ".pdf"), "rb").read()
+    when = dt.datetime(2026, 3, 13, 9, 15, 2)
+    with open(os.path.join(OUT, basic.name + ".aes256.zip"), "wb") as f:
+        f.write(build_zip([Entry("招商银行信用卡对账单2026年03月.pdf", data, when)], basic.password, "aes256", zrng))
+    for b in all_bills:
+        with open(os.path.join(OUT, b.name + ".expected.json"), "w", encoding="utf-8", newline="\n") as f:
+            json.dump(expected(b), f, ensure_ascii=False, indent=2)
+            f.write("\n")
+    print(f"wrote {len(all_bills)} bills to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
