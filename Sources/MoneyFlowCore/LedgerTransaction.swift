@@ -41,6 +41,10 @@ public struct LedgerTransaction: Sendable, Hashable, Codable {
     public var status: String
     public var needsReview: Bool
     public var sources: [LedgerSource]
+    /// The other leg when this transaction is one side of a transfer between own accounts.
+    public var transfer: TransferLink? = nil
+    /// Possible other legs offered for review (never linked without the user).
+    public var transferCandidates: [TransferLink] = []
     public init(
         id: Int64, accountID: Int64, account: String, date: LocalDate, amount: Money, description: String,
         counterparty: String?, note: String?, balance: Money?, category: String?, pending: Bool,

@@ -73,6 +73,7 @@ enum Queries {
                 \(whereClause) \(includeAll ? "" : (whereClause.isEmpty ? "WHERE" : "AND") + " r.state = 'active'")
                 \(order), r.id
                 """, arguments: StatementArguments(args))
+        let transfers = try TransferQueries.links(db)
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending: (id: Int64, source: LedgerSource)?
         if let r = try srcs.next() { pending = (r["transaction_id"], source(r)) }
@@ -84,16 +85,18 @@ enum Queries {
                 pending = try srcs.next().map { ($0["transaction_id"], source($0)) }
             }
             let currency: String = r["currency"]
-            try body(
-                LedgerTransaction(
-                    id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
-                    amount: Money(minorUnits: r["amount_minor"], currency: currency),
-                    description: (r["user_description"] as String?) ?? r["description"],
-                    counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],
-                    note: (r["user_note"] as String?) ?? r["note"],
-                    balance: (r["balance_minor"] as Int64?).map { Money(minorUnits: $0, currency: currency) },
-                    category: r["category"], pending: r["pending"], status: r["status"], needsReview: r["needs_review"],
-                    sources: sources))
+            var t = LedgerTransaction(
+                id: id, accountID: r["account_id"], account: r["account_name"], date: LocalDate(iso: r["date"] as String, .lenient)!,
+                amount: Money(minorUnits: r["amount_minor"], currency: currency),
+                description: (r["user_description"] as String?) ?? r["description"],
+                counterparty: (r["user_counterparty"] as String?) ?? r["counterparty"],
+                note: (r["user_note"] as String?) ?? r["note"],
+                balance: (r["balance_minor"] as Int64?).map { Money(minorUnits: $0, currency: currency) },
+                category: r["category"], pending: r["pending"], status: r["status"], needsReview: r["needs_review"],
+                sources: sources)
+            t.transfer = transfers.linked[id]
+            t.transferCandidates = transfers.review[id] ?? []
+            try body(t)
         }
     }
 

@@ -108,6 +108,7 @@ enum SchemaUpgrades {
                     """)
         }
         m.registerMigration("v7-plaid-items") { db in try PlaidItemTable.create(db) }
+        m.registerMigration("v8-transfers") { db in try TransferTables.create(db) }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

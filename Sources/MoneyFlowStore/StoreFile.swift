@@ -118,8 +118,19 @@ extension LedgerStore {
         }
     }
 
-    /// Writes in one transaction, with SQLite's errors in the store's words.
+    /// Writes in one transaction, with SQLite's errors in the store's words. Before it commits,
+    /// the transfers of the transactions it touched are settled (``TransferRefresher``), so no
+    /// write path can leave a stale transfer behind.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeInOneTransaction { db in
+            try TransferTables.track(db)
+            let result = try body(db)
+            try TransferRefresher.settle(db)
+            return result
+        }
+    }
+
+    private func writeInOneTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try inStoreWords {
             if let remote, let copy = pool as? DatabaseQueue {
                 // SQLite refuses writes on a read-only connection; the working copy is always

@@ -22,7 +22,7 @@ struct MoneyFlowCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
-            UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self,
+            UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self, TransfersCommand.self,
             LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self, ServeCommand.self,
             UsersCommand.self, MigrateCommand.self,
         ])

@@ -70,11 +70,23 @@ struct ReviewCommand: ParsableCommand {
 struct LinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "link", abstract: "Link a record to a transaction (your decision is remembered across imports).",
-        discussion: "Example: moneyflow link 42 17")
+        discussion: """
+            Examples:
+              moneyflow link 42 17                # record 42 is the same movement as transaction 17
+              moneyflow link --transfer 120 341   # transactions 120 and 341 are one transfer between your accounts
+            """)
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Record id (see `transactions --format json` sources or `review`).") var record: Int64
+    @Flag(help: "Both ids are transactions: the two legs (money out, money in) of one transfer between your own accounts.")
+    var transfer = false
+    @Argument(help: "Record id (see `transactions --format json` sources or `review`); with --transfer, a transaction id.")
+    var record: Int64
     @Argument(help: "Transaction id.") var transaction: Int64
     func run() throws {
+        if transfer {
+            try storeOptions.openExisting().linkTransfer(record, transaction)
+            printOut("transactions \(record) and \(transaction) are one transfer")
+            return
+        }
         try storeOptions.openExisting().userLink(recordID: record, transactionID: transaction)
         printOut("record \(record) linked to transaction \(transaction)")
     }
@@ -83,10 +95,21 @@ struct LinkCommand: ParsableCommand {
 struct UnlinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlink", abstract: "Detach a record into its own transaction (remembered across imports).",
-        discussion: "Example: moneyflow unlink 42")
+        discussion: """
+            Examples:
+              moneyflow unlink 42                 # record 42 is a movement of its own
+              moneyflow unlink --transfer 120     # transaction 120 and its other leg are not a transfer
+            """)
     @OptionGroup var storeOptions: StoreOptions
-    @Argument(help: "Record id.") var record: Int64
+    @Flag(help: "The id is a transaction: it and the other leg of its transfer are not one transfer (never paired again).")
+    var transfer = false
+    @Argument(help: "Record id; with --transfer, a transaction id.") var record: Int64
     func run() throws {
+        if transfer {
+            let other = try storeOptions.openExisting().unlinkTransfer(record)
+            printOut("transactions \(record) and \(other) are no longer a transfer (remembered)")
+            return
+        }
         let u = try storeOptions.openExisting().unlink(recordID: record)
         printOut(
             u.alreadyAlone

@@ -66,6 +66,13 @@ struct ServerEndToEndTests {
                 s["id"] = local(s["id"])
                 return s
             }
+            func localLink(_ l: [String: Any]) -> [String: Any] {
+                var l = l
+                l["other_transaction"] = local(l["other_transaction"])
+                return l
+            }
+            if let link = t["transfer"] as? [String: Any] { t["transfer"] = localLink(link) }
+            if let list = t["transfer_candidates"] as? [[String: Any]] { t["transfer_candidates"] = list.map(localLink) }
             out[id] = String(decoding: try! JSONSerialization.data(withJSONObject: t, options: [.sortedKeys]), as: UTF8.self)
         }
         return out

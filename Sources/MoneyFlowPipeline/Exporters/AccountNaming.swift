@@ -133,6 +133,19 @@ struct ExportJournal {
         /// Balance of `account` in the transaction's currency right after this transaction,
         /// set when it is the day's last transaction of that currency and carries a statement balance.
         var assertion: Money?
+        /// The other leg of a transfer, posted in this same entry (see ``foldTransfers(_:)``).
+        var partner: Partner? = nil
+        /// False when a transfer folded into an earlier entry moves money of this account
+        /// before this day: beancount (no posting dates) would see a balance the statement
+        /// never showed, so only hledger (posting dates) asserts it.
+        var assertionInBeancount = true
+    }
+    /// The later leg of a transfer, written as the second posting of the earlier leg's entry.
+    struct Partner {
+        var tx: LedgerTransaction
+        var account: String
+        var assertion: Money?
+        var assertionInBeancount: Bool
     }
     struct Opening { var account: String; var date: LocalDate; var amount: Money }
     enum Item {
@@ -171,7 +184,8 @@ struct ExportJournal {
         return Money(minorUnits: -m.minorUnits, currency: m.currency).decimalString
     }
 
-    static func counterAccount(_ t: LedgerTransaction) -> String {
+    static func counterAccount(_ t: LedgerTransaction, name: (Int64, String) -> String) -> String {
+        if let link = t.transfer { return name(link.otherAccountID, link.otherAccount) }
         if t.amount.minorUnits == 0 { return AccountNaming.equity }
         if let c = t.category?.uppercased(), c.contains("TRANSFER") { return AccountNaming.equity }
         return t.amount.minorUnits < 0 ? AccountNaming.expenses : AccountNaming.income
@@ -239,9 +253,10 @@ struct ExportJournal {
         var journal = ExportJournal()
         let naming = AccountNaming.names(for: accounts)
         journal.notes = naming.notes
-        func name(_ t: LedgerTransaction) -> String {
-            naming.names[t.accountID] ?? AccountNaming.sanitize(ledgerName: "Assets:" + t.account)
+        func name(_ id: Int64, _ account: String) -> String {
+            naming.names[id] ?? AccountNaming.sanitize(ledgerName: "Assets:" + account)
         }
+        func name(_ t: LedgerTransaction) -> String { name(t.accountID, t.account) }
         let newestFirst = newestFirstFiles(transactions)
 
         // Group by export account and date, keeping the store's order of accounts and days.
@@ -276,7 +291,7 @@ struct ExportJournal {
                 day += rows
             }
             day += group.filter { bankSource($0) == nil }
-            var dayEntries = day.map { Entry(tx: $0, account: name($0), counterAccount: counterAccount($0), assertion: nil) }
+            var dayEntries = day.map { Entry(tx: $0, account: name($0), counterAccount: counterAccount($0, name: name), assertion: nil) }
             var currencies: [String] = []
             for t in day where !currencies.contains(t.amount.currency) { currencies.append(t.amount.currency) }
             for c in currencies {
@@ -312,7 +327,9 @@ struct ExportJournal {
         for e in entries {
             let key = e.account + "|" + e.tx.amount.currency
             if let sum = plus(running[key, default: 0], e.tx.amount.minorUnits) { running[key] = sum } else { overflowed.insert(key) }
-            openDates[e.account] = min(openDates[e.account] ?? e.tx.date, e.tx.date)
+            // A transfer's entry is dated at its earlier leg (see foldTransfers): open by then.
+            let entryDate = min(e.tx.date, e.tx.transfer?.otherDate ?? e.tx.date)
+            openDates[e.account] = min(openDates[e.account] ?? entryDate, entryDate)
             openCurrencies[e.account, default: []].insert(e.tx.amount.currency)
             if !openingDone.contains(key), let b = e.assertion {
                 openingDone.insert(key)
@@ -349,7 +366,7 @@ struct ExportJournal {
         for (i, o) in openings.values.sorted(by: { ($0.account, $0.amount.currency) < ($1.account, $1.amount.currency) }).enumerated() {
             items.append((o.date, 0, i, .opening(o)))
         }
-        for (i, e) in entries.enumerated() { items.append((e.tx.date, 1, i, .entry(e))) }
+        for (i, e) in foldTransfers(entries).enumerated() { items.append((e.tx.date, 1, i, .entry(e))) }
         items.sort { ($0.date, $0.rank, $0.seq) < ($1.date, $1.rank, $1.seq) }
         journal.items = items.map(\.item)
         return journal

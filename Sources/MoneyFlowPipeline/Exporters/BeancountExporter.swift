@@ -6,7 +6,9 @@ import MoneyFlowCore
 /// - one `open` per account, dated at its first exported transaction, with its currencies;
 /// - one transaction per ledger transaction (`!` when pending): the account leg with the exact
 ///   amount and a balancing leg to `Expenses:Uncategorized` (money out), `Income:Uncategorized`
-///   (money in) or `Equity:Uncategorized` (zero amounts, transfers);
+///   (money in) or `Equity:Uncategorized` (zero amounts, transfers a provider categorised);
+/// - a transfer between two own accounts as one transaction with both accounts' postings
+///   (`transfer` metadata names both ids; see ``ExportJournal/foldTransfers(_:)``);
 /// - metadata `moneyflow-id`, `sources` (record ids), `external-id`, `category` when known;
 /// - an opening balance (against `Equity:Opening-Balances`) where the first statement balance
 ///   shows money held before the first exported transaction;
@@ -40,15 +42,28 @@ public enum BeancountExporter {
                 head += " " + quote(narration(t))
                 out.append(head)
                 out.append("  moneyflow-id: \"\(t.id)\"")
-                out.append("  sources: " + quote(t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")))
-                let external = t.sources.compactMap(\.externalID).filter { !$0.isEmpty }
+                let legs = [t] + (e.partner.map { [$0.tx] } ?? [])
+                if let p = e.partner {
+                    out.append("  transfer: \"\(t.id) \(p.tx.id)\"")
+                    if p.tx.date != t.date { out.append("  transfer-other-date: \(p.tx.date.iso)") }
+                }
+                let sources = legs.flatMap(\.sources)
+                out.append("  sources: " + quote(sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " ")))
+                let external = sources.compactMap(\.externalID).filter { !$0.isEmpty }
                 if !external.isEmpty { out.append("  external-id: " + quote(external.joined(separator: " "))) }
                 if let c = t.category, !c.isEmpty { out.append("  category: " + quote(c)) }
                 out.append("  \(e.account)  \(t.amount.decimalString) \(t.amount.currency)")
-                out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
-                if let b = e.assertion {
+                if let p = e.partner {
+                    out.append("  \(p.account)  \(p.tx.amount.decimalString) \(p.tx.amount.currency)")
+                } else {
+                    out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
+                }
+                var assertions: [(LocalDate, String, Money)] = []
+                if let b = e.assertion, e.assertionInBeancount { assertions.append((t.date, e.account, b)) }
+                if let p = e.partner, let b = p.assertion, p.assertionInBeancount { assertions.append((p.tx.date, p.account, b)) }
+                for (date, account, b) in assertions {
                     out.append("")
-                    out.append("\(t.date.adding(days: 1).iso) balance \(e.account)  \(b.decimalString) \(b.currency)")
+                    out.append("\(date.adding(days: 1).iso) balance \(account)  \(b.decimalString) \(b.currency)")
                 }
             }
         }

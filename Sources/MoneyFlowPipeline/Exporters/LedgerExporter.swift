@@ -7,7 +7,8 @@ import MoneyFlowCore
 /// one transaction per ledger transaction, `YYYY-MM-DD [!] payee | description` (`!` when
 /// pending), the account posting with the exact amount and, when it is the day's last row of
 /// its currency carrying a statement balance, a balance assertion `= 123.45 CNY`; then the
-/// balancing posting (`Expenses:`/`Income:`/`Equity:Uncategorized`). `moneyflow-id`,
+/// balancing posting (`Expenses:`/`Income:`/`Equity:Uncategorized`), or for a transfer between
+/// own accounts the other account's posting (dated `; date:` when its leg is on another day). `moneyflow-id`,
 /// `sources`, `external-id` and `category` are tags in comment lines. Opening balances are
 /// posted against `Equity:Opening-Balances` where the first statement balance needs one.
 public enum LedgerExporter {
@@ -42,12 +43,19 @@ public enum LedgerExporter {
                 if let cp = t.counterparty.map(text), !cp.isEmpty { head += " \(cp) | \(description)" } else { head += " " + description }
                 out.append(head)
                 out.append("    ; moneyflow-id: \(t.id)")
-                out.append("    ; sources: " + t.sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " "))
-                let external = t.sources.compactMap(\.externalID).filter { !$0.isEmpty }
+                if let p = e.partner { out.append("    ; transfer: \(t.id) \(p.tx.id)") }
+                let sources = t.sources + (e.partner?.tx.sources ?? [])
+                out.append("    ; sources: " + sources.map { "\($0.kind.rawValue):\($0.id)" }.joined(separator: " "))
+                let external = sources.compactMap(\.externalID).filter { !$0.isEmpty }
                 if !external.isEmpty { out.append("    ; external-id: " + text(external.joined(separator: " "))) }
                 if let c = t.category, !c.isEmpty { out.append("    ; category: " + text(c)) }
                 out.append(posting(e.account, t.amount, assert: e.assertion))
-                out.append(posting(e.counterAccount, t.amount, negated: true))
+                if let p = e.partner {
+                    // The later leg keeps its own date (a posting date), so its balance assertion holds.
+                    out.append(posting(p.account, p.tx.amount, assert: p.assertion) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
+                } else {
+                    out.append(posting(e.counterAccount, t.amount, negated: true))
+                }
             }
         }
         return out.joined(separator: "\n") + "\n"

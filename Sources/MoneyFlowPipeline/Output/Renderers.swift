@@ -41,7 +41,36 @@ public enum Contracts {
                         return .object(f)
                     })
             ))
+        // Only on transfer legs, so every other transaction reads as before.
+        if let link = t.transfer { fields.append(("transfer", transferLink(link))) }
+        if !t.transferCandidates.isEmpty { fields.append(("transfer_candidates", .array(t.transferCandidates.map(transferLink)))) }
         return .object(fields)
+    }
+
+    /// One element of `transfers --format json`: both legs, who decided, and why.
+    public static func transfer(_ t: LedgerTransfer) -> JSONOutput {
+        func leg(_ x: LedgerTransaction) -> JSONOutput {
+            .object([
+                ("id", .int(x.id)), ("account", .string(x.account)), ("date", .string(x.date.iso)),
+                ("amount", .string(x.amount.decimalString)), ("currency", .string(x.amount.currency)),
+                ("description", .string(x.description)),
+            ])
+        }
+        return .object([
+            ("out", leg(t.out)), ("in", leg(t.into)), ("decided_by", .string(t.decidedBy)),
+            ("score", .number(String(format: "%.3f", t.score))), ("reasons", .array(t.reasons.map { .string($0.description) })),
+        ])
+    }
+
+    /// The other leg of a transfer (or a candidate for one), as a leg names it.
+    public static func transferLink(_ l: TransferLink) -> JSONOutput {
+        .object([
+            ("direction", .string(l.direction)), ("other_transaction", .int(l.otherTransactionID)),
+            ("other_account", .string(l.otherAccount)), ("other_date", .string(l.otherDate.iso)),
+            ("other_amount", .string(l.otherAmount.decimalString)), ("other_currency", .string(l.otherAmount.currency)),
+            ("decided_by", .string(l.decidedBy)), ("score", .number(String(format: "%.3f", l.score))),
+            ("reasons", .array(l.reasons.map { .string($0.description) })),
+        ])
     }
 
     /// `accounts --format json`.

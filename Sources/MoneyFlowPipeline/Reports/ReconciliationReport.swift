@@ -20,6 +20,10 @@ public struct ReconciliationReport: Sendable {
         public var plaidOnly: [LedgerTransaction] = []
         public var needsReview: [LedgerTransaction] = []
         public var balanceBreaks: [BalanceBreak] = []
+        /// Legs of transfers between own accounts (each also listed above by its sources).
+        public var transfers: [LedgerTransaction] = []
+        /// Legs with transfer candidates waiting for the user.
+        public var transferReview: [LedgerTransaction] = []
     }
     public var accounts: [AccountSection]
 
@@ -30,6 +34,8 @@ public struct ReconciliationReport: Sendable {
         for t in txs {
             if sections[t.account] == nil { sections[t.account] = AccountSection(account: t.account); order.append(t.account) }
             let kinds = Set(t.sources.map(\.kind))
+            if t.transfer != nil { sections[t.account]!.transfers.append(t) }
+            if !t.transferCandidates.isEmpty { sections[t.account]!.transferReview.append(t) }
             if t.needsReview {
                 sections[t.account]!.needsReview.append(t)
             } else if kinds.contains(.plaid) && kinds.contains(where: \.isBankOwn) {
@@ -88,18 +94,32 @@ public struct ReconciliationReport: Sendable {
                                 ])
                             })
                     ),
+                    ("transfers", legs(a.transfers, \.transfer)),
+                    ("transfer_review", .array(a.transferReview.map { t in leg(t, ("candidates", .array(t.transferCandidates.map(Contracts.transferLink)))) })),
                 ])
             })
     }
 
+    /// A transfer leg: the transaction's `id`, date, amount and description, plus `extra`.
+    private func leg(_ t: LedgerTransaction, _ extra: (String, JSONOutput)) -> JSONOutput {
+        .object([
+            ("id", .int(t.id)), ("date", .string(t.date.iso)), ("amount", .string(t.amount.decimalString)),
+            ("currency", .string(t.amount.currency)), ("description", .string(t.description)), extra,
+        ])
+    }
+
+    private func legs(_ list: [LedgerTransaction], _ link: KeyPath<LedgerTransaction, TransferLink?>) -> JSONOutput {
+        .array(list.compactMap { t in t[keyPath: link].map { leg(t, ("transfer", Contracts.transferLink($0))) } })
+    }
+
     public var table: String {
         var t = TextTable(
-            ["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks"],
-            align: [.left, .right, .right, .right, .right, .right])
+            ["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks", "transfers"],
+            align: [.left, .right, .right, .right, .right, .right, .right])
         for a in accounts {
             t.add([
                 a.account, String(a.confirmed.count), String(a.statementOnly.count), String(a.plaidOnly.count),
-                String(a.needsReview.count), String(a.balanceBreaks.count),
+                String(a.needsReview.count), String(a.balanceBreaks.count), String(a.transfers.count),
             ])
         }
         var out = t.render()
@@ -109,6 +129,11 @@ public struct ReconciliationReport: Sendable {
                 out +=
                     "\n  transaction \(b.transactionID) (\(SafeText.escaped(b.file))): printed \(b.printed.decimalString), previous balance + amount = \(b.expected?.decimalString ?? "(too large)") \(b.currency)"
             }
+        }
+        for a in accounts where !a.transferReview.isEmpty {
+            out +=
+                "\n\nTransfers to review in \(SafeText.escaped(a.account)) (see `moneyflow transfers`): "
+                + a.transferReview.map { String($0.id) }.joined(separator: ", ")
         }
         for a in accounts where !a.needsReview.isEmpty {
             out +=

@@ -1,0 +1,42 @@
+import MoneyFlowCore
+
+extension ExportJournal {
+    /// A transfer between two exported accounts becomes ONE entry with two postings (money
+    /// out of one account, into the other), so a card repayment is never an expense plus an
+    /// income. The entry takes the place and date of the earlier leg; the later leg's posting
+    /// keeps its own date for hledger (a posting date) and its own balance assertion.
+    ///
+    /// Beancount has no posting dates: when the legs are days apart, the later account holds
+    /// the money from the earlier date on, so its statement balances dated in between cannot
+    /// be asserted there (they stay asserted in hledger). A leg whose other leg is not
+    /// exported keeps its own entry, balanced against the other account (never an expense).
+    static func foldTransfers(_ entries: [Entry]) -> [Entry] {
+        var position = [Int64: Int]()
+        var byAccount = [String: [Int]]()
+        for (i, e) in entries.enumerated() {
+            position[e.tx.id] = i
+            byAccount[e.account, default: []].append(i)
+        }
+        // (earlier, later) leg indices of each transfer whose two legs are both exported.
+        var pairs: [(keep: Int, fold: Int)] = []
+        for (i, e) in entries.enumerated() {
+            guard let other = e.tx.transfer.flatMap({ position[$0.otherTransactionID] }), other != i else { continue }
+            let keep = (entries[i].tx.date, i) <= (entries[other].tx.date, other) ? i : other
+            if keep == i { pairs.append((i, other)) }
+        }
+        var out = entries
+        for (keep, fold) in pairs where entries[fold].tx.date > entries[keep].tx.date {
+            for k in byAccount[entries[fold].account] ?? [] where k != fold {
+                let d = entries[k].tx.date
+                if d >= entries[keep].tx.date && d < entries[fold].tx.date { out[k].assertionInBeancount = false }
+            }
+        }
+        var dropped = Set<Int>()
+        for (keep, fold) in pairs {
+            let f = out[fold]
+            out[keep].partner = Partner(tx: f.tx, account: f.account, assertion: f.assertion, assertionInBeancount: f.assertionInBeancount)
+            dropped.insert(fold)
+        }
+        return out.indices.filter { !dropped.contains($0) }.map { out[$0] }
+    }
+}

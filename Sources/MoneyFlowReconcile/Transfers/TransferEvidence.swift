@@ -1,0 +1,128 @@
+import MoneyFlowCore
+
+/// One side of a possible transfer between two of the user's own accounts: a ledger
+/// transaction as the transfer matcher sees it.
+public struct TransferLeg: Sendable, Hashable {
+    /// The transaction's id: identity only, never used to decide (so the outcome does not
+    /// depend on the order the files were imported in).
+    public var id: Int64
+    public var accountID: Int64
+    /// The account's number as printed (masked or full); its last four digits in the other
+    /// side's text are evidence.
+    public var accountNumber: String?
+    /// The account is a credit card (a liability): money coming in is a repayment.
+    public var accountIsCredit: Bool
+    public var date: LocalDate
+    public var amount: Money
+    /// Description, counterparty and note (the user's edits where they exist).
+    public var text: String
+
+    public init(
+        id: Int64, accountID: Int64, accountNumber: String?, accountIsCredit: Bool, date: LocalDate, amount: Money, text: String
+    ) {
+        self.id = id; self.accountID = accountID; self.accountNumber = accountNumber
+        self.accountIsCredit = accountIsCredit; self.date = date; self.amount = amount; self.text = text
+    }
+}
+
+/// Why an outflow and an inflow may be one transfer, and how sure that is.
+///
+/// Equal amounts in two accounts within days of each other happen all the time by chance (a
+/// ¥100 purchase, a ¥100 refund elsewhere): the amount alone is never evidence. Evidence is what
+/// the banks write on transfers: the wording (还款, 转账, AUTOPAY, TRANSFER, PAYMENT …), the
+/// other account's last four digits in the text, and the shape of a card repayment (money
+/// leaving a bank account and arriving on a credit card).
+public struct TransferEvidence: Sendable, Hashable {
+    /// Strong enough to link without asking, when nothing else competes.
+    public var strong: Bool
+    public var score: Double
+    public var reasons: [MatchReason]
+
+    /// How far apart (in days) the two legs may be: a card repayment reaches the card a few
+    /// days after it leaves the bank; a slow inter-bank move takes up to a week.
+    public static let windowDays = 7
+
+    /// Words banks write on transfers and card repayments (upper-cased; ASCII ones match whole
+    /// words, CJK ones anywhere).
+    static let words: [String] = [
+        "还款", "转账", "转入", "转出", "互转", "购汇", "汇款",
+        "AUTOPAY", "AUTO PAY", "AUTOMATIC PAYMENT", "PAYMENT", "PMT", "EPAY", "TRANSFER", "XFER", "THANK YOU",
+    ]
+
+    /// The evidence for `out` (money out) and `into` (money in) being one transfer, or nil
+    /// when there is none. The amounts, currencies and dates are the caller's business.
+    public static func between(_ out: TransferLeg, _ into: TransferLeg) -> TransferEvidence? {
+        var score = 0.0
+        var reasons: [MatchReason] = []
+        let outWord = firstWord(in: out.text)
+        let inWord = firstWord(in: into.text)
+        if let w = outWord { score += 0.3; reasons.append(MatchReason("wording", "'\(w)' on the outflow")) }
+        if let w = inWord { score += 0.3; reasons.append(MatchReason("wording", "'\(w)' on the inflow")) }
+        var digits = false
+        if let tail = lastFour(into.accountNumber), containsNumberTail(out.text, tail) {
+            digits = true; score += 0.4; reasons.append(MatchReason("account", "outflow names the other account's …\(tail)"))
+        }
+        if let tail = lastFour(out.accountNumber), containsNumberTail(into.text, tail) {
+            digits = true; score += 0.4; reasons.append(MatchReason("account", "inflow names the other account's …\(tail)"))
+        }
+        let cardRepayment = into.accountIsCredit && !out.accountIsCredit
+        guard outWord != nil || inWord != nil || digits else { return nil }
+        if cardRepayment { score += 0.2; reasons.append(MatchReason("shape", "a bank account paying a credit card")) }
+        let gap = abs(into.date.dayNumber - out.date.dayNumber)
+        score += 0.1 * Double(windowDays - min(gap, windowDays)) / Double(windowDays)
+        reasons.append(MatchReason("date", gap == 0 ? "same day" : "\(gap) day\(gap == 1 ? "" : "s") apart"))
+        let bothWorded = outWord != nil && inWord != nil
+        let strong = digits || bothWorded || ((outWord != nil || inWord != nil) && cardRepayment)
+        return TransferEvidence(strong: strong, score: (score * 1000).rounded() / 1000, reasons: reasons)
+    }
+
+    /// The first transfer word in `text`, as written in ``words``.
+    static func firstWord(in text: String) -> String? {
+        let upper = text.uppercased()
+        for w in words {
+            if w.unicodeScalars.first.map({ $0.isASCII }) == true {
+                if containsWholeWord(upper, w) { return w }
+            } else if upper.contains(w) {
+                return w
+            }
+        }
+        return nil
+    }
+
+    /// `word` occurs in `text` with no ASCII letter or digit right before or after it.
+    static func containsWholeWord(_ text: String, _ word: String) -> Bool {
+        var search = text[...]
+        while let r = search.range(of: word) {
+            let before = r.lowerBound == text.startIndex ? nil : text[text.index(before: r.lowerBound)]
+            let after = r.upperBound == text.endIndex ? nil : text[r.upperBound]
+            if !isWordCharacter(before) && !isWordCharacter(after) { return true }
+            search = text[text.index(after: r.lowerBound)...]
+        }
+        return false
+    }
+
+    private static func isWordCharacter(_ c: Character?) -> Bool {
+        guard let c, c.isASCII else { return false }
+        return c.isLetter || c.isNumber
+    }
+
+    /// The last four digits of an account number, when it ends in at least four digits.
+    static func lastFour(_ number: String?) -> String? {
+        guard let number else { return nil }
+        let tail = number.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard tail.count >= 4 else { return nil }
+        return String(tail.prefix(4).reversed())
+    }
+
+    /// `text` has a run of digits ending in `tail` (`…4529`, `尾号4529`, a full card number),
+    /// not a longer number that merely contains it in the middle.
+    static func containsNumberTail(_ text: String, _ tail: String) -> Bool {
+        var search = text[...]
+        while let r = search.range(of: tail) {
+            let after = r.upperBound == text.endIndex ? nil : text[r.upperBound]
+            if !(after.map { $0.isASCII && $0.isNumber } ?? false) { return true }
+            search = text[text.index(after: r.lowerBound)...]
+        }
+        return false
+    }
+}

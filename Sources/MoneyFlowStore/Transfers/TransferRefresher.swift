@@ -1,0 +1,181 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+import MoneyFlowReconcile
+
+/// Brings `transfer` and `transfer_review` up to date with the transactions a write touched,
+/// inside that write's transaction (see ``TransferTables``).
+///
+/// Which legs pair up depends only on the legs that can reach each other through candidate
+/// pairs (a *group*: same amount, other account, within the window, with evidence), so only
+/// the groups holding a touched transaction are decided again, by the engine
+/// (``TransferMatcher``), from scratch. The store loads the legs dated near the touched ones,
+/// widening the span until no group reaches its edge: the result is what deciding over the
+/// whole ledger would give, at the cost of a few weeks of rows per import.
+enum TransferRefresher {
+    /// Settles the transactions noted by ``TransferTables/track(_:)`` during this write.
+    static func settle(_ db: Database) throws {
+        let touched = try Int64.fetchAll(db, sql: "SELECT id FROM mf_touched_txn")
+        guard !touched.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM mf_touched_txn")
+        try refresh(db, touched: Set(touched))
+    }
+
+    static func refresh(_ db: Database, touched: Set<Int64>) throws {
+        let accounts = try AccountShape.load(db)
+        let verdicts = try TransferVerdicts.load(db)
+        // The touched transactions, and whatever they were paired with before this write.
+        var seeds = touched
+        for table in ["transfer", "transfer_review"] {
+            for (a, b) in [("out_txn", "in_txn"), ("in_txn", "out_txn")] {
+                try forEachChunk(of: touched) { ids in
+                    seeds.formUnion(try Int64.fetchAll(db, sql: "SELECT \(b) FROM \(table) WHERE \(a) IN (\(ids))"))
+                }
+            }
+        }
+        for v in verdicts where seeds.contains(v.out) || seeds.contains(v.into) { seeds.formUnion([v.out, v.into]) }
+        var legs = [Int64: TransferLeg]()
+        try forEachChunk(of: seeds) { ids in
+            for leg in try loadLegs(db, accounts, where: "t.id IN (\(ids))", []) { legs[leg.id] = leg }
+        }
+        let window = TransferEvidence.windowDays
+        var affected = Set<Int64>()
+        if let lo = legs.values.map(\.date.dayNumber).min(), let hi = legs.values.map(\.date.dayNumber).max() {
+            var span = (lo - window, hi + window)
+            var loaded: (Int, Int)? = nil
+            while true {
+                let missing = loaded.map { [(span.0, $0.0 - 1), ($0.1 + 1, span.1)] } ?? [span]
+                for (from, through) in missing where from <= through {
+                    for leg in try loadLegs(db, accounts, from: from, through: through) { legs[leg.id] = leg }
+                }
+                loaded = span
+                let groups = TransferMatcher.groups(Array(legs.values), verdicts: verdicts)
+                affected = Set(groups.filter { !$0.isDisjoint(with: seeds) }.flatMap { $0 })
+                let days = affected.compactMap { legs[$0]?.date.dayNumber }
+                guard let a = days.min(), let b = days.max(), a - window < span.0 || b + window > span.1 else { break }
+                span = (min(span.0, a - window), max(span.1, b + window))
+            }
+        }
+        let outcome = TransferMatcher.decide(affected.compactMap { legs[$0] }, verdicts: verdicts)
+        try write(outcome, replacing: seeds.union(affected), db)
+    }
+
+    /// Replaces the stored pairs that involve `ids` with `outcome`'s, writing only differences.
+    static func write(_ outcome: TransferOutcome, replacing ids: Set<Int64>, _ db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        func reasons(_ p: TransferPair) throws -> String { String(decoding: try encoder.encode(p.reasons), as: UTF8.self) }
+        var oldLinked = [[Int64]: Row](), oldReview = [[Int64]: Row]()
+        try forEachChunk(of: ids) { list in
+            for r in try Row.fetchAll(db, sql: "SELECT * FROM transfer WHERE out_txn IN (\(list)) OR in_txn IN (\(list))") {
+                oldLinked[[r["out_txn"], r["in_txn"]]] = r
+            }
+            for r in try Row.fetchAll(db, sql: "SELECT * FROM transfer_review WHERE out_txn IN (\(list)) OR in_txn IN (\(list))") {
+                oldReview[[r["out_txn"], r["in_txn"]]] = r
+            }
+        }
+        var newLinked = [[Int64]: (TransferPair, String)]()
+        for p in outcome.linked { newLinked[[p.out, p.into]] = (p, outcome.userLinked.contains(p.out) ? "user" : "auto") }
+        let newReview = Dictionary(outcome.review.map { ([$0.out, $0.into], $0) }, uniquingKeysWith: { a, _ in a })
+        for (key, row) in oldLinked {
+            if let (p, by) = newLinked[key], row["decided_by"] as String == by, row["score"] as Double == p.score,
+                row["reasons"] as String == (try reasons(p))
+            {
+                newLinked[key] = nil
+            } else {
+                try db.execute(sql: "DELETE FROM transfer WHERE out_txn = ?", arguments: [key[0]])
+            }
+        }
+        for (key, row) in oldReview {
+            if let p = newReview[key], row["score"] as Double == p.score, row["reasons"] as String == (try reasons(p)) { continue }
+            try db.execute(sql: "DELETE FROM transfer_review WHERE out_txn = ? AND in_txn = ?", arguments: [key[0], key[1]])
+        }
+        for (p, by) in newLinked.values.sorted(by: { $0.0.out < $1.0.out }) {
+            try db.execute(
+                sql: "INSERT INTO transfer(out_txn, in_txn, score, reasons, decided_by) VALUES (?, ?, ?, ?, ?)",
+                arguments: [p.out, p.into, p.score, try reasons(p), by])
+        }
+        for p in outcome.review {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO transfer_review(out_txn, in_txn, score, reasons) VALUES (?, ?, ?, ?)",
+                arguments: [p.out, p.into, p.score, try reasons(p)])
+        }
+    }
+
+    /// Active transactions dated `from...through` (day numbers), in every account and currency
+    /// (one index range per account and currency: `txn_by_account_date`).
+    static func loadLegs(_ db: Database, _ accounts: [Int64: AccountShape], from: Int, through: Int) throws -> [TransferLeg] {
+        var legs: [TransferLeg] = []
+        for (account, shape) in accounts.sorted(by: { $0.key < $1.key }) {
+            for currency in shape.currencies {
+                legs += try loadLegs(
+                    db, accounts, where: "t.account_id = ? AND t.currency = ? AND t.date BETWEEN ? AND ?",
+                    [account, currency, LocalDate(dayNumber: from).iso, LocalDate(dayNumber: through).iso])
+            }
+        }
+        return legs
+    }
+
+    static func loadLegs(
+        _ db: Database, _ accounts: [Int64: AccountShape], where condition: String, _ arguments: [any DatabaseValueConvertible]
+    ) throws -> [TransferLeg] {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency,
+                       coalesce(t.user_description, t.description) AS d, coalesce(t.user_counterparty, t.counterparty) AS c,
+                       coalesce(t.user_note, t.note) AS n
+                FROM txn t WHERE t.status = 'active' AND \(condition)
+                """, arguments: StatementArguments(arguments))
+        var legs: [TransferLeg] = []
+        while let r = try rows.next() {
+            let accountID: Int64 = r["account_id"]
+            guard let date = LocalDate(iso: r["date"] as String, .lenient) else { continue }
+            let text = [r["d"] as String?, r["c"] as String?, r["n"] as String?].compactMap { $0 }.joined(separator: " ")
+            legs.append(
+                TransferLeg(
+                    id: r["id"], accountID: accountID, accountNumber: accounts[accountID]?.number,
+                    accountIsCredit: accounts[accountID]?.isCredit ?? false, date: date,
+                    amount: Money(minorUnits: r["amount_minor"], currency: r["currency"]), text: text))
+        }
+        return legs
+    }
+
+    /// Calls `body` with the ids as SQL lists of at most 500 (under SQLite's and PostgreSQL's limits).
+    static func forEachChunk(of ids: Set<Int64>, _ body: (String) throws -> Void) throws {
+        let sorted = ids.sorted()
+        var start = 0
+        while start < sorted.count {
+            let end = min(start + 500, sorted.count)
+            try body(sorted[start..<end].map(String.init).joined(separator: ","))
+            start = end
+        }
+    }
+}
+
+/// What the transfer evidence needs of an account: its number, whether it is a card, and
+/// its currencies (to read its transactions by index).
+struct AccountShape {
+    var number: String?
+    var isCredit: Bool
+    var currencies: [String] = []
+
+    static func load(_ db: Database) throws -> [Int64: AccountShape] {
+        var out = [Int64: AccountShape]()
+        for r in try Row.fetchAll(db, sql: "SELECT id, number, type, subtype FROM account") {
+            let kind = ((r["type"] as String?) ?? "") + " " + ((r["subtype"] as String?) ?? "")
+            out[r["id"]] = AccountShape(number: r["number"], isCredit: kind.lowercased().contains("credit"))
+        }
+        // Each account's currencies, by seeks on txn_by_account_date (a skip scan: no pass over the rows).
+        for id in out.keys {
+            var last = ""
+            while let c = try String.fetchOne(
+                db, sql: "SELECT currency FROM txn WHERE account_id = ? AND currency > ? ORDER BY currency LIMIT 1", arguments: [id, last])
+            {
+                out[id]?.currencies.append(c)
+                last = c
+            }
+        }
+        return out
+    }
+}

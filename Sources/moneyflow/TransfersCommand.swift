@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+struct TransfersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transfers", abstract: "List transfers between your own accounts, and the pairs waiting for your decision.",
+        discussion: """
+            A card repayment or a move to savings shows up in both accounts; the engine pairs the
+            two legs (same amount, within 7 days, with wording such as 还款/AUTOPAY/TRANSFER or the
+            other account's last digits) so exports book one transfer, never an expense and an income.
+            Pairs it is not sure of (several candidates, weak wording, two currencies) wait here.
+            Examples:
+              moneyflow transfers
+              moneyflow transfers --format json
+              moneyflow link --transfer 120 341   # these two are one transfer
+              moneyflow unlink --transfer 120     # not a transfer: never pair them again
+            """)
+    @OptionGroup var storeOptions: StoreOptions
+    @Option(help: "Only transfers with a leg in this account (name).") var account: String?
+    @Option(help: "table or json.") var format: ListFormat = .table
+
+    func run() throws {
+        let store = try storeOptions.openForReading()
+        try requireAccount(account, in: store)
+        let (linked, review) = try store.transfers(account: account)
+        switch format {
+        case .json:
+            printOut(JSONOutput.object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]).render(pretty: true))
+        case .table:
+            for (title, list) in [("transfers", linked), ("to review", review)] {
+                printOut("\(title): \(list.count)")
+                guard !list.isEmpty else { continue }
+                var t = TextTable(["out", "date", "from", "amount", "in", "date", "to", "amount", "by", "reasons"])
+                for p in list {
+                    t.add([
+                        String(p.out.id), p.out.date.iso, TextTable.truncate(SafeText.escaped(p.out.account), to: 20), p.out.amount.description,
+                        String(p.into.id), p.into.date.iso, TextTable.truncate(SafeText.escaped(p.into.account), to: 20), p.into.amount.description,
+                        p.decidedBy, TextTable.truncate(SafeText.escaped(p.reasons.map(\.description).joined(separator: "; ")), to: 60),
+                    ])
+                }
+                printOut(t.render())
+            }
+            if !review.isEmpty { printOut("  -> moneyflow link --transfer <out> <in>   or   moneyflow unlink --transfer <id>") }
+        }
+    }
+}
