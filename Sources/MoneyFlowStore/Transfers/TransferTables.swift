@@ -40,19 +40,23 @@ enum TransferTables {
     /// Notes, on the writing connection, every transaction a write inserts, deletes or changes
     /// in a way that matters to transfers, so the write can settle them before it commits.
     /// Temporary (per connection, rolled back with the write); `mf_` tables are never copied
-    /// to a server.
+    /// to a server. Starts each write empty: rows a working copy fetched from the server before
+    /// the write (another process's writes, settled there) are not this write's business.
+    /// `INSERT … WHERE NOT EXISTS` rather than `INSERT OR IGNORE`: an outer upsert's conflict
+    /// policy overrides a trigger's, and the working copy applies server rows by upsert.
     static func track(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TEMP TABLE IF NOT EXISTS mf_touched_txn (id INTEGER PRIMARY KEY);
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_insert AFTER INSERT ON main.txn
-                BEGIN INSERT OR IGNORE INTO mf_touched_txn(id) VALUES (NEW.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = NEW.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_delete AFTER DELETE ON main.txn
-                BEGIN INSERT OR IGNORE INTO mf_touched_txn(id) VALUES (OLD.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) SELECT OLD.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = OLD.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_update
                 AFTER UPDATE OF account_id, date, amount_minor, currency, description, counterparty, note,
                                 user_description, user_counterparty, user_note, status ON main.txn
-                BEGIN INSERT OR IGNORE INTO mf_touched_txn(id) VALUES (NEW.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = NEW.id); END;
+                DELETE FROM mf_touched_txn;
                 """)
     }
 }
