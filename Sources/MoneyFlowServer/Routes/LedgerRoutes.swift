@@ -5,7 +5,8 @@ import MoneyFlowPipeline
 import MoneyFlowStore
 
 /// `/v1` routes over one user's ledger: the same library calls and JSON objects as the CLI's
-/// `accounts`, `transactions`, `reconcile`, `review`, `link`, `unlink`, `batches` and `undo`.
+/// `accounts`, `transactions`, `reconcile`, `review`, `link`, `unlink`, `transfers`, `link/unlink
+/// --transfer`, `batches` and `undo`.
 struct LedgerRoutes {
     let ledgers: Ledgers
 
@@ -60,6 +61,33 @@ struct LedgerRoutes {
                 try await Blocking.run { try store.unlink(recordID: record) }
             }
             return JSONResponse.make(.object([("record", .int(record)), ("transaction", .int(result.transactionID))]))
+        }
+        v1.get("transfers") { request, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let account = FormQuery(request).get("account")
+            let (linked, review) = try await Blocking.run { try store.transfers(account: account) }
+            return JSONResponse.make(
+                .object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]))
+        }
+        v1.post("transfers") { request, context in
+            let user = try context.requireUser()
+            var request = request
+            let body = try await JSONBody.object(&request, limit: 1 << 16)
+            guard let out = body["out"] as? Int64 ?? (body["out"] as? Int).map(Int64.init),
+                let into = body["in"] as? Int64 ?? (body["in"] as? Int).map(Int64.init)
+            else { throw APIError.badRequest("send {\"out\": <transaction id>, \"in\": <transaction id>}") }
+            try await ledgers.exclusive(user, "a transfer link") { store in
+                try await Blocking.run { try store.linkTransfer(out, into) }
+            }
+            return JSONResponse.make(.object([("out", .int(out)), ("in", .int(into)), ("transfer", .bool(true))]))
+        }
+        v1.delete("transfers/:transaction") { _, context in
+            let user = try context.requireUser()
+            let id = try Query.pathID(context, "transaction")
+            let other = try await ledgers.exclusive(user, "a transfer unlink") { store in
+                try await Blocking.run { try store.unlinkTransfer(id) }
+            }
+            return JSONResponse.make(.object([("transaction", .int(id)), ("other", .int(other)), ("transfer", .bool(false))]))
         }
         v1.get("batches") { _, context in
             let store = try await ledgers.store(for: try context.requireUser())
