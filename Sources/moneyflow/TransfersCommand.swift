@@ -28,7 +28,10 @@ struct TransfersCommand: ParsableCommand {
         let (linked, review) = try store.transfers(account: account)
         switch format {
         case .json:
-            printOut(JSONOutput.object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]).render(pretty: true))
+            printOut(
+                JSONOutput.object([
+                    ("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer))),
+                ]).render(pretty: true))
         case .table:
             for (title, list) in [("transfers", linked), ("to review", review)] {
                 printOut("\(title): \(list.count)")
@@ -36,8 +39,10 @@ struct TransfersCommand: ParsableCommand {
                 var t = TextTable(["out", "date", "from", "amount", "in", "date", "to", "amount", "by", "reasons"])
                 for p in list {
                     t.add([
-                        String(p.out.id), p.out.date.iso, TextTable.truncate(SafeText.escaped(p.out.account), to: 20), p.out.amount.description,
-                        String(p.into.id), p.into.date.iso, TextTable.truncate(SafeText.escaped(p.into.account), to: 20), p.into.amount.description,
+                        String(p.out.id), p.out.date.iso, TextTable.truncate(SafeText.escaped(p.out.account), to: 20),
+                        p.out.amount.description,
+                        String(p.into.id), p.into.date.iso, TextTable.truncate(SafeText.escaped(p.into.account), to: 20),
+                        p.into.amount.description,
                         p.decidedBy, TextTable.truncate(SafeText.escaped(p.reasons.map(\.description).joined(separator: "; ")), to: 60),
                     ])
                 }

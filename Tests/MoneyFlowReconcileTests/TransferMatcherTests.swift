@@ -85,7 +85,10 @@ struct TransferMatcherTests {
         let outcome = TransferMatcher.decide(legs)
         #expect(outcome.linked.isEmpty)
         #expect(Self.pairs(outcome.review) == [[1, 2]])
-        #expect(outcome.review[0].reasons.contains { $0.factor == "currency" && $0.detail.contains("-7234.50 CNY") && $0.detail.contains("1000.00 USD") })
+        #expect(
+            outcome.review[0].reasons.contains {
+                $0.factor == "currency" && $0.detail.contains("-7234.50 CNY") && $0.detail.contains("1000.00 USD")
+            })
     }
 
     @Test("the user's word: a link holds without evidence, 'not a transfer' is never paired again and frees the legs")
@@ -110,7 +113,9 @@ struct TransferMatcherTests {
         func content(_ l: TransferLeg) -> String { "\(l.accountID)|\(l.date.iso)|\(l.amount)|\(l.text)" }
         func described(_ o: TransferOutcome, _ legs: [TransferLeg]) -> [String] {
             let byID = Dictionary(uniqueKeysWithValues: legs.map { ($0.id, content($0)) })
-            return (o.linked.map { "L " + byID[$0.out]! + " -> " + byID[$0.into]! } + o.review.map { "R " + byID[$0.out]! + " -> " + byID[$0.into]! })
+            return
+                (o.linked.map { "L " + byID[$0.out]! + " -> " + byID[$0.into]! }
+                + o.review.map { "R " + byID[$0.out]! + " -> " + byID[$0.into]! })
                 .sorted()
         }
         let expected = described(TransferMatcher.decide(legs), legs)

@@ -52,7 +52,8 @@ public enum LedgerExporter {
                 out.append(posting(e.account, t.amount, assert: e.assertion))
                 if let p = e.partner {
                     // The later leg keeps its own date (a posting date), so its balance assertion holds.
-                    out.append(posting(p.account, p.tx.amount, assert: p.assertion) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
+                    out.append(
+                        posting(p.account, p.tx.amount, assert: p.assertion) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
                 } else {
                     out.append(posting(e.counterAccount, t.amount, negated: true))
                 }

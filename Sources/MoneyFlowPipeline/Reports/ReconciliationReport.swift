@@ -95,7 +95,11 @@ public struct ReconciliationReport: Sendable {
                             })
                     ),
                     ("transfers", legs(a.transfers, \.transfer)),
-                    ("transfer_review", .array(a.transferReview.map { t in leg(t, ("candidates", .array(t.transferCandidates.map(Contracts.transferLink)))) })),
+                    (
+                        "transfer_review",
+                        .array(
+                            a.transferReview.map { t in leg(t, ("candidates", .array(t.transferCandidates.map(Contracts.transferLink)))) })
+                    ),
                 ])
             })
     }

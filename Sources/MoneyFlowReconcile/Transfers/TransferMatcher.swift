@@ -67,7 +67,8 @@ public enum TransferMatcher {
             settled.formUnion([o, i])
             let evidence = TransferEvidence.between(legs[o], legs[i])
             outcome.linked.append(
-                TransferPair(out: v.out, into: v.into, score: 1, reasons: [MatchReason("user", "linked by you")] + (evidence?.reasons ?? [])))
+                TransferPair(
+                    out: v.out, into: v.into, score: 1, reasons: [MatchReason("user", "linked by you")] + (evidence?.reasons ?? [])))
             outcome.userLinked.insert(v.out)
         }
         var (edges, crossCurrency) = candidates(legs, skipping: settled, apart: apart)
@@ -86,7 +87,8 @@ public enum TransferMatcher {
             if chosen.isEmpty { break }
             for e in chosen {
                 settled.formUnion([e.out, e.into])
-                outcome.linked.append(TransferPair(out: legs[e.out].id, into: legs[e.into].id, score: e.evidence.score, reasons: e.evidence.reasons))
+                outcome.linked.append(
+                    TransferPair(out: legs[e.out].id, into: legs[e.into].id, score: e.evidence.score, reasons: e.evidence.reasons))
             }
             edges.removeAll { settled.contains($0.out) || settled.contains($0.into) }
         }

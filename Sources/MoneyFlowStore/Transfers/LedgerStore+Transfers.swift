@@ -31,7 +31,9 @@ extension LedgerStore {
                 let t = LedgerTransfer(out: o, into: i, decidedBy: p.decidedBy, score: p.score, reasons: p.reasons)
                 if p.decidedBy == "review" { review.append(t) } else { linked.append(t) }
             }
-            let order: (LedgerTransfer, LedgerTransfer) -> Bool = { ($0.out.date, $0.out.id, $0.into.id) < ($1.out.date, $1.out.id, $1.into.id) }
+            let order: (LedgerTransfer, LedgerTransfer) -> Bool = {
+                ($0.out.date, $0.out.id, $0.into.id) < ($1.out.date, $1.out.id, $1.into.id)
+            }
             return (linked.sorted(by: order), review.sorted(by: order))
         }
     }
@@ -44,10 +46,13 @@ extension LedgerStore {
             guard let x = legs[a] else { throw StoreError.notFound("no transaction \(a)") }
             guard let y = legs[b] else { throw StoreError.notFound("no transaction \(b)") }
             guard x.accountID != y.accountID else {
-                throw StoreError("transactions \(a) and \(b) are both in account '\(x.account)': a transfer moves money between two accounts")
+                throw StoreError(
+                    "transactions \(a) and \(b) are both in account '\(x.account)': a transfer moves money between two accounts")
             }
             guard (x.amountMinor < 0) != (y.amountMinor < 0), x.amountMinor != 0, y.amountMinor != 0 else {
-                throw StoreError("transactions \(a) and \(b) both move money \(x.amountMinor < 0 ? "out" : "in"): a transfer has one outflow and one inflow")
+                throw StoreError(
+                    "transactions \(a) and \(b) both move money \(x.amountMinor < 0 ? "out" : "in"): a transfer has one outflow and one inflow"
+                )
             }
             let (out, into) = x.amountMinor < 0 ? (a, b) : (b, a)
             try TransferVerdicts.decide(db, out: out, into: into, together: true, at: date)
@@ -62,7 +67,9 @@ extension LedgerStore {
             guard try Int64.fetchOne(db, sql: "SELECT id FROM txn WHERE id = ?", arguments: [id]) != nil else {
                 throw StoreError.notFound("no transaction \(id)")
             }
-            guard let row = try Row.fetchOne(db, sql: "SELECT out_txn, in_txn FROM transfer WHERE out_txn = ? OR in_txn = ?", arguments: [id, id])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT out_txn, in_txn FROM transfer WHERE out_txn = ? OR in_txn = ?", arguments: [id, id])
             else {
                 throw StoreError("transaction \(id) is not part of a transfer (see `moneyflow transfers`); nothing was changed")
             }
@@ -83,7 +90,9 @@ enum TransferQueries {
         // A store older than v8-transfers opened read-only has no transfers yet.
         guard try db.tableExists("transfer") else { return [] }
         let decoder = JSONDecoder()
-        func reasons(_ r: Row) -> [MatchReason] { (try? decoder.decode([MatchReason].self, from: Data((r["reasons"] as String).utf8))) ?? [] }
+        func reasons(_ r: Row) -> [MatchReason] {
+            (try? decoder.decode([MatchReason].self, from: Data((r["reasons"] as String).utf8))) ?? []
+        }
         let linked = try Row.fetchAll(db, sql: "SELECT * FROM transfer ORDER BY out_txn").map {
             Pair(out: $0["out_txn"], into: $0["in_txn"], decidedBy: $0["decided_by"], score: $0["score"], reasons: reasons($0))
         }
@@ -107,10 +116,12 @@ enum TransferQueries {
         for p in pairs {
             guard let o = legs[p.out], let i = legs[p.into] else { continue }
             let toIn = TransferLink(
-                direction: "out", otherTransactionID: p.into, otherAccountID: i.accountID, otherAccount: i.account, otherDate: i.date, otherAmount: i.amount,
+                direction: "out", otherTransactionID: p.into, otherAccountID: i.accountID, otherAccount: i.account, otherDate: i.date,
+                otherAmount: i.amount,
                 decidedBy: p.decidedBy, score: p.score, reasons: p.reasons)
             let toOut = TransferLink(
-                direction: "in", otherTransactionID: p.out, otherAccountID: o.accountID, otherAccount: o.account, otherDate: o.date, otherAmount: o.amount,
+                direction: "in", otherTransactionID: p.out, otherAccountID: o.accountID, otherAccount: o.account, otherDate: o.date,
+                otherAmount: o.amount,
                 decidedBy: p.decidedBy, score: p.score, reasons: p.reasons)
             if p.decidedBy == "review" {
                 review[p.out, default: []].append(toIn); review[p.into, default: []].append(toOut)

@@ -54,7 +54,8 @@ enum TransferVerdicts {
             for (side, keys) in [("out", outKeys), ("in", inKeys)] {
                 for k in keys {
                     try db.execute(
-                        sql: "DELETE FROM transfer_decision WHERE together = 1 AND \(side)_account_key = ? AND \(side)_kind = ? AND \(side)_fingerprint = ?",
+                        sql:
+                            "DELETE FROM transfer_decision WHERE together = 1 AND \(side)_account_key = ? AND \(side)_kind = ? AND \(side)_fingerprint = ?",
                         arguments: [k.0, k.1, k.2])
                 }
             }
