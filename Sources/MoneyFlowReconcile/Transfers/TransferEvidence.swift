@@ -14,7 +14,8 @@ public struct TransferLeg: Sendable, Hashable {
     public var accountIsCredit: Bool
     public var date: LocalDate
     public var amount: Money
-    /// Description, counterparty and note (the user's edits where they exist).
+    /// Description, counterparty, note (the user's edits where they exist) and the source's
+    /// category.
     public var text: String
 
     public init(

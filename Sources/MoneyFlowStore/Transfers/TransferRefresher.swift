@@ -124,14 +124,16 @@ enum TransferRefresher {
             sql: """
                 SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency,
                        coalesce(t.user_description, t.description) AS d, coalesce(t.user_counterparty, t.counterparty) AS c,
-                       coalesce(t.user_note, t.note) AS n
+                       coalesce(t.user_note, t.note) AS n, t.category AS k
                 FROM txn t WHERE t.status = 'active' AND \(condition)
                 """, arguments: StatementArguments(arguments))
         var legs: [TransferLeg] = []
         while let r = try rows.next() {
             let accountID: Int64 = r["account_id"]
             guard let date = LocalDate(iso: r["date"] as String, .lenient) else { continue }
-            let text = [r["d"] as String?, r["c"] as String?, r["n"] as String?].compactMap { $0 }.joined(separator: " ")
+            // The provider's category is evidence too (Plaid `TRANSFER_OUT`, `LOAN_PAYMENTS_CREDIT_CARD_PAYMENT`,
+            // a bank export's `ACCT_XFER` / `LOAN_PMT`).
+            let text = [r["d"] as String?, r["c"] as String?, r["n"] as String?, r["k"] as String?].compactMap { $0 }.joined(separator: " ")
             legs.append(
                 TransferLeg(
                     id: r["id"], accountID: accountID, accountNumber: accounts[accountID]?.number,

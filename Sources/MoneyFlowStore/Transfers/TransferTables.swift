@@ -53,7 +53,7 @@ enum TransferTables {
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_delete AFTER DELETE ON main.txn
                 BEGIN INSERT INTO mf_touched_txn(id) SELECT OLD.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = OLD.id); END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_update
-                AFTER UPDATE OF account_id, date, amount_minor, currency, description, counterparty, note,
+                AFTER UPDATE OF account_id, date, amount_minor, currency, description, counterparty, note, category,
                                 user_description, user_counterparty, user_note, status ON main.txn
                 BEGIN INSERT INTO mf_touched_txn(id) SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = NEW.id); END;
                 DELETE FROM mf_touched_txn;
