@@ -53,10 +53,14 @@ public struct TransferEvidence: Sendable, Hashable {
     /// The evidence for `out` (money out) and `into` (money in) being one transfer, or nil
     /// when there is none. The amounts, currencies and dates are the caller's business.
     public static func between(_ out: TransferLeg, _ into: TransferLeg) -> TransferEvidence? {
+        between(out, into, outWord: firstWord(in: out.text), inWord: firstWord(in: into.text))
+    }
+
+    /// ``between(_:_:)`` with each side's ``firstWord(in:)`` already known (the matcher finds
+    /// it once per leg, not once per pair).
+    static func between(_ out: TransferLeg, _ into: TransferLeg, outWord: String?, inWord: String?) -> TransferEvidence? {
         var score = 0.0
         var reasons: [MatchReason] = []
-        let outWord = firstWord(in: out.text)
-        let inWord = firstWord(in: into.text)
         if let w = outWord { score += 0.3; reasons.append(MatchReason("wording", "'\(w)' on the outflow")) }
         if let w = inWord { score += 0.3; reasons.append(MatchReason("wording", "'\(w)' on the inflow")) }
         var digits = false

@@ -144,10 +144,14 @@ public enum TransferMatcher {
         for (n, leg) in legs.enumerated() where !settled.contains(n) && leg.amount.minorUnits != 0 {
             if leg.amount.minorUnits < 0 { outs.append(n) } else { ins.append(n) }
         }
-        // Inflows by amount, for the equal-amount pairs; by day, for the cross-currency ones.
+        // Each leg's wording, found once; inflows by amount, for the equal-amount pairs; by day,
+        // for the cross-currency ones (only inflows worded as a transfer or arriving on a card:
+        // the others can never make a cross-currency pair strong enough to offer).
+        var words = [String?](repeating: nil, count: legs.count)
+        for n in outs + ins { words[n] = TransferEvidence.firstWord(in: legs[n].text) }
         var inByAmount = [Money: [Int]]()
         for i in ins { inByAmount[legs[i].amount, default: []].append(i) }
-        let insByDay = ins.sorted { legs[$0].date < legs[$1].date }
+        let insByDay = ins.filter { words[$0] != nil || legs[$0].accountIsCredit }.sorted { legs[$0].date < legs[$1].date }
         var same: [Edge] = [], cross: [Edge] = []
         for o in outs {
             let out = legs[o]
@@ -156,11 +160,11 @@ public enum TransferMatcher {
                 let into = legs[i]
                 let gap = abs(into.date.dayNumber - out.date.dayNumber)
                 guard into.accountID != out.accountID, gap <= window, !apart.contains([out.id, into.id]),
-                    let evidence = TransferEvidence.between(out, into)
+                    let evidence = TransferEvidence.between(out, into, outWord: words[o], inWord: words[i])
                 else { continue }
                 same.append(Edge(out: o, into: i, evidence: evidence, gap: gap))
             }
-            guard TransferEvidence.firstWord(in: out.text) != nil else { continue }
+            guard words[o] != nil, !insByDay.isEmpty else { continue }
             let lo = out.date.dayNumber - window, hi = out.date.dayNumber + window
             var k = lowerBound(insByDay, legs, day: lo)
             while k < insByDay.count, legs[insByDay[k]].date.dayNumber <= hi {
@@ -168,7 +172,8 @@ public enum TransferMatcher {
                 k += 1
                 let into = legs[i]
                 guard into.amount.currency != out.amount.currency, into.accountID != out.accountID,
-                    !apart.contains([out.id, into.id]), let evidence = crossCurrencyEvidence(out, into)
+                    !apart.contains([out.id, into.id]),
+                    let evidence = crossCurrencyEvidence(out, into, outWord: words[o], inWord: words[i])
                 else { continue }
                 cross.append(Edge(out: o, into: i, evidence: evidence, gap: abs(into.date.dayNumber - out.date.dayNumber)))
             }
@@ -176,11 +181,11 @@ public enum TransferMatcher {
         return (same, cross)
     }
 
-    /// A cross-currency pair is offered only when both sides are worded as a transfer (or one
-    /// names the other account): otherwise every foreign purchase would be a candidate. It is
-    /// never strong.
-    static func crossCurrencyEvidence(_ out: TransferLeg, _ into: TransferLeg) -> TransferEvidence? {
-        guard var e = TransferEvidence.between(out, into), e.strong else { return nil }
+    /// A cross-currency pair is offered only when the outflow is worded as a transfer and the
+    /// evidence would be strong for equal amounts (the inflow worded too, or arriving on a
+    /// card): otherwise every foreign purchase would be a candidate. It is never strong itself.
+    static func crossCurrencyEvidence(_ out: TransferLeg, _ into: TransferLeg, outWord: String?, inWord: String?) -> TransferEvidence? {
+        guard var e = TransferEvidence.between(out, into, outWord: outWord, inWord: inWord), e.strong else { return nil }
         e.strong = false
         e.reasons.append(MatchReason("currency", "\(out.amount) paid \(into.amount): different currencies, please confirm"))
         return e
