@@ -42,20 +42,21 @@ enum TransferTables {
     /// Temporary (per connection, rolled back with the write); `mf_` tables are never copied
     /// to a server. Starts each write empty: rows a working copy fetched from the server before
     /// the write (another process's writes, settled there) are not this write's business.
-    /// `INSERT … WHERE NOT EXISTS` rather than `INSERT OR IGNORE`: an outer upsert's conflict
-    /// policy overrides a trigger's, and the working copy applies server rows by upsert.
+    /// `ON CONFLICT DO NOTHING` rather than `INSERT OR IGNORE`: an outer upsert's conflict
+    /// policy overrides a trigger's `OR` (the working copy applies server rows by upsert), not
+    /// its upsert clause.
     static func track(_ db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TEMP TABLE IF NOT EXISTS mf_touched_txn (id INTEGER PRIMARY KEY);
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_insert AFTER INSERT ON main.txn
-                BEGIN INSERT INTO mf_touched_txn(id) SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = NEW.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) VALUES (NEW.id) ON CONFLICT DO NOTHING; END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_delete AFTER DELETE ON main.txn
-                BEGIN INSERT INTO mf_touched_txn(id) SELECT OLD.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = OLD.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) VALUES (OLD.id) ON CONFLICT DO NOTHING; END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_touched_txn_update
                 AFTER UPDATE OF account_id, date, amount_minor, currency, description, counterparty, note, category,
                                 user_description, user_counterparty, user_note, status ON main.txn
-                BEGIN INSERT INTO mf_touched_txn(id) SELECT NEW.id WHERE NOT EXISTS (SELECT 1 FROM mf_touched_txn WHERE id = NEW.id); END;
+                BEGIN INSERT INTO mf_touched_txn(id) VALUES (NEW.id) ON CONFLICT DO NOTHING; END;
                 DELETE FROM mf_touched_txn;
                 """)
     }
