@@ -1,0 +1,1 @@
+"""Scenario builders for Samples/transfers/ (see scripts/gen_transfer_samples.py)."""
