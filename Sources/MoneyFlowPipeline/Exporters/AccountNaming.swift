@@ -140,21 +140,29 @@ struct ExportJournal {
         /// never showed, so only hledger (posting dates) asserts it.
         var assertionInBeancount = true
     }
-    /// The later leg of a transfer, written as the second posting of the earlier leg's entry.
+    /// The later leg of a transfer, written as the second posting of the earlier leg's entry
+    /// (its balance assertion stays where the leg was: a ``Balance`` item).
     struct Partner {
         var tx: LedgerTransaction
         var account: String
-        var assertion: Money?
-        var assertionInBeancount: Bool
+    }
+    /// A statement balance asserted on its own, where a folded transfer leg carried it.
+    struct Balance {
+        var account: String
+        var date: LocalDate
+        var amount: Money
+        var inBeancount: Bool
     }
     struct Opening { var account: String; var date: LocalDate; var amount: Money }
     enum Item {
         case opening(Opening)
         case entry(Entry)
+        case balance(Balance)
         var date: LocalDate {
             switch self {
             case .opening(let o): return o.date;
             case .entry(let e): return e.tx.date
+            case .balance(let b): return b.date
             }
         }
     }
@@ -366,7 +374,7 @@ struct ExportJournal {
         for (i, o) in openings.values.sorted(by: { ($0.account, $0.amount.currency) < ($1.account, $1.amount.currency) }).enumerated() {
             items.append((o.date, 0, i, .opening(o)))
         }
-        for (i, e) in foldTransfers(entries).enumerated() { items.append((e.tx.date, 1, i, .entry(e))) }
+        for (i, item) in foldTransfers(entries).enumerated() { items.append((item.date, 1, i, item)) }
         items.sort { ($0.date, $0.rank, $0.seq) < ($1.date, $1.rank, $1.seq) }
         journal.items = items.map(\.item)
         return journal

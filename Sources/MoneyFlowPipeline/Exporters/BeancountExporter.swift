@@ -58,16 +58,17 @@ public enum BeancountExporter {
                 } else {
                     out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
                 }
-                var assertions: [(LocalDate, String, Money)] = []
-                if let b = e.assertion, e.assertionInBeancount { assertions.append((t.date, e.account, b)) }
-                if let p = e.partner, let b = p.assertion, p.assertionInBeancount { assertions.append((p.tx.date, p.account, b)) }
-                for (date, account, b) in assertions {
-                    out.append("")
-                    out.append("\(date.adding(days: 1).iso) balance \(account)  \(b.decimalString) \(b.currency)")
-                }
+                if let b = e.assertion, e.assertionInBeancount { out += ["", balance(e.account, t.date, b)] }
+            case .balance(let b):
+                if b.inBeancount { out.append(balance(b.account, b.date, b.amount)) }
             }
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A `balance` directive for the end of `day` (beancount checks balances at the start of a date).
+    static func balance(_ account: String, _ day: LocalDate, _ amount: Money) -> String {
+        "\(day.adding(days: 1).iso) balance \(account)  \(amount.decimalString) \(amount.currency)"
     }
 
     /// Description, plus the note when there is one.

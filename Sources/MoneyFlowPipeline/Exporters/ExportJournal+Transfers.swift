@@ -4,13 +4,15 @@ extension ExportJournal {
     /// A transfer between two exported accounts becomes ONE entry with two postings (money
     /// out of one account, into the other), so a card repayment is never an expense plus an
     /// income. The entry takes the place and date of the earlier leg; the later leg's posting
-    /// keeps its own date for hledger (a posting date) and its own balance assertion.
+    /// keeps its own date for hledger (a posting date), and its balance assertion (the day's
+    /// closing balance of its account) stays where the leg was, as an assertion of its own:
+    /// the entry may now come before other rows of that account's day.
     ///
     /// Beancount has no posting dates: when the legs are days apart, the later account holds
     /// the money from the earlier date on, so its statement balances dated in between cannot
     /// be asserted there (they stay asserted in hledger). A leg whose other leg is not
     /// exported keeps its own entry, balanced against the other account (never an expense).
-    static func foldTransfers(_ entries: [Entry]) -> [Entry] {
+    static func foldTransfers(_ entries: [Entry]) -> [Item] {
         var position = [Int64: Int]()
         var byAccount = [String: [Int]]()
         for (i, e) in entries.enumerated() {
@@ -31,12 +33,17 @@ extension ExportJournal {
                 if d >= entries[keep].tx.date && d < entries[fold].tx.date { out[k].assertionInBeancount = false }
             }
         }
-        var dropped = Set<Int>()
+        var folded = [Int: Balance?]()
         for (keep, fold) in pairs {
             let f = out[fold]
-            out[keep].partner = Partner(tx: f.tx, account: f.account, assertion: f.assertion, assertionInBeancount: f.assertionInBeancount)
-            dropped.insert(fold)
+            out[keep].partner = Partner(tx: f.tx, account: f.account)
+            // `.some(nil)`: folded, with no balance to assert (assigning nil would not record it).
+            folded[fold] = .some(
+                f.assertion.map { Balance(account: f.account, date: f.tx.date, amount: $0, inBeancount: f.assertionInBeancount) })
         }
-        return out.indices.filter { !dropped.contains($0) }.map { out[$0] }
+        return out.indices.compactMap { i in
+            guard let balance = folded[i] else { return .entry(out[i]) }
+            return balance.map { .balance($0) }
+        }
     }
 }

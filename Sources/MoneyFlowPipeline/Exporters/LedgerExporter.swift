@@ -51,12 +51,16 @@ public enum LedgerExporter {
                 if let c = t.category, !c.isEmpty { out.append("    ; category: " + text(c)) }
                 out.append(posting(e.account, t.amount, assert: e.assertion))
                 if let p = e.partner {
-                    // The later leg keeps its own date (a posting date), so its balance assertion holds.
-                    out.append(
-                        posting(p.account, p.tx.amount, assert: p.assertion) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
+                    // The later leg keeps its own date (a posting date).
+                    out.append(posting(p.account, p.tx.amount) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
                 } else {
                     out.append(posting(e.counterAccount, t.amount, negated: true))
                 }
+            case .balance(let b):
+                // A transfer's other leg carried this day's closing balance: asserted here, in
+                // that leg's place, by a posting of nothing.
+                out.append("\(b.date.iso) Statement balance")
+                out.append(posting(b.account, Money(minorUnits: 0, currency: b.amount.currency), assert: b.amount))
             }
         }
         return out.joined(separator: "\n") + "\n"

@@ -50,6 +50,10 @@ public struct TransferEvidence: Sendable, Hashable {
         "AUTOPAY", "AUTO PAY", "AUTOMATIC PAYMENT", "PAYMENT", "PMT", "EPAY", "TRANSFER", "XFER", "THANK YOU",
     ]
 
+    /// Words of any transfer, to anyone (not only between own accounts): enough for a
+    /// candidate of equal amount, not to propose a cross-currency pair.
+    static let genericWords: Set<String> = ["转账", "转出", "汇款", "TRANSFER", "XFER"]
+
     /// The evidence for `out` (money out) and `into` (money in) being one transfer, or nil
     /// when there is none. The amounts, currencies and dates are the caller's business.
     public static func between(_ out: TransferLeg, _ into: TransferLeg) -> TransferEvidence? {

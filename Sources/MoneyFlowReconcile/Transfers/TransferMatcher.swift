@@ -165,7 +165,9 @@ public enum TransferMatcher {
                 same.append(Edge(out: o, into: i, evidence: evidence, gap: gap))
             }
             guard words[o] != nil, !insByDay.isEmpty else { continue }
-            let lo = out.date.dayNumber - window, hi = out.date.dayNumber + window
+            // Money bought in another currency reaches the other account after it left (a day
+            // of booking slack), never a week before.
+            let lo = out.date.dayNumber - 1, hi = out.date.dayNumber + window
             var k = lowerBound(insByDay, legs, day: lo)
             while k < insByDay.count, legs[insByDay[k]].date.dayNumber <= hi {
                 let i = insByDay[k]
@@ -181,11 +183,18 @@ public enum TransferMatcher {
         return (same, cross)
     }
 
-    /// A cross-currency pair is offered only when the outflow is worded as a transfer and the
-    /// evidence would be strong for equal amounts (the inflow worded too, or arriving on a
-    /// card): otherwise every foreign purchase would be a candidate. It is never strong itself.
+    /// A cross-currency pair is offered only when the outflow is worded as a repayment or an
+    /// exchange (or names the account), it reaches the other account within the window after
+    /// leaving, and the evidence would be strong for equal amounts (the inflow worded too, or
+    /// arriving on a card): otherwise every foreign purchase would be a candidate. It is never
+    /// strong itself.
     static func crossCurrencyEvidence(_ out: TransferLeg, _ into: TransferLeg, outWord: String?, inWord: String?) -> TransferEvidence? {
         guard var e = TransferEvidence.between(out, into, outWord: outWord, inWord: inWord), e.strong else { return nil }
+        // A plain transfer to someone (转账, 汇款, TRANSFER) in one currency and a repayment in
+        // another are strangers unless the outflow names the account: only repayment and
+        // exchange wording (购汇还款, PAYMENT …) proposes a pair by itself.
+        let named = e.reasons.contains { $0.factor == "account" }
+        guard named || !TransferEvidence.genericWords.contains(outWord ?? "") else { return nil }
         e.strong = false
         e.reasons.append(MatchReason("currency", "\(out.amount) paid \(into.amount): different currencies, please confirm"))
         return e
