@@ -14,8 +14,31 @@ struct AccountsCommand: ParsableCommand {
               moneyflow accounts --format json
               moneyflow accounts rename "CMB 8705" "CMB Debit" --ledger-name Assets:CMB:8705
               moneyflow accounts link "CMB Debit" csv:cmb/8705
+              moneyflow accounts pair "CMB 3906" "CMB Card 6612"
             """,
-        subcommands: [List.self, Rename.self, Link.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Rename.self, Link.self, Pair.self], defaultSubcommand: List.self)
+
+    struct Pair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say that two accounts move money between them (transfer evidence).",
+            discussion: """
+                A card and the account that pays it, or checking and savings: an equal-amount
+                outflow and inflow between them, with transfer wording on one side, is then one
+                transfer without asking (see `moneyflow transfers`). --remove takes it back.
+                Example: moneyflow accounts pair "CMB 3906" "CMB Card 6612"
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "One account (name).") var name: String
+        @Argument(help: "The other account (name).") var other: String
+        @Flag(help: "Take the pairing back.") var remove = false
+        func run() throws {
+            let store = try storeOptions.openExisting()
+            try requireAccount(name, in: store)
+            try requireAccount(other, in: store)
+            try store.pairAccounts(name, other, remove: remove)
+            printOut(SafeText.escaped(remove ? "\(name) and \(other) are no longer paired" : "\(name) <-> \(other) paired for transfers"))
+        }
+    }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List accounts.", discussion: "Example: moneyflow accounts --format json")

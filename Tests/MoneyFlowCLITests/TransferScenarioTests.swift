@@ -102,6 +102,28 @@ struct TransferScenarioTests {
         }
     }
 
+    @Test("accounts pair: the pairing is evidence on every transfer between the two accounts; --remove takes it back")
+    func pairing() throws {
+        let s = try Self.load("cmb_quarter")
+        let got = try Self.run(s, s.imports)
+        func reasons() throws -> [String] {
+            let out = try MoneyFlowBinary.run(["transfers", "--store", got.store, "--format", "json"])
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+            return ((o["transfers"] as? [[String: Any]]) ?? []).map { (($0["reasons"] as? [String]) ?? []).joined(separator: "; ") }
+        }
+        #expect(try reasons().count == 4)
+        #expect(try reasons().allSatisfy { !$0.contains("you paired") })
+        let pair = try MoneyFlowBinary.run(["accounts", "pair", "--store", got.store, "CMB 3906", "CMB Card 6612"])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        #expect(try reasons().count == 4)
+        #expect(try reasons().allSatisfy { $0.contains("you paired these two accounts") })
+        let same = try MoneyFlowBinary.run(["accounts", "pair", "--store", got.store, "CMB 3906", "CMB 3906"])
+        #expect(same.status == 1 && same.stderr.contains("cannot be paired with itself"))
+        let unpair = try MoneyFlowBinary.run(["accounts", "pair", "--store", got.store, "CMB Card 6612", "CMB 3906", "--remove"])
+        #expect(unpair.status == 0, "\(unpair.stderr)")
+        #expect(try reasons().allSatisfy { !$0.contains("you paired") })
+    }
+
     /// Both exports pass their checkers; each transfer is one entry holding the two accounts'
     /// postings and no `Expenses`/`Income` posting.
     static func checkExports(store: String, transfers: Int, name: String) throws {

@@ -75,6 +75,19 @@ struct TransferMatcherTests {
         #expect(TransferMatcher.decide(late) == TransferOutcome())
     }
 
+    @Test("accounts the user paired: wording on one side is enough; the pairing alone, with no wording, is not")
+    func pairedAccounts() {
+        var out = Self.leg(1, Self.debit, 0, -20_000, "转账 张三"), into = Self.leg(2, Self.savings, 1, 20_000, "存入")
+        #expect(TransferMatcher.decide([out, into]).linked.isEmpty)
+        out.pairedAccounts = [Self.savings]
+        let outcome = TransferMatcher.decide([out, into])
+        #expect(Self.pairs(outcome.linked) == [[1, 2]])
+        #expect(outcome.linked[0].reasons.contains { $0.detail == "you paired these two accounts" })
+        var plain = Self.leg(1, Self.debit, 0, -20_000, "快捷支付")
+        plain.pairedAccounts = [Self.savings]
+        #expect(TransferMatcher.decide([plain, into]) == TransferOutcome())
+    }
+
     @Test("a CNY 购汇还款 paying a USD card row is offered for review with both amounts, never linked")
     func crossCurrency() {
         let legs = [

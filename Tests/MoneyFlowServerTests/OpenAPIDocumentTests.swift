@@ -12,7 +12,8 @@ struct OpenAPIDocumentTests {
     /// Every route of docs/API (issue 16): method and path template.
     static let routes: Set<String> = [
         "GET /healthz", "GET /openapi.json", "POST /v1/imports", "GET /v1/accounts", "GET /v1/transactions", "GET /v1/reconcile",
-        "GET /v1/review", "POST /v1/links", "DELETE /v1/links/{record}", "GET /v1/batches", "POST /v1/batches/{id}/undo",
+        "GET /v1/review", "POST /v1/links", "DELETE /v1/links/{record}", "GET /v1/transfers", "POST /v1/transfers",
+        "DELETE /v1/transfers/{transaction}", "GET /v1/batches", "POST /v1/batches/{id}/undo",
         "POST /v1/plaid/link-token", "POST /v1/plaid/exchange", "GET /v1/plaid/items", "POST /v1/plaid/sync", "POST /v1/plaid/webhook",
     ]
 

@@ -12,6 +12,8 @@ public struct TransferLeg: Sendable, Hashable {
     public var accountNumber: String?
     /// The account is a credit card (a liability): money coming in is a repayment.
     public var accountIsCredit: Bool
+    /// Accounts the user said this one moves money with (`accounts pair`).
+    public var pairedAccounts: Set<Int64> = []
     public var date: LocalDate
     public var amount: Money
     /// Description, counterparty, note (the user's edits where they exist) and the source's
@@ -19,10 +21,12 @@ public struct TransferLeg: Sendable, Hashable {
     public var text: String
 
     public init(
-        id: Int64, accountID: Int64, accountNumber: String?, accountIsCredit: Bool, date: LocalDate, amount: Money, text: String
+        id: Int64, accountID: Int64, accountNumber: String?, accountIsCredit: Bool, date: LocalDate, amount: Money, text: String,
+        pairedAccounts: Set<Int64> = []
     ) {
         self.id = id; self.accountID = accountID; self.accountNumber = accountNumber
         self.accountIsCredit = accountIsCredit; self.date = date; self.amount = amount; self.text = text
+        self.pairedAccounts = pairedAccounts
     }
 }
 
@@ -31,8 +35,10 @@ public struct TransferLeg: Sendable, Hashable {
 /// Equal amounts in two accounts within days of each other happen all the time by chance (a
 /// ¥100 purchase, a ¥100 refund elsewhere): the amount alone is never evidence. Evidence is what
 /// the banks write on transfers: the wording (还款, 转账, AUTOPAY, TRANSFER, PAYMENT …), the
-/// other account's last four digits in the text, and the shape of a card repayment (money
-/// leaving a bank account and arriving on a credit card).
+/// other account's last four digits in the text, the shape of a card repayment (money
+/// leaving a bank account and arriving on a credit card), and the user's word that two
+/// accounts move money between them (`accounts pair`). Wording on one side only is strong
+/// with the shape or the pairing; without them it is offered for review.
 public struct TransferEvidence: Sendable, Hashable {
     /// Strong enough to link without asking, when nothing else competes.
     public var strong: Bool
@@ -77,11 +83,13 @@ public struct TransferEvidence: Sendable, Hashable {
         let cardRepayment = into.accountIsCredit && !out.accountIsCredit
         guard outWord != nil || inWord != nil || digits else { return nil }
         if cardRepayment { score += 0.2; reasons.append(MatchReason("shape", "a bank account paying a credit card")) }
+        let paired = out.pairedAccounts.contains(into.accountID) || into.pairedAccounts.contains(out.accountID)
+        if paired { score += 0.3; reasons.append(MatchReason("account", "you paired these two accounts")) }
         let gap = abs(into.date.dayNumber - out.date.dayNumber)
         score += 0.1 * Double(windowDays - min(gap, windowDays)) / Double(windowDays)
         reasons.append(MatchReason("date", gap == 0 ? "same day" : "\(gap) day\(gap == 1 ? "" : "s") apart"))
         let bothWorded = outWord != nil && inWord != nil
-        let strong = digits || bothWorded || ((outWord != nil || inWord != nil) && cardRepayment)
+        let strong = digits || bothWorded || ((outWord != nil || inWord != nil) && (cardRepayment || paired))
         return TransferEvidence(strong: strong, score: (score * 1000).rounded() / 1000, reasons: reasons)
     }
 

@@ -151,7 +151,8 @@ public enum TransferMatcher {
         for n in outs + ins { words[n] = TransferEvidence.firstWord(in: legs[n].text) }
         var inByAmount = [Money: [Int]]()
         for i in ins { inByAmount[legs[i].amount, default: []].append(i) }
-        let insByDay = ins.filter { words[$0] != nil || legs[$0].accountIsCredit }.sorted { legs[$0].date < legs[$1].date }
+        let insByDay = ins.filter { words[$0] != nil || legs[$0].accountIsCredit || !legs[$0].pairedAccounts.isEmpty }
+            .sorted { legs[$0].date < legs[$1].date }
         var same: [Edge] = [], cross: [Edge] = []
         for o in outs {
             let out = legs[o]

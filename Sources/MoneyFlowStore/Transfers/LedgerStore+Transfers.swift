@@ -59,6 +59,36 @@ extension LedgerStore {
         }
     }
 
+    /// The user's word that accounts `a` and `b` (names) move money between them (a card and
+    /// the account that pays it, checking and savings): wording on one side of an equal-amount
+    /// pair between them is then enough to link it. `remove` takes the word back. Either way
+    /// their transfers are decided again.
+    public func pairAccounts(_ a: String, _ b: String, remove: Bool = false, at date: Date = Date()) throws {
+        try write { db in
+            func account(_ name: String) throws -> (id: Int64, key: String) {
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]),
+                    let key = try String.fetchOne(db, sql: "SELECT min(key) FROM account_key WHERE account_id = ?", arguments: [id])
+                else { throw StoreError.notFound("no account named '\(name)'") }
+                return (id, key)
+            }
+            let (x, y) = (try account(a), try account(b))
+            guard x.id != y.id else { throw StoreError("'\(a)' cannot be paired with itself: a transfer moves money between two accounts") }
+            try db.execute(
+                sql:
+                    "DELETE FROM account_pair WHERE (account_key = ? AND other_account_key = ?) OR (account_key = ? AND other_account_key = ?)",
+                arguments: [x.key, y.key, y.key, x.key])
+            if !remove {
+                try db.execute(
+                    sql: "INSERT INTO account_pair(account_key, other_account_key, paired_at) VALUES (?, ?, ?)",
+                    arguments: [x.key, y.key, PlanApplier.timestamp(date)])
+            }
+            try db.execute(
+                sql:
+                    "INSERT INTO mf_touched_txn(id) SELECT id FROM txn WHERE account_id IN (?, ?) AND status = 'active' ON CONFLICT DO NOTHING",
+                arguments: [x.id, y.id])
+        }
+    }
+
     /// The user's decision: transaction `id` and the other leg of its transfer are not one
     /// transfer (never paired again). Returns the other leg.
     @discardableResult

@@ -138,7 +138,8 @@ enum TransferRefresher {
                 TransferLeg(
                     id: r["id"], accountID: accountID, accountNumber: accounts[accountID]?.number,
                     accountIsCredit: accounts[accountID]?.isCredit ?? false, date: date,
-                    amount: Money(minorUnits: r["amount_minor"], currency: r["currency"]), text: text))
+                    amount: Money(minorUnits: r["amount_minor"], currency: r["currency"]), text: text,
+                    pairedAccounts: accounts[accountID]?.paired ?? []))
         }
         return legs
     }
@@ -161,12 +162,27 @@ struct AccountShape {
     var number: String?
     var isCredit: Bool
     var currencies: [String] = []
+    /// Accounts the user paired with this one (`accounts pair`).
+    var paired: Set<Int64> = []
 
     static func load(_ db: Database) throws -> [Int64: AccountShape] {
         var out = [Int64: AccountShape]()
         for r in try Row.fetchAll(db, sql: "SELECT id, number, type, subtype FROM account") {
             let kind = ((r["type"] as String?) ?? "") + " " + ((r["subtype"] as String?) ?? "")
             out[r["id"]] = AccountShape(number: r["number"], isCredit: kind.lowercased().contains("credit"))
+        }
+        if try db.tableExists("account_pair") {
+            for r in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.account_id AS a, b.account_id AS b FROM account_pair p
+                    JOIN account_key a ON a.key = p.account_key JOIN account_key b ON b.key = p.other_account_key
+                    """)
+            {
+                let (a, b): (Int64, Int64) = (r["a"], r["b"])
+                out[a]?.paired.insert(b)
+                out[b]?.paired.insert(a)
+            }
         }
         // Each account's currencies, by seeks on txn_by_account_date (a skip scan: no pass over the rows).
         for id in out.keys {

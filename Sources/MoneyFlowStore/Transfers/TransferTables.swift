@@ -11,6 +11,9 @@ import GRDB
 /// UNIQUE key: a copy that follows a server's changes applies rows in key order, and a leg
 /// passing from one pair to another would collide in between.
 ///
+/// `account_pair` is the user's word that two accounts move money between them (evidence for
+/// their transfers), kept by account keys, which outlive an undo that removes an account.
+///
 /// `transfer_decision` is the user's word, kept under the identities of the records behind
 /// each leg (account key, source kind, fingerprint) rather than transaction ids: those survive
 /// an undo and a re-import of the same statement, which makes new transaction ids.
@@ -34,6 +37,9 @@ enum TransferTables {
                   in_account_key TEXT NOT NULL, in_kind TEXT NOT NULL, in_fingerprint TEXT NOT NULL,
                   together INTEGER NOT NULL, decided_at TEXT NOT NULL,
                   PRIMARY KEY (out_account_key, out_kind, out_fingerprint, in_account_key, in_kind, in_fingerprint)) WITHOUT ROWID;
+                CREATE TABLE account_pair (
+                  account_key TEXT NOT NULL, other_account_key TEXT NOT NULL, paired_at TEXT NOT NULL,
+                  PRIMARY KEY (account_key, other_account_key)) WITHOUT ROWID;
                 """)
     }
 

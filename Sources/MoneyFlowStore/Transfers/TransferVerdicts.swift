@@ -70,6 +70,6 @@ enum TransferVerdicts {
                         """, arguments: [o.0, o.1, o.2, i.0, i.1, i.2, together, PlanApplier.timestamp(date)])
             }
         }
-        try db.execute(sql: "INSERT OR IGNORE INTO mf_touched_txn(id) VALUES (?), (?)", arguments: [out, into])
+        try db.execute(sql: "INSERT INTO mf_touched_txn(id) VALUES (?), (?) ON CONFLICT DO NOTHING", arguments: [out, into])
     }
 }
