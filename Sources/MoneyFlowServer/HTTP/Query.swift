@@ -65,4 +65,15 @@ enum JSONBody {
         }
         return o
     }
+
+    /// The request's JSON object holding an integer id under each of `keys`, in that order;
+    /// anything else is a 400 that shows the expected shape.
+    static func ids(_ request: inout Request, _ keys: [String]) async throws -> [Int64] {
+        let body = try await object(&request, limit: 1 << 16)
+        let ids = keys.compactMap { body[$0] as? Int64 ?? (body[$0] as? Int).map(Int64.init) }
+        guard ids.count == keys.count else {
+            throw APIError.badRequest("send {" + keys.map { "\"\($0)\": <id>" }.joined(separator: ", ") + "}")
+        }
+        return ids
+    }
 }

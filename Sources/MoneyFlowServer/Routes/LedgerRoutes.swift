@@ -45,10 +45,8 @@ struct LedgerRoutes {
         v1.post("links") { request, context in
             let user = try context.requireUser()
             var request = request
-            let body = try await JSONBody.object(&request, limit: 1 << 16)
-            guard let record = body["record"] as? Int64 ?? (body["record"] as? Int).map(Int64.init),
-                let transaction = body["transaction"] as? Int64 ?? (body["transaction"] as? Int).map(Int64.init)
-            else { throw APIError.badRequest("send {\"record\": <id>, \"transaction\": <id>}") }
+            let ids = try await JSONBody.ids(&request, ["record", "transaction"])
+            let (record, transaction) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a link") { store in
                 try await Blocking.run { try store.userLink(recordID: record, transactionID: transaction) }
             }
@@ -72,10 +70,8 @@ struct LedgerRoutes {
         v1.post("transfers") { request, context in
             let user = try context.requireUser()
             var request = request
-            let body = try await JSONBody.object(&request, limit: 1 << 16)
-            guard let out = body["out"] as? Int64 ?? (body["out"] as? Int).map(Int64.init),
-                let into = body["in"] as? Int64 ?? (body["in"] as? Int).map(Int64.init)
-            else { throw APIError.badRequest("send {\"out\": <transaction id>, \"in\": <transaction id>}") }
+            let ids = try await JSONBody.ids(&request, ["out", "in"])
+            let (out, into) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a transfer link") { store in
                 try await Blocking.run { try store.linkTransfer(out, into) }
             }
