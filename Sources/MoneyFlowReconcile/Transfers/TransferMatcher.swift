@@ -151,13 +151,19 @@ public enum TransferMatcher {
         for n in outs + ins { words[n] = TransferEvidence.firstWord(in: legs[n].text) }
         var inByAmount = [Money: [Int]]()
         for i in ins { inByAmount[legs[i].amount, default: []].append(i) }
+        // By day within an amount too: a daily coffee of one price must not cost its square.
+        for key in inByAmount.keys { inByAmount[key]!.sort { legs[$0].date < legs[$1].date } }
         let insByDay = ins.filter { words[$0] != nil || legs[$0].accountIsCredit || !legs[$0].pairedAccounts.isEmpty }
             .sorted { legs[$0].date < legs[$1].date }
         var same: [Edge] = [], cross: [Edge] = []
         for o in outs {
             let out = legs[o]
             let wanted = Money(minorUnits: -out.amount.minorUnits, currency: out.amount.currency)
-            for i in inByAmount[wanted] ?? [] {
+            let sameAmount = inByAmount[wanted] ?? []
+            var j = lowerBound(sameAmount, legs, day: out.date.dayNumber - window)
+            while j < sameAmount.count, legs[sameAmount[j]].date.dayNumber <= out.date.dayNumber + window {
+                let i = sameAmount[j]
+                j += 1
                 let into = legs[i]
                 let gap = abs(into.date.dayNumber - out.date.dayNumber)
                 guard into.accountID != out.accountID, gap <= window, !apart.contains([out.id, into.id]),
