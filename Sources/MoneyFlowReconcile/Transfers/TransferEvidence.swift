@@ -93,34 +93,42 @@ public struct TransferEvidence: Sendable, Hashable {
         return TransferEvidence(strong: strong, score: (score * 1000).rounded() / 1000, reasons: reasons)
     }
 
-    /// The first transfer word in `text`, as written in ``words``.
+    /// ``words`` as UTF-8 bytes, and whether each must stand as a whole (ASCII) word.
+    private static let wordBytes: [(word: String, bytes: [UInt8], whole: Bool)] = words.map {
+        ($0, Array($0.utf8), $0.unicodeScalars.allSatisfy(\.isASCII))
+    }
+
+    /// The first transfer word in `text`, as written in ``words``: ASCII letters compared
+    /// without case, ASCII words only where no ASCII letter or digit touches them, CJK words
+    /// anywhere. On UTF-8 bytes (a byte pattern of whole characters cannot match inside
+    /// another character): this runs once per leg of every import.
     static func firstWord(in text: String) -> String? {
-        let upper = text.uppercased()
-        for w in words {
-            if w.unicodeScalars.first.map({ $0.isASCII }) == true {
-                if containsWholeWord(upper, w) { return w }
-            } else if upper.contains(w) {
-                return w
-            }
-        }
+        var hay = Array(text.utf8)
+        for k in hay.indices where hay[k] >= 0x61 && hay[k] <= 0x7A { hay[k] -= 0x20 }
+        for w in wordBytes where occurs(w.bytes, in: hay, whole: w.whole) { return w.word }
         return nil
     }
 
-    /// `word` occurs in `text` with no ASCII letter or digit right before or after it.
-    static func containsWholeWord(_ text: String, _ word: String) -> Bool {
-        var search = text[...]
-        while let r = search.range(of: word) {
-            let before = r.lowerBound == text.startIndex ? nil : text[text.index(before: r.lowerBound)]
-            let after = r.upperBound == text.endIndex ? nil : text[r.upperBound]
-            if !isWordCharacter(before) && !isWordCharacter(after) { return true }
-            search = text[text.index(after: r.lowerBound)...]
+    private static func occurs(_ needle: [UInt8], in hay: [UInt8], whole: Bool) -> Bool {
+        guard let first = needle.first, needle.count <= hay.count else { return false }
+        var i = 0
+        while i <= hay.count - needle.count {
+            if hay[i] == first {
+                var k = 1
+                while k < needle.count && hay[i + k] == needle[k] { k += 1 }
+                if k == needle.count {
+                    let end = i + needle.count
+                    if !whole || (!isWordByte(i == 0 ? nil : hay[i - 1]) && !isWordByte(end < hay.count ? hay[end] : nil)) { return true }
+                }
+            }
+            i += 1
         }
         return false
     }
 
-    private static func isWordCharacter(_ c: Character?) -> Bool {
-        guard let c, c.isASCII else { return false }
-        return c.isLetter || c.isNumber
+    private static func isWordByte(_ b: UInt8?) -> Bool {
+        guard let b else { return false }
+        return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
     }
 
     /// The last four digits of an account number, when it ends in at least four digits.

@@ -144,17 +144,26 @@ public enum TransferMatcher {
         for (n, leg) in legs.enumerated() where !settled.contains(n) && leg.amount.minorUnits != 0 {
             if leg.amount.minorUnits < 0 { outs.append(n) } else { ins.append(n) }
         }
-        // Each leg's wording, found once; inflows by amount, for the equal-amount pairs; by day,
-        // for the cross-currency ones (only inflows worded as a transfer or arriving on a card:
-        // the others can never make a cross-currency pair strong enough to offer).
-        var words = [String?](repeating: nil, count: legs.count)
-        for n in outs + ins { words[n] = TransferEvidence.firstWord(in: legs[n].text) }
+        // Each leg's wording, looked up once and only when a pair needs it (`nil`: not yet).
+        var words = [String??](repeating: nil, count: legs.count)
+        func word(_ n: Int) -> String? {
+            if let known = words[n] { return known }
+            let w = TransferEvidence.firstWord(in: legs[n].text)
+            words[n] = .some(w)
+            return w
+        }
+        // Inflows by amount, then day, for the equal-amount pairs (a daily coffee of one price
+        // must not cost its square); by day, for the cross-currency ones, when the legs hold
+        // two currencies at all (only inflows worded as a transfer, arriving on a card or in a
+        // paired account: the others can never make a cross-currency pair strong enough).
         var inByAmount = [Money: [Int]]()
         for i in ins { inByAmount[legs[i].amount, default: []].append(i) }
-        // By day within an amount too: a daily coffee of one price must not cost its square.
         for key in inByAmount.keys { inByAmount[key]!.sort { legs[$0].date < legs[$1].date } }
-        let insByDay = ins.filter { words[$0] != nil || legs[$0].accountIsCredit || !legs[$0].pairedAccounts.isEmpty }
-            .sorted { legs[$0].date < legs[$1].date }
+        let severalCurrencies = Set(legs.map(\.amount.currency)).count > 1
+        let insByDay =
+            severalCurrencies
+            ? ins.filter { legs[$0].accountIsCredit || !legs[$0].pairedAccounts.isEmpty || word($0) != nil }.sorted { legs[$0].date < legs[$1].date }
+            : []
         var same: [Edge] = [], cross: [Edge] = []
         for o in outs {
             let out = legs[o]
@@ -167,11 +176,11 @@ public enum TransferMatcher {
                 let into = legs[i]
                 let gap = abs(into.date.dayNumber - out.date.dayNumber)
                 guard into.accountID != out.accountID, gap <= window, !apart.contains([out.id, into.id]),
-                    let evidence = TransferEvidence.between(out, into, outWord: words[o], inWord: words[i])
+                    let evidence = TransferEvidence.between(out, into, outWord: word(o), inWord: word(i))
                 else { continue }
                 same.append(Edge(out: o, into: i, evidence: evidence, gap: gap))
             }
-            guard words[o] != nil, !insByDay.isEmpty else { continue }
+            guard !insByDay.isEmpty, word(o) != nil else { continue }
             // Money bought in another currency reaches the other account after it left (a day
             // of booking slack), never a week before.
             let lo = out.date.dayNumber - 1, hi = out.date.dayNumber + window
@@ -182,7 +191,7 @@ public enum TransferMatcher {
                 let into = legs[i]
                 guard into.amount.currency != out.amount.currency, into.accountID != out.accountID,
                     !apart.contains([out.id, into.id]),
-                    let evidence = crossCurrencyEvidence(out, into, outWord: words[o], inWord: words[i])
+                    let evidence = crossCurrencyEvidence(out, into, outWord: word(o), inWord: word(i))
                 else { continue }
                 cross.append(Edge(out: o, into: i, evidence: evidence, gap: abs(into.date.dayNumber - out.date.dayNumber)))
             }

@@ -34,14 +34,18 @@ enum TransferRefresher {
             }
         }
         for v in verdicts where seeds.contains(v.out) || seeds.contains(v.into) { seeds.formUnion([v.out, v.into]) }
-        var legs = [Int64: TransferLeg]()
+        // The days the seeds that still exist are on (dates only: their rows are read with the span).
+        var first = Int.max, last = Int.min
         try forEachChunk(of: seeds) { ids in
-            for leg in try loadLegs(db, accounts, where: "t.id IN (\(ids))", []) { legs[leg.id] = leg }
+            let row = try Row.fetchOne(db, sql: "SELECT min(date), max(date) FROM txn WHERE status = 'active' AND id IN (\(ids))")
+            if let a = (row?[0] as String?).flatMap({ LocalDate(iso: $0, .lenient) }) { first = min(first, a.dayNumber) }
+            if let b = (row?[1] as String?).flatMap({ LocalDate(iso: $0, .lenient) }) { last = max(last, b.dayNumber) }
         }
         let window = TransferEvidence.windowDays
+        var legs = [Int64: TransferLeg]()
         var affected = Set<Int64>()
-        if let lo = legs.values.map(\.date.dayNumber).min(), let hi = legs.values.map(\.date.dayNumber).max() {
-            var span = (lo - window, hi + window)
+        if first <= last {
+            var span = (first - window, last + window)
             var loaded: (Int, Int)? = nil
             while true {
                 let missing = loaded.map { [(span.0, $0.0 - 1), ($0.1 + 1, span.1)] } ?? [span]
