@@ -26,7 +26,7 @@ enum TransferRefresher {
         let verdicts = try TransferVerdicts.load(db)
         // The touched transactions, and whatever they were paired with before this write.
         var seeds = touched
-        for table in ["transfer", "transfer_review"] {
+        for table in ["transfer", "transfer_review"] where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true {
             for (a, b) in [("out_txn", "in_txn"), ("in_txn", "out_txn")] {
                 try forEachChunk(of: touched) { ids in
                     seeds.formUnion(try Int64.fetchAll(db, sql: "SELECT \(b) FROM \(table) WHERE \(a) IN (\(ids))"))
