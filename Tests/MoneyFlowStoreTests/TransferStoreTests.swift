@@ -88,6 +88,14 @@ struct TransferStoreTests {
         try store.undo(batchID: cardBatch.id)
         try Self.importFile(store, Self.card)
         #expect(try Self.describe(reopenTestStore(location, access: .readOnly)) == [Self.january + " [user]", Self.february])
+        // The user may link legs of different amounts (a repayment with a fee taken off): it holds.
+        let fee = try #require(
+            try store.transactions().first { $0.account == "Chase Checking" && $0.amount.minorUnits < 0 && $0.transfer == nil })
+        let refund = try #require(
+            try store.transactions().first { $0.account == "Chase Card" && $0.amount.minorUnits > 0 && $0.transfer == nil })
+        try store.linkTransfer(fee.id, refund.id)
+        #expect(try store.transactions().first { $0.id == fee.id }?.transfer?.otherTransactionID == refund.id)
+        #expect(try Self.describe(reopenTestStore(location, access: .readOnly)).count == 3)
         // What a transfer cannot be.
         let txs = try store.transactions()
         let twoOut = txs.filter { $0.account == "Chase Checking" && $0.amount.minorUnits < 0 }.prefix(2).map(\.id)

@@ -42,6 +42,7 @@ enum TransferRefresher {
             if let b = (row?[1] as String?).flatMap({ LocalDate(iso: $0, .lenient) }) { last = max(last, b.dayNumber) }
         }
         let window = TransferEvidence.windowDays
+        let decidedLegs = Set(verdicts.flatMap { [$0.out, $0.into] })
         var legs = [Int64: TransferLeg]()
         var affected = Set<Int64>()
         if first <= last {
@@ -50,7 +51,7 @@ enum TransferRefresher {
             while true {
                 let missing = loaded.map { [(span.0, $0.0 - 1), ($0.1 + 1, span.1)] } ?? [span]
                 for (from, through) in missing where from <= through {
-                    for leg in try loadLegs(db, accounts, from: from, through: through) { legs[leg.id] = leg }
+                    for leg in try loadLegs(db, accounts, from: from, through: through, including: decidedLegs) { legs[leg.id] = leg }
                 }
                 loaded = span
                 let groups = TransferMatcher.groups(Array(legs.values), verdicts: verdicts)
@@ -107,16 +108,55 @@ enum TransferRefresher {
     }
 
     /// Active transactions dated `from...through` (day numbers), in every account and currency
-    /// (one index range per account and currency: `txn_by_account_date`).
-    static func loadLegs(_ db: Database, _ accounts: [Int64: AccountShape], from: Int, through: Int) throws -> [TransferLeg] {
-        var legs: [TransferLeg] = []
+    /// (one index range per account and currency: `txn_by_account_date`), that could be a leg
+    /// of a transfer. Read in two passes: amounts and dates first; the texts then only of the
+    /// rows with an opposite amount in another account within the window, or that a decision
+    /// of the user names (of every row when the span holds two currencies: cross-currency
+    /// pairs are found by their wording). A big first import reads texts of the few rows
+    /// that matter.
+    static func loadLegs(
+        _ db: Database, _ accounts: [Int64: AccountShape], from: Int, through: Int, including decided: Set<Int64>
+    ) throws -> [TransferLeg] {
+        struct Light { var id: Int64, account: Int64, day: Int, amount: Int64 }
+        var byCurrency = [String: [Light]]()
         for (account, shape) in accounts.sorted(by: { $0.key < $1.key }) {
             for currency in shape.currencies {
-                legs += try loadLegs(
-                    db, accounts, where: "t.account_id = ? AND t.currency = ? AND t.date BETWEEN ? AND ?",
-                    [account, currency, LocalDate(dayNumber: from).iso, LocalDate(dayNumber: through).iso])
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, date, amount_minor FROM txn
+                        WHERE account_id = ? AND currency = ? AND date BETWEEN ? AND ? AND status = 'active'
+                        """, arguments: [account, currency, LocalDate(dayNumber: from).iso, LocalDate(dayNumber: through).iso])
+                while let r = try rows.next() {
+                    guard let date = LocalDate(iso: r[1] as String, .lenient) else { continue }
+                    byCurrency[currency, default: []].append(Light(id: r[0], account: account, day: date.dayNumber, amount: r[2]))
+                }
             }
         }
+        // The legs of the user's decisions are read whatever their amounts.
+        var wanted = Set(byCurrency.values.joined().map(\.id).filter(decided.contains))
+        if byCurrency.count > 1 {
+            for list in byCurrency.values { wanted.formUnion(list.map(\.id)) }
+        } else {
+            let window = TransferEvidence.windowDays
+            for list in byCurrency.values {
+                var byAmount = [UInt64: [Light]]()
+                for l in list where l.amount != 0 { byAmount[l.amount.magnitude, default: []].append(l) }
+                for var bucket in byAmount.values where bucket.count > 1 {
+                    bucket.sort { $0.day < $1.day }
+                    for (k, l) in bucket.enumerated() {
+                        var j = k + 1
+                        while j < bucket.count, bucket[j].day - l.day <= window {
+                            let m = bucket[j]
+                            if m.account != l.account && (m.amount < 0) != (l.amount < 0) { wanted.formUnion([l.id, m.id]) }
+                            j += 1
+                        }
+                    }
+                }
+            }
+        }
+        var legs: [TransferLeg] = []
+        try forEachChunk(of: wanted) { ids in legs += try loadLegs(db, accounts, where: "t.id IN (\(ids))", []) }
         return legs
     }
 
