@@ -54,6 +54,31 @@ struct TransferStoreTests {
         #expect(outputs[0] == outputs[1])
     }
 
+    /// The checking export cut into two overlapping files (rows 1-30 and 15-43, as two downloads
+    /// of overlapping periods): whatever the order of the three files, the transfers are those
+    /// of the whole export.
+    @Test(arguments: StoreKind.testable)
+    func overlappingFilesInAnyOrderGiveTheSameTransfers(_ kind: StoreKind) throws {
+        let text = try String(contentsOfFile: Self.checking, encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline)
+        let newline = text.contains("\r\n") ? "\r\n" : "\n"
+        let dir = try TestPaths.tempDir("transfer-overlap")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func part(_ name: String, _ rows: ClosedRange<Int>) throws -> String {
+            let path = dir + "/" + name
+            try ([String(lines[0])] + rows.map { String(lines[$0]) }).joined(separator: newline).appending(newline)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let early = try part("chase_checking_a.csv", 1...30), late = try part("chase_checking_b.csv", 15...(lines.count - 1))
+        for order in [[early, late, Self.card], [Self.card, late, early], [late, Self.card, early, late]] {
+            let (store, _) = try freshStore(kind)
+            for path in order { try Self.importFile(store, path) }
+            #expect(try Self.describe(store) == [Self.january, Self.february], "order: \(order.map { ($0 as NSString).lastPathComponent })")
+            #expect(try store.transactions().filter { $0.account == "Chase Checking" }.count == lines.count - 1)
+        }
+    }
+
     @Test(arguments: StoreKind.testable)
     func undoTakesTheTransfersAwayAndAReimportBringsThemBack(_ kind: StoreKind) throws {
         let (store, location) = try freshStore(kind)
