@@ -56,7 +56,7 @@ extension CMBCardStatement {
             return IncomingRecord(
                 accountKey: own ?? accountKey, sourceKind: .cmbPDF, date: r.date,
                 amount: Money(minorUnits: -r.rmbAmount.minorUnits, currency: "CNY"), description: r.description,
-                note: note(r, inOwnAccount: own != nil), locator: Locator(page: r.page, row: r.rowOnPage), raw: r.rawJSON)
+                note: note(r, inOwnAccount: own != nil), locator: Locator(page: r.page > 0 ? r.page : nil, row: r.rowOnPage), raw: r.rawJSON)
         }
         return ImportedStatement(importerID: CMBCardStatement.importerID, accounts: accounts, records: records, warnings: warnings)
     }
