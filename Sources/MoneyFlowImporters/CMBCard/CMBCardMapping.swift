@@ -26,10 +26,12 @@ extension CMBCardStatement {
         for (key, value) in money { if let value { details[key] = value.decimalString } }
         let cards = Set(rows.compactMap(\.card)).subtracting([header.cardLast4]).sorted()
         if !cards.isEmpty { details["supplementaryCards"] = cards.joined(separator: ",") }
-        return AccountFacts(
+        var facts = AccountFacts(
             key: accountKey, suggestedName: "CMB Card \(header.cardLast4)", institution: CMBStatement.institution,
             number: header.cardNumber ?? header.cardLast4, type: "credit", subtype: "credit card",
             currencies: ["CNY"], details: details)
+        facts.detailsAreStatementFacts = true
+        return facts
     }
 
     /// One record per row, spending as money out of the card account (negative), repayments and
