@@ -369,6 +369,134 @@ def variants(base: List[Bill]) -> List[Bill]:
     return out
 
 
+# ---------------------------------------------------------------- the e-statement (FORMAT.md §3b)
+
+def html_of(b: Bill, yen: str) -> str:
+    """The e-mailed e-statement of a bill: nested layout tables, header facts as label/value
+    cells (the check amounts as a row of labels over a row of values), then the transaction
+    table of 8-cell rows `["", MMDD, MMDD, 摘要, "¥ -7.81", card, region, original]` with a
+    section label row before each section. `yen` is how ¥ is written (a character or an entity)."""
+    payment, charges, adjustment, new_balance = b.sums()
+    minimum = (new_balance / 10).quantize(Dec("0.01")) if new_balance > 0 else Dec(0)
+    title = f"招商银行信用卡对账单（个人消费卡账户 {b.year}年{b.month:02d}月）" + ("（补）" if b.reissued else "")
+    start = (b.statement_date.replace(day=1) - dt.timedelta(days=1)).replace(day=b.statement_date.day) + dt.timedelta(days=1)
+    out = ["<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\">",
+           "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=%CHARSET%\">",
+           "<title>招商银行信用卡电子账单</title>",
+           "<style type=\"text/css\">td { font-size: 12px; } .amt { text-align: right; }</style></head>",
+           "<body><!-- 招商银行信用卡中心 -->",
+           "<table width=\"750\" border=\"0\" cellpadding=\"0\" cellspacing=\"0\"><tr><td>",
+           f"<table><tr><td><b>{title}</b></td></tr>",
+           f"<tr><td>尊敬的 {b.holder} 您好！以下是您的招商银行信用卡本期账单。</td></tr>",
+           f"<tr><td>账单周期 {start.strftime('%Y/%m/%d')}-{b.statement_date.strftime('%Y/%m/%d')}</td></tr></table>",
+           "</td></tr><tr><td>",
+           "<table border=\"1\">"]
+    facts = [("账单日", "Statement Date", b.statement_date.strftime("%Y/%m/%d")),
+             ("到期还款日", "Payment Due Date", b.due_date.strftime("%Y/%m/%d")),
+             ("信用额度", "Credit Limit", f"{yen}{money(b.credit_limit)}"),
+             ("本期还款总额", "New Balance", f"{yen}{money(new_balance)}"),
+             ("本期最低还款额", "Minimum Payment", f"{yen}{money(minimum)}"),
+             ("卡号", "Card Number", b.card_number)]
+    for i in range(0, len(facts), 2):
+        out.append("<tr>" + "".join(f"<td>{cn}<br>{en}</td><td class=\"amt\">{v}</td>" for cn, en, v in facts[i:i + 2]) + "</tr>")
+    out.append("</table>")
+    check = [("上期账单金额", b.previous_balance), ("上期还款金额", payment), ("本期账单金额", charges),
+             ("本期调整金额", adjustment), ("循环利息", b.interest)]
+    out.append("<table border=\"1\"><tr>" + "".join(f"<td>{cn}</td>" for cn, _ in check) + "</tr>")
+    out.append("<tr>" + "".join(f"<td class=\"amt\">{yen}&nbsp;{money(v)}</td>" for _, v in check) + "</tr></table>")
+    out.append("</td></tr><tr><td>")
+    out.append("<table border=\"0\" width=\"100%\"><tr><td></td><td>交易日</td><td>记账日</td><td>交易摘要</td>"
+               "<td>人民币金额</td><td>卡号末四位</td><td>交易地点</td><td>交易地金额</td></tr>")
+    seen = None
+    for r in b.rows:
+        if r.section != seen:
+            out.append(f"<tr><td colspan=\"8\"><b>{r.section}</b></td></tr>")
+            seen = r.section
+        if r.orig:
+            amount, places, region = r.orig
+            orig = plain(amount, places)
+        else:
+            region = "" if r.section == "还款" else "CN"
+            orig = plain(r.rmb)
+        cells = ["", r.sold.strftime("%m%d") if r.sold else "", r.posted.strftime("%m%d"),
+                 r.desc.replace("&", "&amp;"), f"{yen}&nbsp;{plain(r.rmb)}", r.card or "", region, orig]
+        out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    out.append("</table></td></tr></table></body></html>")
+    return "\r\n".join(out) + "\r\n"
+
+
+def wrap76(text: str) -> str:
+    return "\r\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+
+
+def eml_of(b: Bill, body: bytes, charset: str, encoding: str) -> bytes:
+    """A saved e-mail: multipart/alternative with a short text part and the HTML part in
+    base64 or quoted-printable. Fixed dates and boundary (deterministic)."""
+    import base64
+    import quopri
+    subject = "=?" + charset + "?B?" + base64.b64encode("招商银行信用卡电子账单".encode(charset)).decode() + "?="
+    boundary = f"----=_Part_{b.year}{b.month:02d}_0001"
+    if encoding == "base64":
+        payload = wrap76(base64.b64encode(body).decode())
+    else:
+        payload = quopri.encodestring(body.replace(b"\r\n", b"\n")).decode("ascii").replace("\n", "\r\n").rstrip()
+    sent = b.statement_date + dt.timedelta(days=1)
+    lines = [
+        "Return-Path: <ccsvc@message.cmbchina.com>",
+        "From: =?" + charset + "?B?" + base64.b64encode("招商银行信用卡".encode(charset)).decode() + "?= <ccsvc@message.cmbchina.com>",
+        "To: <user@example.com>",
+        f"Subject: {subject}",
+        f"Date: {sent.strftime('%a, %d %b %Y')} 08:12:45 +0800",
+        "MIME-Version: 1.0",
+        "Content-Type: multipart/alternative;",
+        f"\tboundary=\"{boundary}\"",
+        "",
+        "This is a multi-part message in MIME format.",
+        "",
+        f"--{boundary}",
+        f"Content-Type: text/plain; charset=\"{charset}\"",
+        "Content-Transfer-Encoding: base64",
+        "",
+        wrap76(base64.b64encode("请使用支持HTML的邮件客户端查看本账单。".encode(charset)).decode()),
+        "",
+        f"--{boundary}",
+        f"Content-Type: text/html; charset=\"{charset}\"",
+        f"Content-Transfer-Encoding: {encoding}",
+        "",
+        payload,
+        "",
+        f"--{boundary}--",
+        "",
+    ]
+    return "\r\n".join(lines).encode("ascii")
+
+
+# E-statement forms written: (bill, file suffix, charset, ¥ as written, container)
+ESTATEMENTS = [
+    ("cmbcard_january", "html", "gb18030", "&yen;", None),
+    ("cmbcard_january", "eml", "gb2312", "&yen;", "base64"),
+    ("cmbcard_multipage", "html", "utf-8", "¥", None),
+    ("cmbcard_multipage", "eml", "utf-8", "&#165;", "quoted-printable"),
+]
+
+
+def write_estatements(all_bills: List[Bill]):
+    by_name = {b.name: b for b in all_bills}
+    for name, suffix, charset, yen, container in ESTATEMENTS:
+        b = by_name[name]
+        body = html_of(b, yen).replace("%CHARSET%", charset).encode(charset)
+        data = body if container is None else eml_of(b, body, charset, container)
+        with open(os.path.join(OUT, f"{name}.{suffix}"), "wb") as f:
+            f.write(data)
+    # An e-mail whose HTML is no CMB bill (a newsletter): refused with one clear error.
+    news = ("<html><head><meta charset=\"utf-8\"><title>招商银行 掌上生活 月度精选</title></head><body>"
+            "<table><tr><td>本月精选活动</td><td>饭票 5 折</td></tr><tr><td>积分兑换</td><td>¥ 9.90 起</td></tr></table>"
+            "</body></html>\r\n").encode("utf-8")
+    broken = os.path.join(REPO, "Samples", "cmb", "broken", "not_a_card_bill.eml")
+    with open(broken, "wb") as f:
+        f.write(eml_of(by_name["cmbcard_basic"], news, "utf-8", "base64"))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     base = bills()
@@ -387,7 +515,8 @@ def main():
         with open(os.path.join(OUT, b.name + ".expected.json"), "w", encoding="utf-8", newline="\n") as f:
             json.dump(expected(b), f, ensure_ascii=False, indent=2)
             f.write("\n")
-    print(f"wrote {len(all_bills)} bills to {OUT}")
+    write_estatements(all_bills)
+    print(f"wrote {len(all_bills)} bills and {len(ESTATEMENTS)} e-statements to {OUT}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,11 @@ public struct AccountFacts: Sendable, Hashable, Codable {
     public var availableBalance: Money?
     /// Free-form facts from the source (holder name, branch, statement period ...).
     public var details: [String: String]
+    /// True when `details` are the facts of one dated statement (a card bill's 账单日, 到期还款日,
+    /// 信用额度, 本期还款总额 ...): the store keeps them per import (`statement_fact`), where a user
+    /// can read them after the import. Descriptive details (holder, branch) are not marked.
+    /// Optional so older encoded facts still decode.
+    public var detailsAreStatementFacts: Bool?
 
     public init(
         key: String, suggestedName: String, institution: String? = nil, number: String? = nil,

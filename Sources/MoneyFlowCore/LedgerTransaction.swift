@@ -72,6 +72,9 @@ public struct LedgerAccount: Sendable, Hashable, Codable {
     public var availableBalance: Money?
     public var ledgerName: String?
     public var keys: [String]
+    /// The statement facts of the account's newest bill still imported (latest statement month,
+    /// then latest import), money as exact decimal text, dates ISO; nil when none was imported.
+    public var statement: [String: String]? = nil
     public init(
         id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?,
         currencies: [String], provider: String?, providerAccountID: String?, currentBalance: Money?,
@@ -97,6 +100,8 @@ public struct LedgerBatch: Sendable, Hashable, Codable {
     /// instead of as batches of their own), and when last.
     public var seenAgain: Int = 0
     public var lastSeenAt: String? = nil
+    /// Statement facts this import stored, by account name (empty when it stored none).
+    public var facts: [String: [String: String]]? = nil
     public init(
         id: Int64, fileName: String, fileSHA256: String, importer: String, importedAt: String, counts: ImportCounts, undoneAt: String?
     ) {

@@ -4,6 +4,6 @@ import MoneyFlowImporters
 /// The importers a default MoneyFlow knows. A new format is one conforming type added here.
 public enum DefaultImporters {
     public static var registry: ImporterRegistry {
-        ImporterRegistry([CSVImporter(), CMBStatementImporter(), PlaidImporter(), OFXImporter()])
+        ImporterRegistry([CSVImporter(), CMBStatementImporter(), CMBCardHTMLImporter(), PlaidImporter(), OFXImporter()])
     }
 }

@@ -94,6 +94,7 @@ struct BatchUndo {
         try db.execute(sql: "DELETE FROM review WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
         try db.execute(sql: "DELETE FROM link WHERE record_id IN (SELECT id FROM record WHERE batch_id = ?)", arguments: [batchID])
         try db.execute(sql: "DELETE FROM record WHERE batch_id = ?", arguments: [batchID])
+        try db.execute(sql: "DELETE FROM statement_fact WHERE batch_id = ?", arguments: [batchID])
         for t in touched.sorted() {
             let remaining =
                 try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) ?? 0

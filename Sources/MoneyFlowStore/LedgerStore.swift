@@ -201,7 +201,7 @@ public final class LedgerStore: Sendable {
             for table in [
                 "account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision",
                 "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit",
-                "transfer", "transfer_review", "transfer_decision", "account_pair",
+                "transfer", "transfer_review", "transfer_decision", "account_pair", "statement_fact",
             ] {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))

@@ -49,6 +49,7 @@ struct PlanApplier {
                 sql: "INSERT INTO batch_warning(batch_id, seq, message) VALUES (?, ?, ?)", arguments: [batchID, i, w.description])
         }
         let accountIDs = try resolveAccounts(batchID: batchID)
+        try StatementFacts.write(db, batchID: batchID, accounts: plan.statement.accounts, accountIDs: accountIDs)
 
         let records = plan.statement.records
         // Entry index -> id; 0 = none (SQLite rowids of these tables start at 1).

@@ -11,13 +11,15 @@ enum Queries {
                 db, sql: "SELECT currency FROM account_currency WHERE account_id = ? ORDER BY currency", arguments: [id])
             let keys = try String.fetchAll(db, sql: "SELECT key FROM account_key WHERE account_id = ? ORDER BY key", arguments: [id])
             let bc: String? = r["balance_currency"]
-            return LedgerAccount(
+            var account = LedgerAccount(
                 id: id, name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
                 subtype: r["subtype"], currencies: currencies, provider: r["provider"],
                 providerAccountID: r["provider_account_id"],
                 currentBalance: (r["current_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
                 availableBalance: (r["available_balance_minor"] as Int64?).flatMap { m in bc.map { Money(minorUnits: m, currency: $0) } },
                 ledgerName: r["ledger_name"], keys: keys)
+            account.statement = try StatementFacts.newest(db, accountID: id)
+            return account
         }
     }
 
@@ -101,7 +103,8 @@ enum Queries {
     }
 
     static func batches(_ db: Database) throws -> [LedgerBatch] {
-        try Row.fetchAll(db, sql: "SELECT * FROM batch ORDER BY id").map { r in
+        let facts = try StatementFacts.byBatch(db)
+        return try Row.fetchAll(db, sql: "SELECT * FROM batch ORDER BY id").map { r in
             var c = ImportCounts()
             c.new = r["new_count"]; c.alreadyPresent = r["present_count"]; c.linked = r["linked_count"]
             c.updated = r["updated_count"]; c.needsReview = r["review_count"]; c.removed = r["removed_count"]
@@ -112,6 +115,7 @@ enum Queries {
             // Absent in a store older than v6-batch-seen that a read-only command did not upgrade.
             b.seenAgain = (r["seen_count"] as Int?) ?? 0
             b.lastSeenAt = r["last_seen_at"]
+            b.facts = facts[b.id] ?? [:]
             return b
         }
     }

@@ -109,6 +109,20 @@ enum SchemaUpgrades {
         }
         m.registerMigration("v7-plaid-items") { db in try PlaidItemTable.create(db) }
         m.registerMigration("v8-transfers") { db in try TransferTables.create(db) }
+        // The facts a statement prints about its account (a card bill's 账单日, 本期还款总额 ...),
+        // per import: shown by `batches` and, for the newest bill, by `accounts`; removed with
+        // the batch on undo. Self-contained (no other table changes).
+        m.registerMigration("v9-statement-facts") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE statement_fact (
+                      batch_id INTEGER NOT NULL REFERENCES batch(id),
+                      account_id INTEGER NOT NULL,
+                      key TEXT NOT NULL, value TEXT NOT NULL,
+                      PRIMARY KEY (batch_id, account_id, key)) WITHOUT ROWID;
+                    CREATE INDEX statement_fact_by_account ON statement_fact(account_id);
+                    """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

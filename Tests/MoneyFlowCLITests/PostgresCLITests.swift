@@ -97,6 +97,11 @@ struct PostgresCLITests {
                 ))
         }
         steps.append((["import", "Samples/cmb/cmb_pc_gbk.csv", "--json"], [:]))
+        // A card bill as PDF, then as e-statements: its statement facts (table statement_fact)
+        // show in `accounts` and `batches`, which must be the same on both stores.
+        for bill in ["cmbcard_basic.pdf", "cmbcard_january.eml", "cmbcard_multipage.html"] {
+            steps.append((["import", "Samples/cmb/card/\(bill)", "--json"], [:]))
+        }
         for scenario in ["modified_posted", "removed_posted", "refund"] {
             steps.append((["import", "Samples/plaid/\(scenario)/page1.json", "Samples/plaid/\(scenario)/page2.json", "--json"], [:]))
         }
@@ -128,6 +133,10 @@ struct PostgresCLITests {
             #expect(!a.isEmpty)
             #expect(a == b, "\(what) differs between SQLite and PostgreSQL (\(a.utf8.count) vs \(b.utf8.count) bytes)")
         }
+        let cards = try PGCLI.jsonArray(try #require(onPG.first { $0.0 == "accounts --format json" }).1).filter {
+            ($0["name"] as? String)?.hasPrefix("CMB Card") == true
+        }
+        #expect(cards.count == 2 && cards.allSatisfy { ($0["statement"] as? [String: String])?["statementDate"] != nil })
         let all = try PGCLI.jsonArray(onPG[1].1)
         #expect(all.count > 500, "the samples give \(all.count) transactions")
         #expect(

@@ -26,10 +26,12 @@ extension CMBCardStatement {
         for (key, value) in money { if let value { details[key] = value.decimalString } }
         let cards = Set(rows.compactMap(\.card)).subtracting([header.cardLast4]).sorted()
         if !cards.isEmpty { details["supplementaryCards"] = cards.joined(separator: ",") }
-        return AccountFacts(
+        var facts = AccountFacts(
             key: accountKey, suggestedName: "CMB Card \(header.cardLast4)", institution: CMBStatement.institution,
             number: header.cardNumber ?? header.cardLast4, type: "credit", subtype: "credit card",
             currencies: ["CNY"], details: details)
+        facts.detailsAreStatementFacts = true
+        return facts
     }
 
     /// One record per row, spending as money out of the card account (negative), repayments and
@@ -56,7 +58,7 @@ extension CMBCardStatement {
             return IncomingRecord(
                 accountKey: own ?? accountKey, sourceKind: .cmbPDF, date: r.date,
                 amount: Money(minorUnits: -r.rmbAmount.minorUnits, currency: "CNY"), description: r.description,
-                note: note(r, inOwnAccount: own != nil), locator: Locator(page: r.page, row: r.rowOnPage), raw: r.rawJSON)
+                note: note(r, inOwnAccount: own != nil), locator: Locator(page: r.page > 0 ? r.page : nil, row: r.rowOnPage), raw: r.rawJSON)
         }
         return ImportedStatement(importerID: CMBCardStatement.importerID, accounts: accounts, records: records, warnings: warnings)
     }

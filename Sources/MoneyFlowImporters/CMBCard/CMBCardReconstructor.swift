@@ -71,17 +71,21 @@ struct CMBCardWork {
         if !ended {
             warnings.append(ImportWarning("no [END] mark after the last row: the bill may be incomplete; get the whole bill"))
         }
-        if header.cardLast4.isEmpty {
-            let cards = Set(rows.compactMap(\.card))
-            guard cards.count == 1, let only = cards.first else {
-                throw ImportError(
-                    .malformed, file: fileName, locator: Locator(page: 1), column: "卡号",
-                    problem: "no card number in the header and the rows name \(cards.count) cards: cannot tell which card the bill is for")
-            }
-            header.cardLast4 = only
-        }
+        try resolveCard(&header, rows: rows)
         checkTotals(header)
         return CMBCardStatement(header: header, rows: rows, pageCount: pages.count, warnings: warnings)
+    }
+
+    /// A header without 卡号: the bill's card is the one card its rows name, else the bill is refused.
+    func resolveCard(_ header: inout CMBCardStatement.Header, rows: [CMBCardStatement.Row]) throws(ImportError) {
+        guard header.cardLast4.isEmpty else { return }
+        let cards = Set(rows.compactMap(\.card))
+        guard cards.count == 1, let only = cards.first else {
+            throw ImportError(
+                .malformed, file: fileName, locator: Locator(page: 1), column: "卡号",
+                problem: "no card number in the header and the rows name \(cards.count) cards: cannot tell which card the bill is for")
+        }
+        header.cardLast4 = only
     }
 
     /// The bill's own check: 本期还款总额 = 上期账单金额 − 上期还款金额 + 本期账单金额 − 本期调整金额 +

@@ -54,8 +54,10 @@ public struct CMBCardStatement: Sendable, Hashable {
         public var originalRegion: String?
         /// The section label row above this row (还款, 退款, 消费, ...), when one was printed.
         public var section: String?
+        /// 1-based page of the PDF bill; 0 for the e-statement (HTML), which has no pages.
         public var page: Int
-        /// 1-based transaction row number within its page (label rows not counted).
+        /// 1-based transaction row number within its page, or within the e-statement's table
+        /// (label rows not counted).
         public var rowOnPage: Int
         /// Cells as printed, for audit (`raw`).
         public var printedSold: String

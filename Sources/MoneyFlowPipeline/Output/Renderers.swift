@@ -86,9 +86,13 @@ public enum Contracts {
                     ("current_balance", .string(a.currentBalance?.decimalString)),
                     ("available_balance", .string(a.availableBalance?.decimalString)),
                     ("ledger_name", .string(a.ledgerName)),
+                    ("statement", a.statement.map(Self.strings) ?? .null),
                 ])
             })
     }
+
+    /// A string map as an object, keys sorted (statement facts).
+    static func strings(_ m: [String: String]) -> JSONOutput { .object(m.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }) }
 
     static func counts(_ c: ImportCounts) -> [(String, JSONOutput)] {
         [
@@ -110,6 +114,7 @@ public enum Contracts {
                         + [
                             ("undone_at", .string(b.undoneAt)), ("seen_again", .int(Int64(b.seenAgain))),
                             ("last_seen_at", .string(b.lastSeenAt)),
+                            ("facts", .object((b.facts ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, Self.strings($0.value)) })),
                         ])
             })
     }
