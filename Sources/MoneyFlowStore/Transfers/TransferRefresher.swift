@@ -13,39 +13,40 @@ import MoneyFlowReconcile
 /// widening the span until no group reaches its edge: the result is what deciding over the
 /// whole ledger would give, at the cost of a few weeks of rows per import.
 enum TransferRefresher {
-    /// Settles the transactions noted by ``TransferTables/track(_:)`` during this write.
+    /// Settles the transactions noted by ``TransferTables/track(_:)`` during this write. The
+    /// seeds stay in that temporary table and are used by SQL (a first import of a million
+    /// rows touches a million transactions: none of them is copied out to find the few pairs).
     static func settle(_ db: Database) throws {
-        let touched = try Int64.fetchAll(db, sql: "SELECT id FROM mf_touched_txn")
-        guard !touched.isEmpty else { return }
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM mf_touched_txn)") == true else { return }
+        try refresh(db)
         try db.execute(sql: "DELETE FROM mf_touched_txn")
-        try refresh(db, touched: Set(touched))
     }
 
-    static func refresh(_ db: Database, touched: Set<Int64>) throws {
+    static func refresh(_ db: Database) throws {
         let accounts = try AccountShape.load(db)
         let verdicts = try TransferVerdicts.load(db)
-        // The touched transactions, and whatever they were paired with before this write.
-        var seeds = touched
+        let seedTable = "SELECT id FROM mf_touched_txn"
+        // Whatever the touched transactions were paired with before this write is a seed too.
         for table in ["transfer", "transfer_review"] where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") == true {
             for (a, b) in [("out_txn", "in_txn"), ("in_txn", "out_txn")] {
-                try forEachChunk(of: touched) { ids in
-                    seeds.formUnion(try Int64.fetchAll(db, sql: "SELECT \(b) FROM \(table) WHERE \(a) IN (\(ids))"))
-                }
+                try db.execute(
+                    sql: "INSERT INTO mf_touched_txn(id) SELECT \(b) FROM \(table) WHERE \(a) IN (\(seedTable)) ON CONFLICT DO NOTHING")
             }
         }
-        for v in verdicts where seeds.contains(v.out) || seeds.contains(v.into) { seeds.formUnion([v.out, v.into]) }
-        // The days the seeds that still exist are on (dates only: their rows are read with the span).
-        var first = Int.max, last = Int.min
-        try forEachChunk(of: seeds) { ids in
-            let row = try Row.fetchOne(db, sql: "SELECT min(date), max(date) FROM txn WHERE status = 'active' AND id IN (\(ids))")
-            if let a = (row?[0] as String?).flatMap({ LocalDate(iso: $0, .lenient) }) { first = min(first, a.dayNumber) }
-            if let b = (row?[1] as String?).flatMap({ LocalDate(iso: $0, .lenient) }) { last = max(last, b.dayNumber) }
-        }
-        let window = TransferEvidence.windowDays
         let decidedLegs = Set(verdicts.flatMap { [$0.out, $0.into] })
+        let decidedSeeds = try seeds(among: decidedLegs, db)
+        for v in verdicts where decidedSeeds.contains(v.out) || decidedSeeds.contains(v.into) {
+            try db.execute(sql: "INSERT INTO mf_touched_txn(id) VALUES (?), (?) ON CONFLICT DO NOTHING", arguments: [v.out, v.into])
+        }
+        // The days the seeds that still exist are on.
+        let row = try Row.fetchOne(
+            db, sql: "SELECT min(t.date), max(t.date) FROM txn t WHERE t.status = 'active' AND t.id IN (\(seedTable))")
+        let first = (row?[0] as String?).flatMap { LocalDate(iso: $0, .lenient) }?.dayNumber
+        let last = (row?[1] as String?).flatMap { LocalDate(iso: $0, .lenient) }?.dayNumber
+        let window = TransferEvidence.windowDays
         var legs = [Int64: TransferLeg]()
         var affected = Set<Int64>()
-        if first <= last {
+        if let first, let last {
             var span = (first - window, last + window)
             var loaded: (Int, Int)? = nil
             while true {
@@ -55,23 +56,35 @@ enum TransferRefresher {
                 }
                 loaded = span
                 let groups = TransferMatcher.groups(Array(legs.values), verdicts: verdicts)
-                affected = Set(groups.filter { !$0.isDisjoint(with: seeds) }.flatMap { $0 })
+                let seeded = try seeds(among: Set(groups.joined()), db)
+                affected = Set(groups.filter { !$0.isDisjoint(with: seeded) }.joined())
                 let days = affected.compactMap { legs[$0]?.date.dayNumber }
                 guard let a = days.min(), let b = days.max(), a - window < span.0 || b + window > span.1 else { break }
                 span = (min(span.0, a - window), max(span.1, b + window))
             }
         }
         let outcome = TransferMatcher.decide(affected.compactMap { legs[$0] }, verdicts: verdicts)
-        try write(outcome, replacing: seeds.union(affected), db)
+        try write(outcome, replacing: affected, db)
     }
 
-    /// Replaces the stored pairs that involve `ids` with `outcome`'s, writing only differences.
+    /// Which of `ids` are seeds of this write.
+    static func seeds(among ids: Set<Int64>, _ db: Database) throws -> Set<Int64> {
+        var out = Set<Int64>()
+        try forEachChunk(of: ids) { list in
+            out.formUnion(try Int64.fetchAll(db, sql: "SELECT id FROM mf_touched_txn WHERE id IN (\(list))"))
+        }
+        return out
+    }
+
+    /// Replaces the stored pairs that involve `ids` or a seed of this write with `outcome`'s,
+    /// writing only differences.
     static func write(_ outcome: TransferOutcome, replacing ids: Set<Int64>, _ db: Database) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         func reasons(_ p: TransferPair) throws -> String { String(decoding: try encoder.encode(p.reasons), as: UTF8.self) }
         var oldLinked = [[Int64]: Row](), oldReview = [[Int64]: Row]()
-        try forEachChunk(of: ids) { list in
+        let lists = ["SELECT id FROM mf_touched_txn"] + chunks(of: ids)
+        for list in lists {
             for r in try Row.fetchAll(db, sql: "SELECT * FROM transfer WHERE out_txn IN (\(list)) OR in_txn IN (\(list))") {
                 oldLinked[[r["out_txn"], r["in_txn"]]] = r
             }
@@ -121,15 +134,17 @@ enum TransferRefresher {
         var byCurrency = [String: [Light]]()
         for (account, shape) in accounts.sorted(by: { $0.key < $1.key }) {
             for currency in shape.currencies {
+                // Days as SQLite's julian day numbers: only differences are compared, and no
+                // date text is made for the million rows of a big first import.
                 let rows = try Row.fetchCursor(
                     db,
                     sql: """
-                        SELECT id, date, amount_minor FROM txn
+                        SELECT id, CAST(julianday(date) AS INTEGER), amount_minor FROM txn
                         WHERE account_id = ? AND currency = ? AND date BETWEEN ? AND ? AND status = 'active'
                         """, arguments: [account, currency, LocalDate(dayNumber: from).iso, LocalDate(dayNumber: through).iso])
                 while let r = try rows.next() {
-                    guard let date = LocalDate(iso: r[1] as String, .lenient) else { continue }
-                    byCurrency[currency, default: []].append(Light(id: r[0], account: account, day: date.dayNumber, amount: r[2]))
+                    guard let day = r[1] as Int? else { continue }
+                    byCurrency[currency, default: []].append(Light(id: r[0], account: account, day: day, amount: r[2]))
                 }
             }
         }
@@ -190,12 +205,13 @@ enum TransferRefresher {
 
     /// Calls `body` with the ids as SQL lists of at most 500 (under SQLite's and PostgreSQL's limits).
     static func forEachChunk(of ids: Set<Int64>, _ body: (String) throws -> Void) throws {
+        for list in chunks(of: ids) { try body(list) }
+    }
+
+    static func chunks(of ids: Set<Int64>) -> [String] {
         let sorted = ids.sorted()
-        var start = 0
-        while start < sorted.count {
-            let end = min(start + 500, sorted.count)
-            try body(sorted[start..<end].map(String.init).joined(separator: ","))
-            start = end
+        return stride(from: 0, to: sorted.count, by: 500).map {
+            sorted[$0..<min($0 + 500, sorted.count)].map(String.init).joined(separator: ",")
         }
     }
 }
