@@ -44,7 +44,15 @@ struct ReviewCommand: ParsableCommand {
         case .json:
             printOut(Contracts.review(reviews).render(pretty: true))
         case .table:
-            if reviews.isEmpty { printOut("nothing to review"); return }
+            // Transfer pairs wait in `transfers` (the JSON above stays the records' contract).
+            let transfers = try store.transfers().review.count
+            let transferHint =
+                "\(transfers) possible transfer\(transfers == 1 ? "" : "s") between your accounts wait\(transfers == 1 ? "s" : ""): see `moneyflow transfers`"
+            if reviews.isEmpty {
+                printOut(transfers == 0 ? "nothing to review" : "no record to review; " + transferHint)
+                return
+            }
+            defer { if transfers > 0 { printOut(transferHint) } }
             for r in reviews {
                 printOut(
                     SafeText.escaped(

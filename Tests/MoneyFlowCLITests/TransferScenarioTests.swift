@@ -98,7 +98,12 @@ struct TransferScenarioTests {
             #expect(got.review == s.review, "\(name), \(label): review")
             let used = (got.linked.union(got.review)).joined(separator: "\n")
             for d in s.decoys { #expect(!used.contains(d), "\(name), \(label): decoy \(d) is in a transfer or a review") }
-            if label == "as listed" { try Self.checkExports(store: got.store, transfers: s.transfers.count, name: name) }
+            if label == "as listed" {
+                try Self.checkExports(store: got.store, transfers: s.transfers.count, name: name)
+                // `review`, where users look for what waits, points at the transfer pairs.
+                let review = try MoneyFlowBinary.run(["review", "--store", got.store])
+                #expect(review.stdout.contains("see `moneyflow transfers`") == !s.review.isEmpty, "\(name): \(review.stdout)")
+            }
         }
     }
 
