@@ -2,17 +2,17 @@ import Foundation
 import MoneyFlowPostgres
 import MoneyFlowStore
 import MoneyFlowTestSupport
-import Testing
 
 /// The two stores the store's behaviour suite runs on: every behavioural test takes one as its
 /// argument (`@Test(arguments: StoreKind.testable)`), so one suite checks both, unchanged.
-public enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A SQLite file (`LedgerStore(path:)`).
     case sqlite
     /// A ledger on the test PostgreSQL server named by `MONEYFLOW_TEST_POSTGRES`.
     case postgres
 
-    public var testDescription: String { rawValue }
+    /// How a parameterised test names its case (`kind → sqlite`).
+    public var description: String { rawValue }
 
     /// The kinds this run can test: SQLite always; PostgreSQL when `MONEYFLOW_TEST_POSTGRES`
     /// names a server (`bash scripts/test.sh` starts one; `postgresHalfRuns` says when it is
