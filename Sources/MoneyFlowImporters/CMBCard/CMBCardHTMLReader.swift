@@ -145,26 +145,8 @@ extension CMBCardWork {
         }
         let cells = rows.flatMap { $0 }
         let title = (doc.texts + cells).first { $0.contains("账单") && CMBCardWork.yearMonth($0) != nil } ?? ""
-        let statementDate = facts[.statementDate].flatMap { LocalDate(iso: $0, .exact) }
-        guard let (year, month) = CMBCardWork.yearMonth(title) ?? statementDate.map({ ($0.year, $0.month) }) else {
-            throw ImportError(
-                .notAStatement, file: fileName,
-                problem: "not a CMB credit-card e-statement: no statement month (YYYY年MM月 in the title) and no 账单日")
-        }
-        let card = facts[.cardNumber]
-        var h = CMBCardStatement.Header(
-            year: year, month: month, reissued: title.contains("（补）") || title.contains("(补)"),
-            cardLast4: card.map { String($0.filter { $0.isASCII && $0.isNumber }.suffix(4)) } ?? "")
-        h.cardNumber = card
-        if let open = title.firstIndex(of: "（"), let end = title.range(of: "账户")?.upperBound, open < end {
-            h.accountKind = String(title[title.index(after: open)..<end])
-        }
-        h.statementDate = statementDate
-        h.paymentDueDate = facts[.paymentDueDate].flatMap { LocalDate(iso: $0, .exact) }
-        func money(_ f: CMBCardFact) -> Money? { facts[f].flatMap { Int64($0) }.map { Money(minorUnits: $0, currency: "CNY") } }
-        h.creditLimit = money(.creditLimit); h.newBalance = money(.newBalance); h.minimumPayment = money(.minimumPayment)
-        h.previousBalance = money(.previousBalance); h.previousPayment = money(.previousPayment)
-        h.newCharges = money(.newCharges); h.adjustment = money(.adjustment); h.interest = money(.interest)
-        return h
+        return try CMBCardWork.header(
+            title: title, facts: facts, fileName: fileName, locator: nil,
+            missingMonth: "not a CMB credit-card e-statement: no statement month (YYYY年MM月 in the title) and no 账单日")
     }
 }

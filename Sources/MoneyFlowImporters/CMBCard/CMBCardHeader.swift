@@ -62,13 +62,23 @@ extension CMBCardWork {
                 if let value { facts[fact] = (run.compactText, value) }
             }
         }
-        let statementDate = facts[.statementDate].flatMap { LocalDate(iso: $0.value, .exact) }
-        guard let (year, month) = CMBCardWork.yearMonth(title) ?? statementDate.map({ ($0.year, $0.month) }) else {
-            throw ImportError(
-                .notAStatement, file: fileName, locator: Locator(page: 1),
-                problem: "not a CMB credit-card bill: no statement month (招商银行信用卡对账单（... YYYY年MM月）) and no 账单日")
+        return try Self.header(
+            title: title, facts: facts.mapValues(\.value), fileName: fileName, locator: Locator(page: 1),
+            missingMonth: "not a CMB credit-card bill: no statement month (招商银行信用卡对账单（... YYYY年MM月）) and no 账单日")
+    }
+
+    /// The bill's header from its title and its facts (values as ``factValue(_:_:)`` gives
+    /// them), whichever format they were read from (the PDF bill or the HTML e-statement). The
+    /// statement month comes from the title (`YYYY年MM月`), else from 账单日; without either the
+    /// file is not a bill (`missingMonth` says so at `locator`).
+    static func header(
+        title: String, facts: [CMBCardFact: String], fileName: String, locator: Locator?, missingMonth: String
+    ) throws(ImportError) -> CMBCardStatement.Header {
+        let statementDate = facts[.statementDate].flatMap { LocalDate(iso: $0, .exact) }
+        guard let (year, month) = yearMonth(title) ?? statementDate.map({ ($0.year, $0.month) }) else {
+            throw ImportError(.notAStatement, file: fileName, locator: locator, problem: missingMonth)
         }
-        let card = facts[.cardNumber]?.value
+        let card = facts[.cardNumber]
         var h = CMBCardStatement.Header(
             year: year, month: month, reissued: title.contains("（补）") || title.contains("(补)"),
             cardLast4: card.map { String($0.filter { $0.isASCII && $0.isNumber }.suffix(4)) } ?? "")
@@ -77,10 +87,8 @@ extension CMBCardWork {
             h.accountKind = String(title[title.index(after: open)..<end])
         }
         h.statementDate = statementDate
-        h.paymentDueDate = facts[.paymentDueDate].flatMap { LocalDate(iso: $0.value, .exact) }
-        func money(_ f: CMBCardFact) -> Money? {
-            facts[f].flatMap { Int64($0.value) }.map { Money(minorUnits: $0, currency: "CNY") }
-        }
+        h.paymentDueDate = facts[.paymentDueDate].flatMap { LocalDate(iso: $0, .exact) }
+        func money(_ f: CMBCardFact) -> Money? { facts[f].flatMap { Int64($0) }.map { Money(minorUnits: $0, currency: "CNY") } }
         h.creditLimit = money(.creditLimit); h.newBalance = money(.newBalance); h.minimumPayment = money(.minimumPayment)
         h.previousBalance = money(.previousBalance); h.previousPayment = money(.previousPayment)
         h.newCharges = money(.newCharges); h.adjustment = money(.adjustment); h.interest = money(.interest)
