@@ -175,23 +175,11 @@ struct PostgresStoreTests {
         let blocker = try TestPostgres.Session()
         try blocker.execute("BEGIN")
         try blocker.execute("SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger))', 0))")
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
-        Thread.detachNewThread {
-            do { try waiting.renameAccount("nobody", to: "x") } catch { result.set("\(error)") }
-            done.signal()
-        }
-        var noticed = false
-        for _ in 0..<600 where !noticed {
-            noticed = !notices.values.isEmpty
-            if !noticed { usleep(100_000) }
-        }
-        try blocker.execute("COMMIT")
-        done.wait()
+        let (noticed, error) = try writeWhileLocked(waiting, notices: notices) { try blocker.execute("COMMIT") }
         blocker.close()
         #expect(noticed)
         #expect(notices.values == ["waiting for another moneyflow process to finish writing \(waiting.path)…"])
-        #expect(result.value == "no account named 'nobody'", "the write went on after the wait")
+        #expect(error == "no account named 'nobody'", "the write went on after the wait")
     }
 
     /// A write whose body changes rows and then throws leaves the server's ledger as it was,

@@ -38,25 +38,35 @@ import Testing
         unsafe.allowsUnsafeTransactions = true
         let blocker = try DatabaseQueue(path: path, configuration: unsafe)
         try blocker.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
-        Thread.detachNewThread {
-            do { try waiting.renameAccount("nobody", to: "x") } catch { result.set("\(error)") }
-            done.signal()
+        let (noticed, error) = try writeWhileLocked(waiting, notices: notices) {
+            try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
         }
-        // Wait (up to a minute) for the notice, then let the writer through.
-        var noticed = false
-        for _ in 0..<600 where !noticed {
-            noticed = !notices.values.isEmpty
-            if !noticed { usleep(100_000) }
-        }
-        try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
-        done.wait()
         #expect(noticed)
         #expect(notices.values == ["waiting for another moneyflow process to finish writing \(path)…"])
-        #expect(result.value == "no account named 'nobody'", "the write went on after the wait")
+        #expect(error == "no account named 'nobody'", "the write went on after the wait")
         _ = store
     }
+}
+
+/// Starts a write through `waiting` (renaming an account that does not exist) on another
+/// thread while the caller holds the store's lock, waits up to a minute for its wait notice,
+/// then `release`s the lock and waits for the write to end. Returns whether it said it waits,
+/// and the write's error.
+func writeWhileLocked(_ waiting: LedgerStore, notices: NoticeBox, release: () throws -> Void) throws -> (noticed: Bool, error: String?) {
+    let done = DispatchSemaphore(value: 0)
+    let result = ResultBox()
+    Thread.detachNewThread {
+        do { try waiting.renameAccount("nobody", to: "x") } catch { result.set("\(error)") }
+        done.signal()
+    }
+    var noticed = false
+    for _ in 0..<600 where !noticed {
+        noticed = !notices.values.isEmpty
+        if !noticed { usleep(100_000) }
+    }
+    try release()
+    done.wait()
+    return (noticed, result.value)
 }
 
 final class NoticeBox: @unchecked Sendable {
