@@ -24,6 +24,7 @@ so name the store). Look around:
   $mf transactions --store $store --account "Plaid Checking 0000"
   $mf reconcile --store $store --format json      # confirmed / statement-only / Plaid-only per account
   $mf batches --store $store                      # what each file added
+  $mf transfers --store $store                    # the card autopay: one transfer, checking -> card
   $mf export --store $store --format beancount
 The 3 warnings are Plaid pages 1, 2 and 4: each opens a multi-page update (has_more: true)
 that the next page completes. See every warning with the plan of each file:
