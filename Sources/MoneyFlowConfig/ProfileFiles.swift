@@ -8,13 +8,18 @@ public enum ProfileFiles {
     /// Loads a user profile from a `.json` or `.toml` file.
     public static func load(contentsOf url: URL) throws -> CSVProfile {
         guard url.pathExtension.lowercased() == "toml" else { return try CSVProfile.load(contentsOf: url) }
-        let data = try Data(contentsOf: url)
-        guard let text = String(data: data, encoding: .utf8) else { throw ProfileError(file: url.path, message: "not UTF-8 text") }
+        return try toml(Data(contentsOf: url), file: url.path)
+    }
+
+    /// Reads a TOML profile's bytes (a file, or one a server user uploaded) with the same
+    /// checks as a profile file; `file` names it in errors.
+    public static func toml(_ data: Data, file: String) throws -> CSVProfile {
+        guard let text = String(data: data, encoding: .utf8) else { throw ProfileError(file: file, message: "not UTF-8 text") }
         let object: JSONObject
         do { object = try TOMLReader.parse(text, maxDepth: CSVProfile.maxNesting) } catch {
-            throw ProfileError(file: url.path, message: error.description)
+            throw ProfileError(file: file, message: error.description)
         }
-        return try CSVProfile.decode(.object(object), file: url.path)
+        return try CSVProfile.decode(.object(object), file: file)
     }
 
     /// A built-in profile's file as TOML, ready to save and edit (`moneyflow profiles --show`):

@@ -28,3 +28,13 @@ extension LedgerStore {
         }
     }
 }
+
+extension LedgerStore {
+    /// The live transaction with this id, as one entry of ``transactionsPage(account:from:through:afterID:limit:)``
+    /// gives it; nil when no live transaction has it (never was, or voided).
+    public func transaction(id: Int64) throws -> LedgerTransaction? {
+        try read { db in
+            try Queries.transactions(db, account: nil, from: nil, through: nil, includeAll: false, ids: [id]).first
+        }
+    }
+}

@@ -33,25 +33,15 @@ final class ChunkedOutput {
 }
 
 extension ChunkedOutput {
-    /// `transactions`/`export` as JSON or CSV, written as rows are read, with the same bytes
-    /// as rendering the whole list (`Contracts.transactions` pretty + "\n", or
-    /// `CSVExport.transactions` + `csvEnd`). Returns the number of transactions.
+    /// `transactions`/`export` as JSON or CSV (``TransactionStream``), written in chunks.
+    /// Returns the number of transactions.
     @discardableResult
     func streamTransactions(
         _ store: LedgerStore, json: Bool, includeAll: Bool, account: String?,
         from: LocalDate?, through: LocalDate?, csvEnd: String
     ) throws -> Int {
-        var count = 0
-        write(json ? "[" : CSVExport.header.joined(separator: ","))
-        try store.forEachTransaction(account: account, from: from, through: through, includeAll: includeAll) { t in
-            if json {
-                write((count == 0 ? "\n  " : ",\n  ") + Contracts.transaction(t, includeState: includeAll).render(pretty: true, indent: 1))
-            } else {
-                write("\r\n" + CSVExport.line(t))
-            }
-            count += 1
-        }
-        write(json ? (count == 0 ? "]\n" : "\n]\n") : csvEnd)
+        let count = try TransactionStream.write(
+            store, json: json, includeAll: includeAll, account: account, from: from, through: through, csvEnd: csvEnd, to: write)
         flush()
         return count
     }

@@ -3,7 +3,7 @@ import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
 
-enum ExportFormat: String, ExpressibleByArgument, CaseIterable { case beancount, ledger, csv, json }
+extension ExportFormat: ExpressibleByArgument {}
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +40,7 @@ struct ExportCommand: ParsableCommand {
         if !operatingCurrencies.isEmpty && format != .beancount {
             throw ValidationError("--operating-currency only applies to --format beancount")
         }
-        for c in operatingCurrencies where c.isEmpty || !c.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+        for c in operatingCurrencies where !LedgerExport.isCurrencyCode(c) {
             throw ValidationError("--operating-currency must be a currency code such as USD")
         }
         if let f = try parseDate(from, "--from"), let t = try parseDate(to, "--to"), f > t {
@@ -54,26 +54,18 @@ struct ExportCommand: ParsableCommand {
         }
         let store = try storeOptions.openForReading()
         try requireAccount(account, in: store)
-        if output == nil && (format == .csv || format == .json) {
-            // Streamed like `transactions` (constant memory on large stores).
-            try ChunkedOutput().streamTransactions(
-                store, json: format == .json, includeAll: false, account: account,
-                from: try parseDate(from, "--from"), through: try parseDate(to, "--to"), csvEnd: "\r\n")
-            return
-        }
-        let accounts = try store.accounts()
-        let txs = try store.transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"))
-        let text: String
-        switch format {
-        case .beancount: text = BeancountExporter.export(accounts: accounts, transactions: txs, operatingCurrencies: operatingCurrencies)
-        case .ledger: text = LedgerExporter.export(accounts: accounts, transactions: txs)
-        case .csv: text = CSVExport.transactions(txs) + "\r\n"
-        case .json: text = Contracts.transactions(txs).render(pretty: true) + "\n"
-        }
+        let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
         guard let output else {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            // Streamed (CSV and JSON row by row: constant memory on large stores).
+            let out = ChunkedOutput()
+            try LedgerExport.write(
+                format, store: store, account: account, from: first, through: last, operatingCurrencies: operatingCurrencies, to: out.write)
+            out.flush()
             return
         }
+        var text = ""
+        let count = try LedgerExport.write(
+            format, store: store, account: account, from: first, through: last, operatingCurrencies: operatingCurrencies) { text += $0 }
         let folder = (output as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             throw CLIError("cannot write \(output): folder \(folder) does not exist")
@@ -86,6 +78,6 @@ struct ExportCommand: ParsableCommand {
             }
             throw CLIError("cannot write \(output): \((error as NSError).localizedDescription)")
         }
-        printErr(SafeText.escaped("exported \(txs.count) transaction\(txs.count == 1 ? "" : "s") to \(output)"))
+        printErr(SafeText.escaped("exported \(count) transaction\(count == 1 ? "" : "s") to \(output)"))
     }
 }

@@ -157,14 +157,10 @@ func printErr(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
 }
 
-/// The one rule for `--account NAME` and account arguments: a name the store does not know
-/// is an error listing the known names (an empty table would look like "no transactions").
+/// The one rule for `--account NAME` and account arguments (``LedgerStore/requireAccount(_:)``,
+/// shared with the server): a name the store does not know is an error listing the known names.
 func requireAccount(_ name: String?, in store: LedgerStore) throws {
-    guard let name else { return }
-    let names = try store.accounts().map(\.name)
-    if names.contains(name) { return }
-    let known = names.isEmpty ? "the store has no accounts yet" : "known accounts: " + names.map { "'\($0)'" }.joined(separator: ", ")
-    throw CLIError("no account named '\(name)'\(NearestName.hint(name, in: names)); \(known)")
+    try store.requireAccount(name)
 }
 
 func parseDate(_ s: String?, _ flag: String) throws -> LocalDate? {
