@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MoneyFlowCore
+import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowPlaid
 import MoneyFlowStore
@@ -35,9 +36,11 @@ struct APIError: Error, Sendable {
     static func from(_ error: any Error) -> APIError? {
         switch error {
         case let e as APIError: return e
-        case let e as ImportError: return APIError(.unprocessableContent, "import_failed", e.description)
+        case let e as ImportError: return APIError(.unprocessableContent, "import_failed", HTTPAdvice.message(for: e))
         case let e as StoreError:
-            return e.isNotFound ? .notFound(e.message) : APIError(.conflict, "store_refused", e.message)
+            let message = HTTPAdvice.rewrite(e.message)
+            return e.isNotFound ? .notFound(message) : APIError(.conflict, "store_refused", message)
+        case let e as ProfileError: return APIError(.badRequest, "invalid_profile", e.description)
         case let e as PlaidAPIError:
             // What the app sent (a bad public token, a redirect URI Plaid refuses) is the app's
             // error; Plaid refusing our own keys or tokens is the server's.
