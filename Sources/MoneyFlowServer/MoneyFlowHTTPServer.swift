@@ -16,8 +16,9 @@ public enum MoneyFlowHTTPServer {
         -> Router<ServerRequestContext>
     {
         let router = Router(context: ServerRequestContext.self)
+        // Outermost: the log sees the status the client gets, errors included.
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: JSONErrorMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
