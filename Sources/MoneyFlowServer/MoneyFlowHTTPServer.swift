@@ -28,6 +28,9 @@ public enum MoneyFlowHTTPServer {
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
         PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
+        ProfileRoutes(users: users).register(authenticated)
+        RecordRoutes(ledgers: ledgers).register(authenticated)
+        ExportRoutes(ledgers: ledgers).register(authenticated)
         return router
     }
 

@@ -47,6 +47,14 @@ enum Query {
         }
     }
 
+    /// A name in the path (`/v1/accounts/CMB%202468`), percent-decoded.
+    static func pathName(_ context: ServerRequestContext, _ name: String) throws -> String {
+        guard let text = context.parameters.get(name)?.removingPercentEncoding, !text.isEmpty else {
+            throw APIError.notFound("no such \(name)")
+        }
+        return text
+    }
+
     static func pathID(_ context: ServerRequestContext, _ name: String) throws -> Int64 {
         guard let text = context.parameters.get(name), let id = Int64(text), id > 0 else {
             throw APIError.notFound("no such \(name)")
@@ -64,6 +72,21 @@ enum JSONBody {
             throw APIError.badRequest("the body must be a JSON object")
         }
         return o
+    }
+
+    /// The request's JSON object of optional text fields, at least one of `keys` and nothing
+    /// else (a misspelt key is refused, never ignored).
+    static func strings(_ request: inout Request, _ keys: [String]) async throws -> [String: String] {
+        let body = try await object(&request, limit: 1 << 16)
+        let shape = "send a JSON object with any of " + keys.map { "\"\($0)\": \"...\"" }.joined(separator: ", ")
+        var out: [String: String] = [:]
+        for (key, value) in body {
+            guard keys.contains(key) else { throw APIError.badRequest("unknown key '\(key)': \(shape)") }
+            guard let text = value as? String else { throw APIError.badRequest("\(key) must be a string: \(shape)") }
+            out[key] = text
+        }
+        if out.isEmpty { throw APIError.badRequest(shape) }
+        return out
     }
 
     /// The request's JSON object holding an integer id under each of `keys`, in that order;

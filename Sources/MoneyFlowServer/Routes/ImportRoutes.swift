@@ -23,12 +23,8 @@ struct ImportRoutes {
             var options = FileImportOptions(dryRun: try Query.bool(q, "dry_run"))
             if let account = q.get("account"), !account.isEmpty { options.accountName = account }
             if let profile = q.get("csv_profile"), !profile.isEmpty {
-                let found = BuiltInCSVProfiles.named(profile)
-                guard !found.isEmpty else {
-                    throw APIError.badRequest(
-                        "unknown csv_profile '\(profile)' (built-in: \(BuiltInCSVProfiles.names.joined(separator: ", ")))")
-                }
-                options.csvProfiles = found
+                let own = UserProfiles(users: users, user: user)
+                options.csvProfiles = try await Blocking.run { try ProfileRoutes.resolve(profile, own: own) }
             }
             // The ZIP password comes in a header (never a query string: those end up in logs).
             if let password = request.headers[HTTPField.Name("X-MoneyFlow-Password")!] {

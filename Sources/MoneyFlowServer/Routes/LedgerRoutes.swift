@@ -25,7 +25,8 @@ struct LedgerRoutes {
             let user = try context.requireUser()
             let after = try q.get("cursor").map { try TransactionCursor.decode($0, user: user) } ?? 0
             let page = try await Blocking.run {
-                try store.transactionsPage(account: account, from: from, through: to, afterID: after, limit: limit + 1)
+                try store.requireAccount(account)
+                return try store.transactionsPage(account: account, from: from, through: to, afterID: after, limit: limit + 1)
             }
             let shown = Array(page.prefix(limit))
             let next: JSONOutput = page.count > limit ? .string(TransactionCursor.encode(shown.last!.id, user: user)) : .null
@@ -34,7 +35,10 @@ struct LedgerRoutes {
         v1.get("reconcile") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
             let account = FormQuery(request).get("account")
-            let report = try await Blocking.run { try ReconciliationReport.build(store: store, account: account) }
+            let report = try await Blocking.run {
+                try store.requireAccount(account)
+                return try ReconciliationReport.build(store: store, account: account)
+            }
             return JSONResponse.make(report.json)
         }
         v1.get("review") { _, context in
@@ -63,7 +67,10 @@ struct LedgerRoutes {
         v1.get("transfers") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
             let account = FormQuery(request).get("account")
-            let (linked, review) = try await Blocking.run { try store.transfers(account: account) }
+            let (linked, review) = try await Blocking.run {
+                try store.requireAccount(account)
+                return try store.transfers(account: account)
+            }
             return JSONResponse.make(
                 .object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]))
         }

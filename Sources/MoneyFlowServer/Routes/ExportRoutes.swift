@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import MoneyFlowPipeline
+
+/// `GET /v1/export?format=`: `moneyflow export` over HTTP, the same ``LedgerExport`` call and
+/// bytes, streamed to the client as it is written.
+struct ExportRoutes {
+    let ledgers: Ledgers
+
+    func register(_ v1: RouterGroup<ServerRequestContext>) {
+        v1.get("export") { request, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let q = FormQuery(request)
+            let formats = ExportFormat.allCases.map(\.rawValue)
+            guard let format = q.get("format").flatMap(ExportFormat.init(rawValue:)) else {
+                throw APIError.badRequest("format must be one of \(formats.joined(separator: ", ")), e.g. ?format=beancount")
+            }
+            let from = try Query.date(q, "from"), to = try Query.date(q, "to")
+            if let from, let to, from > to { throw APIError.badRequest("from is after to") }
+            let account = q.get("account")
+            let currencies = (q.get("operating_currency") ?? "").split(separator: ",").map(String.init)
+            if !currencies.isEmpty && format != .beancount {
+                throw APIError.badRequest("operating_currency only applies to format=beancount")
+            }
+            for c in currencies where !LedgerExport.isCurrencyCode(c) {
+                throw APIError.badRequest("operating_currency must be currency codes such as USD (several: USD,CNY)")
+            }
+            // Checked before the 200 goes out: an unknown account is a 404, as the CLI's error.
+            try await Blocking.run { try store.requireAccount(account) }
+            let body = StreamedBody.make { write in
+                _ = try LedgerExport.write(format, store: store, account: account, from: from, through: to, operatingCurrencies: currencies, to: write)
+            }
+            return Response(status: .ok, headers: [.contentType: Self.contentType(format)], body: body)
+        }
+    }
+
+    static func contentType(_ format: ExportFormat) -> String {
+        switch format {
+        case .beancount, .ledger: return "text/plain; charset=utf-8"
+        case .csv: return "text/csv; charset=utf-8"
+        case .json: return "application/json; charset=utf-8"
+        }
+    }
+}

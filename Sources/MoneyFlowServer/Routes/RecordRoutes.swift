@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import MoneyFlowCore
+import MoneyFlowPipeline
+import MoneyFlowStore
+
+/// One transaction or account of the caller's ledger: read one transaction, and the CLI's
+/// `edit` and `accounts rename` over HTTP (the same store calls; writes take the user's one
+/// writing slot like every other change).
+struct RecordRoutes {
+    let ledgers: Ledgers
+
+    func register(_ v1: RouterGroup<ServerRequestContext>) {
+        v1.get("transactions/:id") { _, context in
+            let store = try await ledgers.store(for: try context.requireUser())
+            let id = try Query.pathID(context, "id")
+            return JSONResponse.make(Contracts.transaction(try await Blocking.run { try Self.existing(id, in: store) }))
+        }
+        v1.patch("transactions/:id") { request, context in
+            let user = try context.requireUser()
+            let id = try Query.pathID(context, "id")
+            var request = request
+            let edit = try await JSONBody.strings(&request, ["description", "counterparty", "note"])
+            let edited = try await ledgers.exclusive(user, "an edit") { store in
+                try await Blocking.run {
+                    _ = try Self.existing(id, in: store)
+                    try store.editTransaction(id, description: edit["description"], counterparty: edit["counterparty"], note: edit["note"])
+                    return try Self.existing(id, in: store)
+                }
+            }
+            return JSONResponse.make(Contracts.transaction(edited))
+        }
+        v1.patch("accounts/:name") { request, context in
+            let user = try context.requireUser()
+            let name = try Query.pathName(context, "name")
+            var request = request
+            let change = try await JSONBody.strings(&request, ["name", "ledger_name"])
+            if change["name"]?.isEmpty == true { throw APIError.badRequest("name must not be empty") }
+            let account = try await ledgers.exclusive(user, "an account rename") { store in
+                try await Blocking.run {
+                    try store.requireAccount(name)
+                    try store.renameAccount(name, to: change["name"], ledgerName: change["ledger_name"])
+                    return try store.accounts().filter { $0.name == change["name"] ?? name }
+                }
+            }
+            guard case .array(let one) = Contracts.accounts(account), let object = one.first else { throw APIError.notFound() }
+            return JSONResponse.make(.object([("account", object)]))
+        }
+    }
+
+    /// The live transaction `id` of this ledger, or 404 (another user's ids are never here).
+    static func existing(_ id: Int64, in store: LedgerStore) throws -> LedgerTransaction {
+        guard let t = try store.transaction(id: id) else { throw APIError.notFound("no transaction \(id)") }
+        return t
+    }
+}
