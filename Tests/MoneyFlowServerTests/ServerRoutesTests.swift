@@ -121,9 +121,14 @@ struct ServerRoutesTests {
         await h.stop()
     }
 
-    @Test("GET /v1/export: for every format the bytes `moneyflow export` writes from the same ledger")
+    @Test("GET /v1/export: for every format the bytes `moneyflow export` writes from the same ledger, streamed in many chunks")
     func export() async throws {
         let (h, alice, _, store) = try await Self.started()
+        // The demo's statements too, so the JSON export spans several of the stream's 64 KiB chunks.
+        for f in ServerEndToEndTests.demoFiles {
+            let r = try await ServerEndToEndTests().upload(h, token: alice, f)
+            #expect(r.status == 200, "\(f.path): \(r.text)")
+        }
         let cases: [(query: String, args: [String])] = [
             ("format=beancount", ["--format", "beancount"]),
             ("format=beancount&operating_currency=USD", ["--format", "beancount", "--operating-currency", "USD"]),
@@ -138,6 +143,9 @@ struct ServerRoutesTests {
             #expect(cli.status == 0, "\(cli.stderr)")
             #expect(!r.text.isEmpty && r.text == cli.stdout, "\(c.query): the server's export differs from the CLI's")
         }
+        let whole = try await h.get("/v1/export?format=json", token: alice)
+        #expect(whole.text.utf8.count > 2 << 16, "\(whole.text.utf8.count) bytes")
+        #expect((whole.json as? [[String: Any]])?.count == (try await h.allTransactions(token: alice)).count)
         for bad in ["", "?format=xml", "?format=ledger&operating_currency=USD", "?format=csv&from=2026-02-01&to=2026-01-01"] {
             #expect(try await h.get("/v1/export" + bad, token: alice).status == 400, "\(bad)")
         }
