@@ -13,7 +13,10 @@ struct ExportCommand: ParsableCommand {
             exported transaction, post each transaction against
             Expenses:/Income:/Equity:Uncategorized, keep the moneyflow and
             record ids as metadata, and turn statement running balances into
-            balance assertions that bean-check / hledger check verify.
+            balance assertions that bean-check / hledger check verify;
+            a credit card with imported bills opens at its first bill's
+            上期账单金额 and asserts each bill's 本期还款总额 (whole-account
+            exports, without --from/--to).
             Accounts are named by `accounts rename --ledger-name`, else
             Assets:<Bank>:<last 4 digits> (Liabilities: for cards).
             csv and json are the `transactions` formats.
@@ -63,10 +66,13 @@ struct ExportCommand: ParsableCommand {
         }
         let accounts = try store.accounts()
         let txs = try store.transactions(account: account, from: try parseDate(from, "--from"), through: try parseDate(to, "--to"))
+        // Bills are checked on whole accounts only: a date range may cut a bill's rows.
+        let bills = from == nil && to == nil ? StatementBill.bills(from: try store.batches(), accounts: accounts) : []
         let text: String
         switch format {
-        case .beancount: text = BeancountExporter.export(accounts: accounts, transactions: txs, operatingCurrencies: operatingCurrencies)
-        case .ledger: text = LedgerExporter.export(accounts: accounts, transactions: txs)
+        case .beancount:
+            text = BeancountExporter.export(accounts: accounts, transactions: txs, operatingCurrencies: operatingCurrencies, bills: bills)
+        case .ledger: text = LedgerExporter.export(accounts: accounts, transactions: txs, bills: bills)
         case .csv: text = CSVExport.transactions(txs) + "\r\n"
         case .json: text = Contracts.transactions(txs).render(pretty: true) + "\n"
         }
