@@ -486,7 +486,8 @@ def html_of(b: Bill, yen: str) -> str:
                  r.desc.replace("&", "&amp;"), f"{yen}&nbsp;{plain(r.rmb)}", r.card or "", region, orig]
         out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     if b.footnotes:
-        out += [f"<tr><td colspan=\"8\">{note}</td></tr>" for note in FOOTNOTES]
+        # As 8-cell rows with the text in the 交易摘要 cell: the reader sees them as table rows.
+        out += ["<tr><td></td><td></td><td></td><td>" + note + "</td><td></td><td></td><td></td><td></td></tr>" for note in FOOTNOTES]
     out.append("</table></td></tr></table></body></html>")
     return "\r\n".join(out) + "\r\n"
 
