@@ -92,6 +92,17 @@ struct BillBalanceExportTests {
         }
     }
 
+    /// Two accounts written under one ledger name: the bills of one cannot speak for both.
+    @Test func aSharedLedgerNameAssertsNoBill() throws {
+        let (txs, bills) = Self.ledger()
+        var debit = Self.debit, card = Self.card
+        debit.ledgerName = "Liabilities:Household"
+        card.ledgerName = "Liabilities:Household"
+        let bean = BeancountExporter.export(accounts: [debit, card], transactions: txs, bills: bills)
+        #expect(!bean.contains(" balance ") && bean.contains("; note: Liabilities:Household is the ledger name of several accounts"), "\(bean)")
+        try ExportTests.expectBeanCheckPasses(bean)
+    }
+
     @Test func billsComeFromTheBatchesStillImportedOnePerMonth() {
         func batch(_ id: Int64, _ undone: String?, _ facts: [String: String]) -> LedgerBatch {
             var b = LedgerBatch(

@@ -29,8 +29,15 @@ extension ExportJournal {
     ) -> BillBalances {
         var out = BillBalances()
         let exported = Dictionary(entries.map { ($0.tx.id, $0.tx.date) }, uniquingKeysWith: { a, _ in a })
+        // A ledger name several store accounts share (`--ledger-name` on purpose) holds rows no
+        // one bill series accounts for: its bills cannot be checked there.
+        let shared = Set(Dictionary(grouping: accountNames.values, by: { $0 }).filter { $0.value.count > 1 }.keys)
         for (storeName, series) in Dictionary(grouping: bills, by: \.account).sorted(by: { $0.key < $1.key }) {
             guard let account = accountNames[storeName], let currency = series.first?.newBalance.currency else { continue }
+            if shared.contains(account) {
+                out.notes.append("\(account) is the ledger name of several accounts: the bills of \(storeName) are not asserted")
+                continue
+            }
             let rows = entries.filter { $0.account == account && $0.tx.amount.currency == currency }.map(\.tx)
             guard !rows.isEmpty else { continue }
             let ordered = series.sorted { ($0.statementDate, $0.month) < ($1.statementDate, $1.month) }
