@@ -93,6 +93,8 @@ class Bill:
     check_error: Decimal = Dec("0")   # added to 本期还款总额 (a bill whose check fails)
     rows_per_page: Optional[List[int]] = None
     password: Optional[str] = None
+    header_card: bool = True          # False: no 卡号 in the header, as real bills print it
+    footnotes: bool = False           # the standard notes (FOOTNOTES) after the last row
     pages: int = 0
     ops: List[list] = field(default_factory=list)
 
@@ -141,8 +143,8 @@ def header_ops(p: Page, b: Bill) -> float:
          ("到期还款日", "Payment Due Date", b.due_date.strftime("%Y/%m/%d")),
          ("信用额度", "Credit Limit", "¥" + money(b.credit_limit))],
         [("本期还款总额", "New Balance", "¥" + money(new_balance)),
-         ("本期最低还款额", "Minimum Payment", "¥" + money(minimum)),
-         ("卡号", "Card Number", b.card_number)],
+         ("本期最低还款额", "Minimum Payment", "¥" + money(minimum))]
+        + ([("卡号", "Card Number", b.card_number)] if b.header_card else []),
     ]
     for block in blocks:
         for i, (cn, en, value) in enumerate(block):
@@ -217,6 +219,14 @@ def layout(b: Bill) -> List[Page]:
             row_ops(p, v, y)
             on_page += 1
         y += ROW_PITCH
+    if b.footnotes:
+        for note in FOOTNOTES:
+            if y + ROW_PITCH > TABLE_BOTTOM:
+                pages.append(p)
+                p = Page()
+                y = colhead_ops(p, b, 40.0)
+            p.text(36, y, note, MONO, 7)
+            y += ROW_PITCH
     p.text(36, y + 4, "[END]")
     p.text(36, y + 24, "温馨提示：本对账单仅供参考，如有疑问请致电招商银行信用卡客服热线4008205555。", MONO, 7)
     pages.append(p)
@@ -224,6 +234,15 @@ def layout(b: Bill) -> List[Page]:
     for i, pg in enumerate(pages):
         pg.right(559.0, 803.0, f"{i + 1}/{n}")
     return pages
+
+
+# The standard notes a real bill prints under its rows (no rows; not worth a warning).
+FOOTNOTES = [
+    "(1) 本期账单金额 = 本期消费 + 本期取现 + 本期费用 + 本期利息 - 本期退款",
+    "(2) 本期还款总额 = 上期账单金额 - 上期还款金额 + 本期账单金额 - 本期调整金额 + 循环利息",
+    "(3) 本期最低还款额 = 消费本金的10% + 取现本金的10% + 费用 + 利息 + 上期未还最低还款额",
+    "★友情提醒：请在到期还款日前还清本期还款总额，以免产生循环利息。",
+]
 
 
 def render(b: Bill, path: str) -> int:
@@ -254,6 +273,25 @@ def note_of(b: Bill, r: Row) -> Optional[str]:
     return "; ".join(parts) if parts else None
 
 
+def card_candidates(b: Bill) -> List[str]:
+    """The cards the bill may be of, when its header prints none and its rows leave a tie: the
+    card of the repayment rows, else the card most rows name (among the repaid cards when
+    several were repaid); tied cards in the order the bill first names them. [] when certain."""
+    if b.header_card:
+        return []
+    order, count = [], {}
+    for r in b.rows:
+        if r.card:
+            if r.card not in count:
+                order.append(r.card)
+            count[r.card] = count.get(r.card, 0) + 1
+    repaid = [c for c in order if any(r.card == c and r.section == "还款" for r in b.rows)]
+    pool = repaid or order
+    most = max(count[c] for c in pool)
+    top = [c for c in pool if count[c] == most]
+    return top if len(top) > 1 else []
+
+
 def expected(b: Bill) -> dict:
     payment, charges, adjustment, new_balance = b.sums()
     rows = []
@@ -277,13 +315,14 @@ def expected(b: Bill) -> dict:
         "title": {"year": b.year, "month": b.month, "reissued": b.reissued},
         "account_key": f"cmb-card:{b.last4}",
         "header": {
-            "card_number": b.card_number, "card_last4": b.last4,
+            "card_number": b.card_number if b.header_card else None, "card_last4": b.last4,
             "statement_date": b.statement_date.isoformat(), "payment_due_date": b.due_date.isoformat(),
             "credit_limit": plain(b.credit_limit), "new_balance": plain(new_balance),
             "previous_balance": plain(b.previous_balance), "previous_payment": plain(payment),
             "new_charges": plain(charges), "adjustment": plain(adjustment), "interest": plain(b.interest),
         },
         "check_fails": b.check_error != 0,
+        "card_candidates": card_candidates(b),
         "transactions": rows,
     }
 
@@ -366,7 +405,31 @@ def variants(base: List[Bill]) -> List[Bill]:
     rows += spending(rng, D(2026, 5, 13), D(2026, 6, 12), 9, "4529")
     out.append(Bill("cmbcard_check_fails", "李雷 先生", "6225 88** **** 4529", 2026, 6, D(2026, 6, 12),
                     D(2026, 6, 30), Dec("50000"), Dec("1200.00"), Dec("0"), rows, check_error=Dec("100.00")))
-    return out
+    return out + supplementary_series()
+
+
+def supplementary_series() -> List[Bill]:
+    """Two consecutive bills of a primary card 5108 and its supplementary card 2277, printed as
+    real bills are: no 卡号 in the header (the card only per row), the standard notes under the
+    rows. July: the supplementary card names more rows, the repayment names the primary. August
+    (上期账单金额 = July's 本期还款总额): no repayment, both cards name as many rows."""
+    rng = random.Random(2277)
+    rows = [Row("还款", None, D(2026, 6, 15), "掌上生活还款", Dec("-1850.00"), "5108")]
+    sp = spending(rng, D(2026, 6, 9), D(2026, 7, 8), 13, "5108")
+    for i, r in enumerate(sp):
+        if i % 3 != 0:
+            r.card = "2277"
+    rows += sp
+    july = Bill("cmbcard_supplementary", "王芳 女士", "6225 88** **** 5108", 2026, 7, D(2026, 7, 8), D(2026, 7, 26),
+                Dec("30000"), Dec("1850.00"), Dec("0"), rows, header_card=False, footnotes=True)
+    sp = spending(rng, D(2026, 7, 9), D(2026, 8, 8), 8, "5108")
+    for i, r in enumerate(sp):
+        r.card = "2277" if i % 2 == 0 else "5108"
+    rows = sp + [Row("费用", None, D(2026, 8, 8), "短信服务费", Dec("3.00"), None)]
+    july_balance = july.sums()[3]
+    august = Bill("cmbcard_supplementary_tie", "王芳 女士", "6225 88** **** 2277", 2026, 8, D(2026, 8, 8),
+                  D(2026, 8, 26), Dec("30000"), july_balance, Dec("0"), rows, header_card=False, footnotes=True)
+    return [july, august]
 
 
 # ---------------------------------------------------------------- the e-statement (FORMAT.md §3b)
@@ -395,8 +458,9 @@ def html_of(b: Bill, yen: str) -> str:
              ("到期还款日", "Payment Due Date", b.due_date.strftime("%Y/%m/%d")),
              ("信用额度", "Credit Limit", f"{yen}{money(b.credit_limit)}"),
              ("本期还款总额", "New Balance", f"{yen}{money(new_balance)}"),
-             ("本期最低还款额", "Minimum Payment", f"{yen}{money(minimum)}"),
-             ("卡号", "Card Number", b.card_number)]
+             ("本期最低还款额", "Minimum Payment", f"{yen}{money(minimum)}")]
+    if b.header_card:
+        facts.append(("卡号", "Card Number", b.card_number))
     for i in range(0, len(facts), 2):
         out.append("<tr>" + "".join(f"<td>{cn}<br>{en}</td><td class=\"amt\">{v}</td>" for cn, en, v in facts[i:i + 2]) + "</tr>")
     out.append("</table>")
@@ -421,6 +485,9 @@ def html_of(b: Bill, yen: str) -> str:
         cells = ["", r.sold.strftime("%m%d") if r.sold else "", r.posted.strftime("%m%d"),
                  r.desc.replace("&", "&amp;"), f"{yen}&nbsp;{plain(r.rmb)}", r.card or "", region, orig]
         out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    if b.footnotes:
+        # As 8-cell rows with the text in the 交易摘要 cell: the reader sees them as table rows.
+        out += ["<tr><td></td><td></td><td></td><td>" + note + "</td><td></td><td></td><td></td><td></td></tr>" for note in FOOTNOTES]
     out.append("</table></td></tr></table></body></html>")
     return "\r\n".join(out) + "\r\n"
 
@@ -477,6 +544,7 @@ ESTATEMENTS = [
     ("cmbcard_january", "eml", "gb2312", "&yen;", "base64"),
     ("cmbcard_multipage", "html", "utf-8", "¥", None),
     ("cmbcard_multipage", "eml", "utf-8", "&#165;", "quoted-printable"),
+    ("cmbcard_supplementary", "html", "utf-8", "&yen;", None),
 ]
 
 

@@ -50,6 +50,14 @@ public struct ImportedStatement: Sendable, Codable {
     /// True when the file is a complete export of its accounts' records for `coverage` (not used
     /// to delete anything; informs reports).
     public var coverage: ClosedRange<LocalDate>?
+    /// Other readings of the same file, differing only in which account is the file's own
+    /// (`accounts[0]`), for a file that cannot tell it alone (a CMB card bill whose rows name
+    /// two cards equally often and no card in its header). The import takes the reading whose
+    /// own account the store already has, else this one, and says which in a warning;
+    /// `--account` decides instead. Empty for every unambiguous file.
+    public var alternatives: [ImportedStatement] = []
+    /// Why there are alternatives, for that warning (people read it; nothing acts on it).
+    public var ambiguity: String?
 
     public init(
         importerID: String, accounts: [AccountFacts], records: [IncomingRecord],

@@ -14,6 +14,9 @@ public struct LedgerSource: Sendable, Hashable, Codable {
     public var description: String
     public var counterparty: String?
     public var pending: Bool
+    /// The import batch that stored the record (which statement it came from); nil where the
+    /// query does not read it.
+    public var batchID: Int64? = nil
     public init(
         id: Int64, kind: SourceKind, externalID: String?, file: String, line: Int?, page: Int?, row: Int?,
         state: String, date: LocalDate, amount: Money, description: String, counterparty: String?, pending: Bool

@@ -24,11 +24,13 @@ enum Queries {
     }
 
     static func source(_ r: Row) -> LedgerSource {
-        LedgerSource(
+        var s = LedgerSource(
             id: r["rid"], kind: SourceKind(rawValue: r["source_kind"]) ?? .csv, externalID: r["external_id"],
             file: r["file_name"], line: r["line"], page: r["page"], row: r["row"], state: r["state"],
             date: LocalDate(iso: r["rdate"] as String, .lenient)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
             description: r["rdescription"], counterparty: r["rcounterparty"], pending: r["rpending"])
+        s.batchID = r["rbatch"]
+        return s
     }
 
     static func transactions(
@@ -67,7 +69,7 @@ enum Queries {
         let srcs = try Row.fetchCursor(
             db,
             sql: """
-                SELECT l.transaction_id, r.id AS rid, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
+                SELECT l.transaction_id, r.id AS rid, r.batch_id AS rbatch, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
                        r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency, r.description AS rdescription,
                        r.counterparty AS rcounterparty, r.pending AS rpending
                 FROM link l JOIN record r ON r.id = l.record_id JOIN batch b ON b.id = r.batch_id
@@ -124,7 +126,7 @@ enum Queries {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT rv.candidates, l.transaction_id, a.name AS account_name, r.id AS rid, r.source_kind, r.external_id, b.file_name,
+                SELECT rv.candidates, l.transaction_id, a.name AS account_name, r.id AS rid, r.batch_id AS rbatch, r.source_kind, r.external_id, b.file_name,
                        r.line, r.page, r.row, r.state, r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency,
                        r.description AS rdescription, r.counterparty AS rcounterparty, r.pending AS rpending
                 FROM review rv JOIN record r ON r.id = rv.record_id JOIN link l ON l.record_id = r.id

@@ -13,7 +13,10 @@ struct ExportCommand: ParsableCommand {
             exported transaction, post each transaction against
             Expenses:/Income:/Equity:Uncategorized, keep the moneyflow and
             record ids as metadata, and turn statement running balances into
-            balance assertions that bean-check / hledger check verify.
+            balance assertions that bean-check / hledger check verify;
+            a credit card with imported bills opens at its first bill's
+            上期账单金额 and asserts each bill's 本期还款总额 (whole-account
+            exports, without --from/--to).
             Accounts are named by `accounts rename --ledger-name`, else
             Assets:<Bank>:<last 4 digits> (Liabilities: for cards).
             csv and json are the `transactions` formats.

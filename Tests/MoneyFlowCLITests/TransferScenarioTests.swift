@@ -129,6 +129,43 @@ struct TransferScenarioTests {
         #expect(try reasons().allSatisfy { !$0.contains("you paired") })
     }
 
+    /// The quarter's card owes what its last bill says (7,615.58), not that less the first
+    /// bill's 上期账单金额 (4,489.18): the export opens the card at 3,126.40 and asserts each
+    /// bill's 本期还款总额, with the transfers from the debit account folded in.
+    @Test func theQuarterCardOwesWhatItsLastBillSays() throws {
+        let s = try Self.load("cmb_quarter")
+        let got = try Self.run(s, s.imports)
+        let bean = try MoneyFlowBinary.run(["export", "--store", got.store, "--format", "beancount"]).stdout
+        for line in [
+            "  Liabilities:CMB:6612  -3126.40 CNY\n  Equity:Opening-Balances", "2025-11-13 balance Liabilities:CMB:6612  -13597.11 CNY",
+            "2025-12-13 balance Liabilities:CMB:6612  -5558.22 CNY", "2026-01-13 balance Liabilities:CMB:6612  -7615.58 CNY",
+        ] {
+            #expect(bean.contains(line), "\(line)\n\(bean)")
+        }
+        try Self.checkExports(store: got.store, transfers: s.transfers.count, name: "cmb_quarter balances")
+    }
+
+    /// The cross-currency pair `transfers` offers, once the user links it (`link --transfer`, as
+    /// `transfers` suggests), is one entry in both exports: the USD leg priced at the CNY leg
+    /// (`@@ 7234.50 CNY`), so bean-check and hledger check still pass.
+    @Test func aLinkedCrossCurrencyTransferKeepsBothExportsBalanced() throws {
+        let s = try Self.load("cross_currency")
+        let got = try Self.run(s, s.imports)
+        let out = try MoneyFlowBinary.run(["transfers", "--store", got.store, "--format", "json"])
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+        let pair = try #require((o["review"] as? [[String: Any]])?.first)
+        let legs = try ["out", "in"].map { key in
+            try #require(((pair[key] as? [String: Any])?["id"] as? NSNumber)?.stringValue, "\(pair)")
+        }
+        let link = try MoneyFlowBinary.run(["link", "--transfer", legs[0], legs[1], "--store", got.store])
+        #expect(link.status == 0, "\(link.stderr)")
+        try Self.checkExports(store: got.store, transfers: 1, name: "cross_currency linked")
+        let bean = try MoneyFlowBinary.run(["export", "--store", got.store, "--format", "beancount"]).stdout
+        #expect(bean.contains("1000.00 USD @@ 7234.50 CNY"), "\(bean)")
+        let ledger = try MoneyFlowBinary.run(["export", "--store", got.store, "--format", "ledger"]).stdout
+        #expect(ledger.contains("1000.00 USD @@ 7234.50 CNY"), "\(ledger)")
+    }
+
     /// Both exports pass their checkers; each transfer is one entry holding the two accounts'
     /// postings and no `Expenses`/`Income` posting.
     static func checkExports(store: String, transfers: Int, name: String) throws {

@@ -43,16 +43,16 @@ extension CMBCardWork {
             }
             guard cells.count == 8 else { continue }
             if CMBCardWork.htmlAmount(cells[4]) == nil && cells[2].isEmpty {
-                if !filled.isEmpty {
+                if !filled.isEmpty && !CMBCardWork.isFootnote(filled.joined()) {
                     warnings.append(ImportWarning("text in the transaction table that is no row, ignored: \(filled.joined(separator: " "))"))
                 }
                 continue
             }
             rows.append(try htmlRow(cells, header: header, section: section, number: rows.count + 1))
         }
-        try resolveCard(&header, rows: rows)
+        let candidates = try resolveCard(&header, rows: rows)
         checkTotals(header)
-        return CMBCardStatement(header: header, rows: rows, pageCount: 1, warnings: warnings)
+        return CMBCardStatement(header: header, rows: rows, pageCount: 1, warnings: warnings, cardCandidates: candidates)
     }
 
     /// One 8-cell transaction row. Its locator is the row number within the table (no page).

@@ -40,7 +40,26 @@ extension CMBCardStatement {
     ///
     /// - Parameter splitCards: rows of a supplementary card go to that card's own account
     ///   (`cmb-card:<its last4>`, also a credit account) instead of the bill's.
+    ///
+    /// When the bill's card is uncertain (``cardCandidates``), the records as each other card's
+    /// bill are the statement's ``ImportedStatement/alternatives``: the import chooses.
     public func importedStatement(splitCards: Bool = false) -> ImportedStatement {
+        var statement = reading(splitCards: splitCards)
+        guard cardCandidates.count > 1 else { return statement }
+        for card in cardCandidates where card != header.cardLast4 {
+            var other = self
+            other.header.cardLast4 = card
+            statement.alternatives.append(other.reading(splitCards: splitCards))
+        }
+        let cards = cardCandidates.joined(separator: ", ")
+        let each = rows.filter { $0.card == header.cardLast4 }.count
+        statement.ambiguity =
+            "the bill prints no card number and its rows name cards \(cards) equally often (\(each) rows each), no repayment row telling them apart"
+        return statement
+    }
+
+    /// The records as the bill of card `header.cardLast4` (see ``importedStatement(splitCards:)``).
+    func reading(splitCards: Bool) -> ImportedStatement {
         var accounts = [accountFacts]
         var keys: [String: String] = [:]
         if splitCards {

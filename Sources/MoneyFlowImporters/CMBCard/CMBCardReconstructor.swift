@@ -71,21 +71,36 @@ struct CMBCardWork {
         if !ended {
             warnings.append(ImportWarning("no [END] mark after the last row: the bill may be incomplete; get the whole bill"))
         }
-        try resolveCard(&header, rows: rows)
+        let candidates = try resolveCard(&header, rows: rows)
         checkTotals(header)
-        return CMBCardStatement(header: header, rows: rows, pageCount: pages.count, warnings: warnings)
+        return CMBCardStatement(header: header, rows: rows, pageCount: pages.count, warnings: warnings, cardCandidates: candidates)
     }
 
-    /// A header without 卡号: the bill's card is the one card its rows name, else the bill is refused.
-    func resolveCard(_ header: inout CMBCardStatement.Header, rows: [CMBCardStatement.Row]) throws(ImportError) {
-        guard header.cardLast4.isEmpty else { return }
-        let cards = Set(rows.compactMap(\.card))
-        guard cards.count == 1, let only = cards.first else {
+    /// A header without 卡号 (real bills print none; the card is per row in 卡号末四位): the
+    /// bill is the primary card's, the card of its repayment rows, else the card most rows name
+    /// (among the repaid cards when several were repaid). Cards that tie stay possible: the
+    /// first the bill names is taken, the others are returned, and the import chooses among
+    /// them by the accounts the store already has (``CMBCardStatement/cardCandidates``).
+    /// A bill whose rows name no card at all is refused.
+    func resolveCard(_ header: inout CMBCardStatement.Header, rows: [CMBCardStatement.Row]) throws(ImportError) -> [String] {
+        guard header.cardLast4.isEmpty else { return [] }
+        var order: [String] = []
+        var count: [String: Int] = [:]
+        for card in rows.compactMap(\.card) {
+            if count[card] == nil { order.append(card) }
+            count[card, default: 0] += 1
+        }
+        guard !order.isEmpty else {
             throw ImportError(
                 .malformed, file: fileName, locator: Locator(page: 1), column: "卡号",
-                problem: "no card number in the header and the rows name \(cards.count) cards: cannot tell which card the bill is for")
+                problem: "no card number in the header and no row names a card (卡号末四位): cannot tell which card the bill is for")
         }
-        header.cardLast4 = only
+        let repaid = order.filter { card in rows.contains { $0.card == card && $0.isRepayment } }
+        let pool = repaid.isEmpty ? order : repaid
+        let most = pool.map { count[$0] ?? 0 }.max() ?? 0
+        let top = pool.filter { count[$0] == most }
+        header.cardLast4 = top[0]
+        return top.count > 1 ? top : []
     }
 
     /// The bill's own check: 本期还款总额 = 上期账单金额 − 上期还款金额 + 本期账单金额 − 本期调整金额 +

@@ -27,7 +27,7 @@ extension CMBCardWork {
             if postedText.isEmpty && amountText.isEmpty {
                 if CMBCardWork.sectionLabels.contains(compact) {
                     section = compact
-                } else {
+                } else if !CMBCardWork.isFootnote(compact) {
                     warnings.append(
                         ImportWarning("text in the transaction table that is no row, ignored: \(line.spacedText)", at: Locator(page: page)))
                 }

@@ -67,6 +67,9 @@ public struct CMBCardStatement: Sendable, Hashable {
 
         /// The date the record carries: 交易日, or 记账日 when the bill prints none (repayments).
         public var date: LocalDate { sold ?? posted }
+
+        /// A repayment: a row of the 还款 section, or without a section a credit with no 交易日.
+        public var isRepayment: Bool { section == "还款" || (section == nil && sold == nil && rmbAmount.minorUnits < 0) }
     }
 
     public var header: Header
@@ -75,4 +78,8 @@ public struct CMBCardStatement: Sendable, Hashable {
     public var pageCount: Int
     /// Integrity observations: a failing check, text in the table that is no row, a missing `[END]`.
     public var warnings: [ImportWarning]
+    /// When the header prints no card and several cards are equally the bill's own by its rows
+    /// (no repayment row tells them apart, as many rows each): those cards, the one taken
+    /// (`header.cardLast4`) first. Empty when the bill's card is certain.
+    public var cardCandidates: [String] = []
 }

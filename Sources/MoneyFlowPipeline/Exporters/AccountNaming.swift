@@ -152,8 +152,10 @@ struct ExportJournal {
         var date: LocalDate
         var amount: Money
         var inBeancount: Bool
+        /// What beancount asserts when it differs from hledger's (a bill's, see ``billBalances(_:entries:accountNames:)``).
+        var beancountAmount: Money? = nil
     }
-    struct Opening { var account: String; var date: LocalDate; var amount: Money }
+    struct Opening { var account: String; var date: LocalDate; var amount: Money; var narration = "Opening balance" }
     enum Item {
         case opening(Opening)
         case entry(Entry)
@@ -257,7 +259,7 @@ struct ExportJournal {
         return nil
     }
 
-    static func build(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> ExportJournal {
+    static func build(accounts: [LedgerAccount], transactions: [LedgerTransaction], bills: [StatementBill] = []) -> ExportJournal {
         var journal = ExportJournal()
         let naming = AccountNaming.names(for: accounts)
         journal.notes = naming.notes
@@ -325,10 +327,15 @@ struct ExportJournal {
             entries += dayEntries
         }
 
-        // Opening balances: what the first asserted statement balance says was there before.
+        // An account with bills opens at its first bill's 上期账单金额 (ExportJournal+Bills); the
+        // others at what the first asserted statement balance says was there before.
+        let billed = billBalances(
+            bills, entries: entries,
+            accountNames: Dictionary(accounts.compactMap { a in naming.names[a.id].map { (a.name, $0) } }, uniquingKeysWith: { a, _ in a }))
+        journal.notes += billed.notes
         var running: [String: Int64] = [:]
         var overflowed = Set<String>()
-        var openingDone = Set<String>()
+        var openingDone = Set(billed.openings.keys)
         var openings: [String: Opening] = [:]
         var openDates: [String: LocalDate] = [:]
         var openCurrencies: [String: Set<String>] = [:]
@@ -350,6 +357,7 @@ struct ExportJournal {
                 }
             }
         }
+        for (key, o) in billed.openings { openings[key] = o }
         for key in openings.keys { openings[key]!.date = openDates[openings[key]!.account]! }
 
         // Real accounts (with the currencies of their store account too), then the others.
@@ -361,7 +369,7 @@ struct ExportJournal {
         }
         var firstUse: [String: LocalDate] = [:]
         for e in entries { firstUse[e.counterAccount] = min(firstUse[e.counterAccount] ?? e.tx.date, e.tx.date) }
-        for o in openings.values {
+        for o in Array(openings.values) + billed.adjustments {
             firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date)
         }
         for (n, date) in firstUse.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) where openDates[n] == nil {
@@ -375,6 +383,9 @@ struct ExportJournal {
             items.append((o.date, 0, i, .opening(o)))
         }
         for (i, item) in foldTransfers(entries).enumerated() { items.append((item.date, 1, i, item)) }
+        for (i, a) in billed.adjustments.enumerated() { items.append((a.date, 0, openings.count + i, .opening(a))) }
+        // A bill's balance after every row of its day (hledger checks in date, then file, order).
+        for (i, b) in billed.balances.enumerated() { items.append((b.date, 2, i, .balance(b))) }
         items.sort { ($0.date, $0.rank, $0.seq) < ($1.date, $1.rank, $1.seq) }
         journal.items = items.map(\.item)
         return journal

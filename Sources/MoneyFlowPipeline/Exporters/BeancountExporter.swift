@@ -8,19 +8,23 @@ import MoneyFlowCore
 ///   amount and a balancing leg to `Expenses:Uncategorized` (money out), `Income:Uncategorized`
 ///   (money in) or `Equity:Uncategorized` (zero amounts, transfers a provider categorised);
 /// - a transfer between two own accounts as one transaction with both accounts' postings
-///   (`transfer` metadata names both ids; see ``ExportJournal/foldTransfers(_:)``);
+///   (`transfer` metadata names both ids; see ``ExportJournal/foldTransfers(_:)``); across
+///   currencies the second posting carries the first's amount as its total price (`@@`);
 /// - metadata `moneyflow-id`, `sources` (record ids), `external-id`, `category` when known;
 /// - an opening balance (against `Equity:Opening-Balances`) where the first statement balance
 ///   shows money held before the first exported transaction;
 /// - `balance` assertions from statement running balances: after the last transaction of a
 ///   day (per currency) that carries one, dated the next day because beancount checks
-///   balances at the start of a date.
+///   balances at the start of a date;
+/// - for an account with bills (`bills`, from the stored statement facts): its opening balance
+///   from the first bill's 上期账单金额 and a `balance` per bill from its 本期还款总额
+///   (``ExportJournal/billBalances(_:entries:accountNames:)``).
 public enum BeancountExporter {
     public static func export(
         accounts: [LedgerAccount], transactions: [LedgerTransaction],
-        operatingCurrencies: [String] = []
+        operatingCurrencies: [String] = [], bills: [StatementBill] = []
     ) -> String {
-        let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
+        let journal = ExportJournal.build(accounts: accounts, transactions: transactions, bills: bills)
         var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
         for n in journal.notes { out.append("; note: \(clean(n))") }
         for c in operatingCurrencies { out.append("option \"operating_currency\" \"\(c.uppercased())\"") }
@@ -32,7 +36,7 @@ public enum BeancountExporter {
             out.append("")
             switch item {
             case .opening(let o):
-                out.append("\(o.date.iso) * \"Opening balance\"")
+                out.append("\(o.date.iso) * \(quote(o.narration))")
                 out.append("  \(o.account)  \(o.amount.decimalString) \(o.amount.currency)")
                 out.append("  \(AccountNaming.openingBalances)  \(ExportJournal.negatedText(o.amount)) \(o.amount.currency)")
             case .entry(let e):
@@ -54,13 +58,13 @@ public enum BeancountExporter {
                 if let c = t.category, !c.isEmpty { out.append("  category: " + quote(c)) }
                 out.append("  \(e.account)  \(t.amount.decimalString) \(t.amount.currency)")
                 if let p = e.partner {
-                    out.append("  \(p.account)  \(p.tx.amount.decimalString) \(p.tx.amount.currency)")
+                    out.append("  \(p.account)  \(p.tx.amount.decimalString) \(p.tx.amount.currency)" + ExportJournal.totalCost(of: p.tx, against: t))
                 } else {
                     out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
                 }
                 if let b = e.assertion, e.assertionInBeancount { out += ["", balance(e.account, t.date, b)] }
             case .balance(let b):
-                if b.inBeancount { out.append(balance(b.account, b.date, b.amount)) }
+                if b.inBeancount { out.append(balance(b.account, b.date, b.beancountAmount ?? b.amount)) }
             }
         }
         return out.joined(separator: "\n") + "\n"

@@ -46,4 +46,15 @@ extension ExportJournal {
             return balance.map { .balance($0) }
         }
     }
+
+    /// ` @@ 7234.50 CNY`: a transfer leg in another currency than the entry's first leg carries
+    /// that leg's amount as its total price, so the entry balances in beancount and hledger
+    /// (1000.00 USD bought with 7234.50 CNY); empty when both legs share a currency. The price
+    /// is unsigned (the posting's own amount gives the sign), as both tools expect.
+    static func totalCost(of leg: LedgerTransaction, against first: LedgerTransaction) -> String {
+        guard leg.amount.currency != first.amount.currency else { return "" }
+        let m = first.amount
+        let unsigned = m.minorUnits < 0 ? negatedText(m) : m.decimalString
+        return " @@ \(unsigned) \(m.currency)"
+    }
 }

@@ -26,10 +26,12 @@ public enum LedgerExport {
         case .beancount, .ledger:
             let accounts = try store.accounts()
             let txs = try store.transactions(account: account, from: from, through: through)
+            // Bills are checked on whole accounts only: a date range may cut a bill's rows.
+            let bills = from == nil && through == nil ? StatementBill.bills(from: try store.batches(), accounts: accounts) : []
             try write(
                 format == .beancount
-                    ? BeancountExporter.export(accounts: accounts, transactions: txs, operatingCurrencies: operatingCurrencies)
-                    : LedgerExporter.export(accounts: accounts, transactions: txs))
+                    ? BeancountExporter.export(accounts: accounts, transactions: txs, operatingCurrencies: operatingCurrencies, bills: bills)
+                    : LedgerExporter.export(accounts: accounts, transactions: txs, bills: bills))
             return txs.count
         }
     }

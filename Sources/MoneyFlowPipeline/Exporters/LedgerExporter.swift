@@ -8,12 +8,15 @@ import MoneyFlowCore
 /// pending), the account posting with the exact amount and, when it is the day's last row of
 /// its currency carrying a statement balance, a balance assertion `= 123.45 CNY`; then the
 /// balancing posting (`Expenses:`/`Income:`/`Equity:Uncategorized`), or for a transfer between
-/// own accounts the other account's posting (dated `; date:` when its leg is on another day). `moneyflow-id`,
+/// own accounts the other account's posting (dated `; date:` when its leg is on another day;
+/// across currencies with the first posting's amount as its total cost, `@@`). `moneyflow-id`,
 /// `sources`, `external-id` and `category` are tags in comment lines. Opening balances are
-/// posted against `Equity:Opening-Balances` where the first statement balance needs one.
+/// posted against `Equity:Opening-Balances` where the first statement balance needs one; an
+/// account with bills (`bills`) opens at its first bill's 上期账单金额 and asserts each bill's
+/// 本期还款总额 on its statement date (see ``ExportJournal/billBalances(_:entries:accountNames:)``).
 public enum LedgerExporter {
-    public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction]) -> String {
-        let journal = ExportJournal.build(accounts: accounts, transactions: transactions)
+    public static func export(accounts: [LedgerAccount], transactions: [LedgerTransaction], bills: [StatementBill] = []) -> String {
+        let journal = ExportJournal.build(accounts: accounts, transactions: transactions, bills: bills)
         var out: [String] = ["; Exported by moneyflow (\(transactions.count) transaction\(transactions.count == 1 ? "" : "s"))"]
         for n in journal.notes { out.append("; note: \(BeancountExporter.clean(n))") }
         out.append("")
@@ -33,7 +36,7 @@ public enum LedgerExporter {
             out.append("")
             switch item {
             case .opening(let o):
-                out.append("\(o.date.iso) Opening balance")
+                out.append("\(o.date.iso) \(text(o.narration))")
                 out.append(posting(o.account, o.amount))
                 out.append(posting(AccountNaming.openingBalances, o.amount, negated: true))
             case .entry(let e):
@@ -52,7 +55,9 @@ public enum LedgerExporter {
                 out.append(posting(e.account, t.amount, assert: e.assertion))
                 if let p = e.partner {
                     // The later leg keeps its own date (a posting date).
-                    out.append(posting(p.account, p.tx.amount) + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
+                    out.append(
+                        posting(p.account, p.tx.amount) + ExportJournal.totalCost(of: p.tx, against: t)
+                            + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
                 } else {
                     out.append(posting(e.counterAccount, t.amount, negated: true))
                 }

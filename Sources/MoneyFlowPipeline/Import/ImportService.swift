@@ -122,7 +122,8 @@ public struct ImportService: Sendable {
         if try !store.fileAlreadyImported(sha256: sha256) { try validateSync(statement, fileName: fileName) }
         // Strict: refuse before anything is written (the write transaction rolls back).
         func planned(_ view: any LedgerView) throws -> ImportPlan {
-            let plan = try reconciler.plan(statement, fileName: baseName, fileSHA256: sha256, view: view)
+            let reading = try ReadingChoice.choose(statement, view: view, accountGiven: options.accountName != nil)
+            let plan = try reconciler.plan(reading, fileName: baseName, fileSHA256: sha256, view: view)
             if options.strict { try Self.refuseWarnings(plan.statement.warnings, fileName: fileName) }
             return plan
         }
