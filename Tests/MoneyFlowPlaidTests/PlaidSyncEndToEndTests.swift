@@ -173,7 +173,7 @@ struct PlaidSyncEndToEndTests {
         await hold.waitUntilHeld()
         kill(child.pid, SIGKILL)
         hold.release()
-        let killed = await PlaidHarness.wait(child, record: h)
+        let killed = try await PlaidHarness.wait(child, record: h)
         #expect(killed.signal == SIGKILL)
         #expect(try await h.transactions().list.isEmpty, "nothing of an unfinished update is applied")
         // Timed kills land anywhere: while paging, while planning, while writing.
@@ -182,7 +182,7 @@ struct PlaidSyncEndToEndTests {
             let c = try h.spawn(sync)
             try await Task.sleep(for: .milliseconds(delay))
             kill(c.pid, SIGKILL)
-            _ = await PlaidHarness.wait(c, record: h)
+            _ = try await PlaidHarness.wait(c, record: h)
             delay += 90
             try h.server.addTransaction(
                 institution: bank,

@@ -171,7 +171,7 @@ struct ServerPlaidTests {
         // What the webhook recorded (offline: /item/get would ask Plaid, which is fine again).
         let folders = try FileManager.default.contentsOfDirectory(atPath: h.data + "/ledgers")
         let ledger = h.data + "/ledgers/" + (try #require(folders.first)) + "/ledger.sqlite"
-        let offline = await waitOffPool(
+        let offline = try await waitOffPool(
             try MoneyFlowBinary.spawn(
                 ["plaid", "items", "--offline", "--format", "json", "--store", ledger], env: ["MONEYFLOW_KEY_FILE": keyDir + "/plaid.key"]))
         #expect(offline.stdout.contains(#""status": "needs_user""#), "\(offline.stdout) \(offline.stderr)")
