@@ -18,7 +18,8 @@ public struct ChildTimeout: Error, CustomStringConvertible {
 
     public var description: String {
         let said = run.map { $0.stderr.split(separator: "\n").suffix(3).joined(separator: " | ") } ?? ""
-        return "\(what) did not end within \(timeout.components.seconds) s and was killed (SIGKILL)" + (said.isEmpty ? "" : "; it said: \(said)")
+        return "\(what) did not end within \(timeout.components.seconds) s and was killed (SIGKILL)"
+            + (said.isEmpty ? "" : "; it said: \(said)")
     }
 }
 

@@ -53,13 +53,15 @@ public enum TestPostgres {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = dir + "/out", errPath = dir + "/err"
         for path in [outPath, errPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)), err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
+            err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         defer { try? out.close(); try? err.close() }
         p.standardOutput = out; p.standardError = err
         try p.run()
         try ChildWait.process(p, what: "psql")
         guard p.terminationStatus == 0 else {
-            throw TestPostgresError("psql failed (\(p.terminationStatus)): \((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")")
+            throw TestPostgresError(
+                "psql failed (\(p.terminationStatus)): \((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")")
         }
         return try String(contentsOfFile: outPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
