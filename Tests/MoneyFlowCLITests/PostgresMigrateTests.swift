@@ -15,16 +15,21 @@ final class PlaidTestServerProcess {
     init(logDir: String) throws {
         process.executableURL = MoneyFlowBinary.path.deletingLastPathComponent().appendingPathComponent("plaid-test-server")
         process.arguments = ["0"]
-        let out = Pipe()
+        // Its output goes to a file, read while the bounded wait polls: a server that never
+        // says it listens fails the test instead of blocking a read forever.
+        let outPath = logDir + "/plaid-test-server.out"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        defer { try? out.close() }
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         // It writes its URL on the first line as soon as it listens.
         var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        let process = self.process
+        try ChildWait.until(pid: process.processIdentifier, what: "plaid-test-server's first line", timeout: .seconds(60)) {
+            text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            return text.contains("\n") || !process.isRunning
         }
         guard let line = text.split(separator: "\n").first, line.hasPrefix("http") else {
             process.terminate()
