@@ -23,7 +23,7 @@ import Testing
         let deadline = Date().addingTimeInterval(60)
         while !child.hasExited && Date() < deadline { usleep(10_000) }
         #expect(child.hasExited)
-        let r = child.wait()
+        let r = try child.wait()
         #expect(r.status == 0 && r.signal == 0)
         #expect(r.stdout.contains("moneyflow"), "\(r.stdout)")
     }

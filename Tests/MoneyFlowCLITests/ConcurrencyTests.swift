@@ -55,7 +55,7 @@ struct ConcurrencyTests {
             let children = try subsets.map {
                 try MF.spawn(["import"] + $0 + ["--quiet", "--store", store], cwd: batch.dir, logDir: batch.dir)
             }
-            let results = children.map { $0.wait() }
+            let results = try children.map { try $0.wait() }
             for (k, r) in results.enumerated() {
                 #expect(
                     r.signal == 0 && r.status == 0, "round \(round), process \(k) of \(n): exit \(r.status) signal \(r.signal): \(r.stderr)"

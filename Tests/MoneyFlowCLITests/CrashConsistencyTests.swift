@@ -149,10 +149,7 @@ struct CrashConsistencyTests {
             while Date() < deadline {
                 if Self.committedBatches(store) > before { wrote = true; break }
                 // A run with little left can finish between two polls (and its WAL is gone then).
-                var info = siginfo_t()
-                if waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD {
-                    exited = true; break
-                }
+                if child.hasExited { exited = true; break }
                 usleep(2_000)
             }
             if !wrote && !exited { neverWrote += 1 }
@@ -162,7 +159,7 @@ struct CrashConsistencyTests {
             let delay = Double.random(in: 0...max(0.002, 0.6 * fullDuration * left), using: &rng)
             usleep(useconds_t(delay * 1_000_000))
             kill(child.pid, SIGKILL)
-            let r = child.wait()
+            let r = try child.wait()
             if r.signal == SIGKILL {
                 if wrote { killedMidWrite += 1 }
             } else {

@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowCore
 import MoneyFlowPipeline
+import MoneyFlowTestSupport
 import Testing
 
 /// `moneyflow export`: structure always; `bean-check` / `hledger check` when they are on PATH.
@@ -59,13 +60,16 @@ import Testing
         let p = Process()
         p.executableURL = URL(fileURLWithPath: exe)
         p.arguments = args.map { $0 == "FILE" ? file.path : $0 }
-        let pipe = Pipe()
-        p.standardOutput = pipe; p.standardError = pipe
+        // Output to a file, not a pipe: only the bounded wait can block.
+        let outPath = dir.appendingPathComponent("output.txt").path
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        defer { try? out.close() }
+        p.standardOutput = out; p.standardError = out
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+        try ChildWait.process(p, what: tool)
+        return (p.terminationStatus, try String(contentsOfFile: outPath, encoding: .utf8))
     }
 
     static func expectBeanCheckPasses(_ text: String) throws {
@@ -326,13 +330,8 @@ import Testing
 /// machine but mandatory in CI: with `CI` set (`.ci/run` exports CI=true and installs them) a
 /// missing tool fails the test instead of silently checking less.
 enum CIEnvironment {
-    static var isCI: Bool {
-        let v = ProcessInfo.processInfo.environment["CI"] ?? ""
-        return !v.isEmpty && v != "0" && v.lowercased() != "false"
-    }
-
     static func missingTool(_ tool: String, consequence: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        if isCI {
+        if TestEnvironment.isCI() {
             Issue.record("\(tool) is not installed but CI is set: run scripts/install-deps.sh", sourceLocation: sourceLocation)
         } else {
             print("\(tool) is not installed; \(consequence) (CI would fail)")

@@ -20,13 +20,15 @@ enum PGCLI {
         try MoneyFlowBinary.run(args + ["--store", store], cwd: cwd, env: env)
     }
 
-    /// stdout of a command that must succeed.
+    /// stdout of a command that must succeed: a read-back, so without the ledger cache (what the
+    /// server holds) unless `cached` (what the next command in the user's shell would read).
     static func output(
-        _ args: [String], store: String, cwd: String = TestPaths.repoRoot.path, sourceLocation: SourceLocation = #_sourceLocation
+        _ args: [String], store: String, cwd: String = TestPaths.repoRoot.path, cached: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
     )
         throws -> String
     {
-        let r = try run(args, store: store, cwd: cwd)
+        let r = try run(args, store: store, env: cached ? [:] : TestPostgres.uncachedRead, cwd: cwd)
         #expect(r.status == 0 && r.signal == 0, "\(args.joined(separator: " ")) on \(store): \(r.stderr)", sourceLocation: sourceLocation)
         return r.stdout
     }
@@ -46,17 +48,19 @@ enum PGCLI {
         return String(decoding: try JSONSerialization.data(withJSONObject: list, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    /// The outputs that must be byte-identical on both stores (batches without their times).
-    static func listings(_ store: String) throws -> [(String, String)] {
+    /// The outputs that must be byte-identical on both stores (batches without their times),
+    /// read back from the server (see ``output(_:store:cwd:cached:sourceLocation:)``).
+    static func listings(_ store: String, cached: Bool = false) throws -> [(String, String)] {
         var out: [(String, String)] = []
         for args in [
             ["transactions", "--format", "json"], ["transactions", "--all", "--format", "json"], ["accounts", "--format", "json"],
             ["reconcile", "--format", "json"], ["review", "--format", "json"], ["export", "--format", "beancount"],
             ["export", "--format", "csv"],
         ] {
-            out.append((args.joined(separator: " "), try output(args, store: store)))
+            out.append((args.joined(separator: " "), try output(args, store: store, cached: cached)))
         }
-        out.append(("batches --format json", try batchesWithoutTimes(try output(["batches", "--format", "json"], store: store))))
+        out.append(
+            ("batches --format json", try batchesWithoutTimes(try output(["batches", "--format", "json"], store: store, cached: cached))))
         return out
     }
 
@@ -133,6 +137,12 @@ struct PostgresCLITests {
             #expect(!a.isEmpty)
             #expect(a == b, "\(what) differs between SQLite and PostgreSQL (\(a.utf8.count) vs \(b.utf8.count) bytes)")
         }
+        // What the next command reads through the ledger cache the imports kept is what the
+        // server holds.
+        let throughCache = try PGCLI.listings(pg, cached: true)
+        for ((what, a), (_, b)) in zip(onPG, throughCache) {
+            #expect(a == b, "\(what) differs between the server and the ledger cache (\(a.utf8.count) vs \(b.utf8.count) bytes)")
+        }
         let cards = try PGCLI.jsonArray(try #require(onPG.first { $0.0 == "accounts --format json" }).1).filter {
             ($0["name"] as? String)?.hasPrefix("CMB Card") == true
         }
@@ -190,7 +200,7 @@ struct PostgresStoreURLTests {
         let imported = try MoneyFlowBinary.run(["import", TestPaths.samples.path, "--quiet"], cwd: dir, env: env)
         #expect(imported.status == 0, "\(imported.stderr)")
         let viaEnv = try MoneyFlowBinary.run(["transactions", "--format", "json"], cwd: dir, env: env)
-        let viaOption = try PGCLI.run(["transactions", "--format", "json"], store: url, cwd: dir)
+        let viaOption = try PGCLI.run(["transactions", "--format", "json"], store: url, env: TestPostgres.uncachedRead, cwd: dir)
         #expect(viaEnv.status == 0 && viaOption.status == 0, "\(viaEnv.stderr) \(viaOption.stderr)")
         #expect(try PGCLI.jsonArray(viaEnv.stdout).count > 50)
         #expect(viaEnv.stdout == viaOption.stdout)
@@ -240,7 +250,7 @@ struct PostgresStoreURLTests {
             env: env)
         for _ in 0..<400 where !server.stdoutSoFar().contains("listening on") && !server.hasExited { usleep(25_000) }
         kill(server.pid, SIGTERM)
-        let served = server.wait()
+        let served = try server.wait(timeout: ChildWait.stopTimeout)
         printed += served.stdout + served.stderr
         #expect(
             served.stdout.contains("listening on") && served.stdout.contains("postgres://moneyflow@"), "\(served.stdout) \(served.stderr)")

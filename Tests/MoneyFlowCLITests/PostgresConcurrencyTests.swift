@@ -60,7 +60,7 @@ struct PostgresConcurrencyTests {
             let children = try subsets.map {
                 try MoneyFlowBinary.spawn(["import"] + $0 + ["--quiet", "--store", url], cwd: batch.dir, logDir: batch.dir)
             }
-            let results = children.map { $0.wait() }
+            let results = try children.map { try $0.wait() }
             for (k, r) in results.enumerated() {
                 #expect(r.signal == 0 && r.status == 0, "round \(round), process \(k): exit \(r.status) signal \(r.signal): \(r.stderr)")
                 // The only thing a process may say is that it waits for another one's lock.

@@ -125,7 +125,7 @@ struct PostgresCrashTests {
             // Inside a write transaction when the ledger's lock is held just before the kill.
             let inWrite = try PostgresFileState.writeInProgress(psql, ledger: ledger)
             kill(child.pid, SIGKILL)
-            let r = child.wait()
+            let r = try child.wait()
             if r.signal == SIGKILL {
                 if inWrite { killedInWrite += 1 } else { killedBetweenWrites += 1 }
             } else {
@@ -135,9 +135,13 @@ struct PostgresCrashTests {
 
             let context = "attempt \(attempt), seed \(seed), killed \(String(format: "%.3f", delay)) s after the run's first new commit"
             let s = try PostgresFileState.read(psql, ledger: ledger)
-            // The ledger reads through the binary, and holds exactly the records its batches say.
-            let listing = try PGCLI.run(["transactions", "--all", "--format", "json"], store: store, cwd: batch.dir)
+            // The ledger reads through the binary, and holds exactly the records its batches say;
+            // the ledger cache the killed run left reads the same.
+            let listing = try PGCLI.run(
+                ["transactions", "--all", "--format", "json"], store: store, env: TestPostgres.uncachedRead, cwd: batch.dir)
             #expect(listing.status == 0, "\(context): \(listing.stderr)")
+            let throughCache = try PGCLI.run(["transactions", "--all", "--format", "json"], store: store, cwd: batch.dir)
+            #expect(throughCache.stdout == listing.stdout, "\(context): the ledger cache reads differently from the server")
             let list = (try? JSONSerialization.jsonObject(with: Data(listing.stdout.utf8))) as? [[String: Any]]
             #expect(list != nil, "\(context): transactions --all --format json does not parse")
             var sourcesByFile: [String: Int] = [:]

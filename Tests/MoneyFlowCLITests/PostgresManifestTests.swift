@@ -15,7 +15,7 @@ struct PostgresManifestTests {
         try Data("store = \"\(url)\"\n[[files]]\npath = \"*.csv\"\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/manifest.toml"))
         let r = try MF.run(["run", "manifest.toml"], cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        let listed = try MF.run(["transactions", "--store", url, "--format", "json"], cwd: dir)
+        let listed = try MF.run(["transactions", "--store", url, "--format", "json"], cwd: dir, env: TestPostgres.uncachedRead)
         let txs = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         #expect(listed.status == 0 && txs.count > 20, "\(listed.stderr)")
         #expect(

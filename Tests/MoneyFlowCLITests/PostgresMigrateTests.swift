@@ -15,16 +15,21 @@ final class PlaidTestServerProcess {
     init(logDir: String) throws {
         process.executableURL = MoneyFlowBinary.path.deletingLastPathComponent().appendingPathComponent("plaid-test-server")
         process.arguments = ["0"]
-        let out = Pipe()
+        // Its output goes to a file, read while the bounded wait polls: a server that never
+        // says it listens fails the test instead of blocking a read forever.
+        let outPath = logDir + "/plaid-test-server.out"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        defer { try? out.close() }
         process.standardOutput = out
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         // It writes its URL on the first line as soon as it listens.
         var text = ""
-        while !text.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        let process = self.process
+        try ChildWait.until(pid: process.processIdentifier, what: "plaid-test-server's first line", timeout: .seconds(60)) {
+            text = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            return text.contains("\n") || !process.isRunning
         }
         guard let line = text.split(separator: "\n").first, line.hasPrefix("http") else {
             process.terminate()
@@ -33,18 +38,21 @@ final class PlaidTestServerProcess {
         baseURL = String(line)
     }
 
+    /// SIGTERM, then its exit; one that has not ended a minute later is killed and fails the test.
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        do { try ChildWait.process(process, what: "plaid-test-server", timeout: ChildWait.stopTimeout) } catch { Issue.record("\(error)") }
     }
 }
 
 @Suite("moneyflow migrate: SQLite -> PostgreSQL -> SQLite", .enabled(if: PGCLI.enabled), .serialized)
 struct PostgresMigrateTests {
     /// What a ledger holds, as the CLI prints it: everything must survive a migration unchanged
-    /// (batches with their times and undo marks: they are copied, not re-made).
+    /// (batches with their times and undo marks: they are copied, not re-made). Read without the
+    /// ledger cache: a PostgreSQL ledger as the server holds it.
     static func everything(_ store: String, env: [String: String]) throws -> [(String, String)] {
-        try [
+        let env = env.merging(TestPostgres.uncachedRead) { $1 }
+        return try [
             ["transactions", "--all", "--format", "json"], ["transactions", "--format", "json"], ["batches", "--format", "json"],
             ["accounts", "--format", "json"], ["review", "--format", "json"], ["reconcile", "--format", "json"],
             ["plaid", "items", "--format", "json", "--offline"],
@@ -123,7 +131,8 @@ struct PostgresMigrateTests {
         try #require(toPG.status == 0, "migrate to PostgreSQL: \(toPG.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(toPG.stdout.utf8)) as? [String: Any])?["verified"] as? Bool == true)
         let onPG = try Self.everything(p, env: env)
-        let toBack = try MoneyFlowBinary.run(["migrate", "--from", p, "--to", b, "--json"])
+        // The copy back reads the server's rows, not the cache file the first migrate left.
+        let toBack = try MoneyFlowBinary.run(["migrate", "--from", p, "--to", b, "--json"], env: TestPostgres.uncachedRead)
         try #require(toBack.status == 0, "migrate back to SQLite: \(toBack.stderr)")
         let back = try Self.everything(b, env: env)
         for ((what, x), ((_, y), (_, z))) in zip(original, zip(onPG, back)) {

@@ -19,7 +19,7 @@ import Testing
         let deadline = Date().addingTimeInterval(60)
         while !child.stderrSoFar().contains(notice) && !child.hasExited && Date() < deadline { usleep(10_000) }
         try blocker.inDatabase { db in try db.execute(sql: "COMMIT") }
-        let r = child.wait()
+        let r = try child.wait()
         let text = r.stderr
         #expect(text.components(separatedBy: notice).count == 2, "said once: \(text)")
         #expect(r.status == 0, "\(text)")

@@ -25,10 +25,12 @@ public enum LoopbackHTTP {
     }
 }
 
-/// Waits for a started `moneyflow` process on its own thread (wait4 blocks; the cooperative
-/// pool must stay free for the servers the tests run in-process).
-public func waitOffPool(_ child: BinaryChild) async -> BinaryRun {
-    await withCheckedContinuation { (c: CheckedContinuation<BinaryRun, Never>) in
-        Thread { c.resume(returning: child.wait()) }.start()
+/// Waits for a started `moneyflow` process on its own thread (the wait blocks; the cooperative
+/// pool must stay free for the servers the tests run in-process), at most `timeout` (see
+/// ``BinaryChild/wait(timeout:)``).
+public func waitOffPool(_ child: BinaryChild, timeout: Duration = ChildWait.commandTimeout) async throws(ChildTimeout) -> BinaryRun {
+    let result = await withCheckedContinuation { (c: CheckedContinuation<Result<BinaryRun, ChildTimeout>, Never>) in
+        Thread { c.resume(returning: Result { () throws(ChildTimeout) in try child.wait(timeout: timeout) }) }.start()
     }
+    return try result.get()
 }

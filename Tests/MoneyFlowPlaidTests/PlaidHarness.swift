@@ -50,7 +50,7 @@ final class PlaidHarness: @unchecked Sendable {
     /// tasks must keep the cooperative pool).
     func run(_ args: [String], store: String? = nil, env extra: [String: String] = [:], stdin: String? = nil) async throws -> BinaryRun {
         let child = try spawn(args, store: store, env: extra, stdin: stdin)
-        return await Self.wait(child, record: self)
+        return try await Self.wait(child, record: self)
     }
 
     func spawn(_ args: [String], store: String? = nil, env extra: [String: String] = [:], stdin: String? = nil) throws -> BinaryChild {
@@ -58,8 +58,8 @@ final class PlaidHarness: @unchecked Sendable {
             args + ["--store", store ?? self.store], cwd: dir, env: environment.merging(extra) { $1 }, stdin: stdin)
     }
 
-    static func wait(_ child: BinaryChild, record harness: PlaidHarness?) async -> BinaryRun {
-        let run = await waitOffPool(child)
+    static func wait(_ child: BinaryChild, record harness: PlaidHarness?) async throws -> BinaryRun {
+        let run = try await waitOffPool(child)
         harness?.record(run.stdout + run.stderr)
         return run
     }

@@ -35,7 +35,7 @@ struct PlaidLinkLauncherEndToEndTests {
         ])
         let (_, posted) = try await LoopbackHTTP.post("http://127.0.0.1:\(page.port!)/public-token", body: body)
         #expect(posted == 200)
-        return await PlaidHarness.wait(child, record: h)
+        return try await PlaidHarness.wait(child, record: h)
     }
 
     static func attribute(_ name: String, in html: String) -> String? {

@@ -65,11 +65,24 @@ struct PlaidSyncEndToEndTests {
         h.server.failNext(path: "/transactions/sync", itemID: first, times: 2, kind: .rateLimit)
         try h.server.setItemError(itemID: second, code: "ITEM_LOGIN_REQUIRED")
         let secondBefore = try h.server.truth(itemID: second)
+        let requestsBefore = h.server.requests().count
 
         let (r2, s2) = try await h.sync()
         #expect(r2.status == 1, "one item failed, so sync exits 1")
         #expect(s2[first]?["outcome"] as? String == "synced")
-        #expect((s2[first]?["restarts"] as? Int ?? 0) >= 1, "the mutation during pagination restarted the update")
+        #expect(s2[first]?["restarts"] as? Int == 1, "the mutation during pagination restarted the update once")
+        // The item's pages: two rate-limited tries, page 1, page 2 refused (the mutation), then
+        // the update again from its own first cursor (where the first sync left the item, not
+        // the start of history) in two pages.
+        let token = try #require(h.server.items().first { $0.itemID == first }?.accessToken)
+        let pages = h.server.requests().dropFirst(requestsBefore).filter {
+            $0.path == "/transactions/sync" && $0.json?["access_token"]?.stringValue == token
+        }
+        #expect(pages.map(\.status) == [429, 429, 200, 400, 200, 200])
+        let cursors = pages.map { $0.json?["cursor"]?.stringValue ?? "" }
+        let updateStart = try #require(cursors.first)
+        #expect(!updateStart.isEmpty, "the second sync starts from the cursor the first one saved")
+        #expect(cursors.count == 6 && cursors[4] == updateStart && cursors[3] != updateStart, "cursors sent: \(cursors)")
         #expect(s2[second]?["outcome"] as? String == "failed")
         #expect((s2[second]?["error"] as? [String: Any])?["code"] as? String == "ITEM_LOGIN_REQUIRED")
         #expect(r2.stderr.contains("TRANSACTIONS_SYNC_LIMIT"), "the rate limit was retried: \(r2.stderr)")
@@ -173,21 +186,33 @@ struct PlaidSyncEndToEndTests {
         await hold.waitUntilHeld()
         kill(child.pid, SIGKILL)
         hold.release()
-        let killed = await PlaidHarness.wait(child, record: h)
+        let killed = try await PlaidHarness.wait(child, record: h)
         #expect(killed.signal == SIGKILL)
         #expect(try await h.transactions().list.isEmpty, "nothing of an unfinished update is applied")
-        // Timed kills land anywhere: while paging, while planning, while writing.
-        var delay = 40
+        // The held page was answered once released (nobody read it).
+        let answered = { h.server.requests().filter { $0.path == "/transactions/sync" && $0.status == 200 }.count }
+        for _ in 0..<1200 where answered() == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(answered() == 1)
+        // Timed kills, each a growing delay after the server answered the run its first page, so
+        // they land while paging, while planning, while writing; most must strike a run that is
+        // still going, after a page was answered (the rest find a small update already done).
+        var delay = 0, midUpdate = 0
         for _ in 0..<8 {
+            let before = answered()
             let c = try h.spawn(sync)
+            try ChildWait.until(pid: c.pid, what: "plaid sync's first page", timeout: .seconds(120)) { answered() > before || c.hasExited }
             try await Task.sleep(for: .milliseconds(delay))
+            let pagesBeforeKill = answered() - before
             kill(c.pid, SIGKILL)
-            _ = await PlaidHarness.wait(c, record: h)
-            delay += 90
+            let r = try await PlaidHarness.wait(c, record: h)
+            if r.signal == SIGKILL && pagesBeforeKill >= 1 { midUpdate += 1 }
+            delay += 60
             try h.server.addTransaction(
                 institution: bank,
                 TestTransaction(account: "checking", date: h.server.today.iso, amount: "1.\(delay % 100)", name: "KILL \(delay)"))
         }
+        #expect(midUpdate >= 6, "only \(midUpdate) of 8 timed kills struck a sync after a page was answered")
+        print("plaid sync kills: \(midUpdate) of 8 timed kills struck a sync after a page was answered")
         let (r, s) = try await h.sync()
         #expect(r.status == 0, "\(r.stderr)")
         #expect(["synced", "up_to_date"].contains(s[item]?["outcome"] as? String))

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowHTTPTestSupport
 import MoneyFlowTestSupport
 import PlaidTestServer
 import Testing
@@ -22,9 +23,7 @@ struct OpenAPIPlaidOutputTests {
         /// Runs the binary on its own thread: the wait blocks, and the server needs the pool.
         func mf(_ args: [String]) async throws -> JSONValue {
             let child = try MoneyFlowBinary.spawn(args + ["--store", dir + "/ledger.sqlite"], cwd: dir, env: env)
-            let r = await withCheckedContinuation { (c: CheckedContinuation<BinaryRun, Never>) in
-                Thread { c.resume(returning: child.wait()) }.start()
-            }
+            let r = try await waitOffPool(child)
             try #require(r.status == 0, "moneyflow \(args.joined(separator: " ")): exit \(r.status): \(r.stderr)")
             return try JSONValue.parse(r.stdout)
         }

@@ -33,7 +33,7 @@ final class ServeHarness: @unchecked Sendable {
         }
         guard let url else {
             kill(child.pid, SIGKILL)
-            let run = await waitOffPool(child)
+            let run = try await waitOffPool(child)
             throw HarnessError("serve did not start: \(run.stderr)")
         }
         return ServeHarness(data: data, child: child, baseURL: url)
@@ -44,18 +44,23 @@ final class ServeHarness: @unchecked Sendable {
     }
 
     /// SIGTERM, then the process's own exit (graceful shutdown); the data folder is removed
-    /// unless `keepData` (to start the server again on it).
+    /// unless `keepData` (to start the server again on it). A server that has not ended a
+    /// minute after SIGTERM is killed and fails the test (it does not hang the run).
     @discardableResult
     func stop(keepData: Bool = false) async -> BinaryRun {
         kill(child.pid, SIGTERM)
-        let run = await waitOffPool(child)
+        let run: BinaryRun
+        do throws(ChildTimeout) { run = try await waitOffPool(child, timeout: ChildWait.stopTimeout) } catch {
+            Issue.record("\(error)")
+            run = error.run ?? BinaryRun(status: -1, signal: SIGKILL, maxRSSKiB: 0, stdout: "", stderr: "")
+        }
         if !keepData { try? FileManager.default.removeItem(atPath: data) }
         return run
     }
 
     /// `moneyflow users add NAME --data DIR`: the token is the last line of stdout.
     func addUser(_ name: String) async throws -> String {
-        let run = await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", name, "--data", data]))
+        let run = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", name, "--data", data]))
         guard run.status == 0, let token = run.stdout.split(separator: "\n").last.map(String.init), !token.isEmpty else {
             throw HarnessError("users add failed: \(run.stderr)")
         }

@@ -45,10 +45,10 @@ struct ServerEndToEndTests {
                 args += ["--password-file", pwFile]
             }
             if let a = f.account { args += ["--account", a] }
-            let r = await waitOffPool(try MoneyFlowBinary.spawn(args))
+            let r = try await waitOffPool(try MoneyFlowBinary.spawn(args))
             #expect(r.status == 0, "\(f.path): \(r.stderr)")
         }
-        let out = await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
+        let out = try await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
         let list = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
         return Self.canonical(list)
     }

@@ -74,21 +74,21 @@ struct UserDirectoryTests {
 
     @Test("the CLI: users add prints the token as its last line; list never shows it; rotate-token replaces it")
     func cli() async throws {
-        let add = await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
+        let add = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
         #expect(add.status == 0, "\(add.stderr)")
         let token = try #require(add.stdout.split(separator: "\n").last.map(String.init))
         let users = try UserDirectory(dataDirectory: dir)
         #expect(try users.authenticate(token: token)?.name == "dana")
-        let list = await waitOffPool(try MoneyFlowBinary.spawn(["users", "list", "--data", dir, "--format", "json"]))
+        let list = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "list", "--data", dir, "--format", "json"]))
         #expect(list.status == 0 && list.stdout.contains("\"dana\"") && !list.stdout.contains(token))
-        let again = await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
+        let again = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
         #expect(again.status == 1 && again.stderr.contains("exists already"))
-        let rotate = await waitOffPool(try MoneyFlowBinary.spawn(["users", "rotate-token", "dana", "--data", dir]))
+        let rotate = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "rotate-token", "dana", "--data", dir]))
         let newToken = try #require(rotate.stdout.split(separator: "\n").last.map(String.init))
         #expect(newToken != token)
         let byNew = try users.authenticate(token: newToken), byOld = try users.authenticate(token: token)
         #expect(byNew != nil && byOld == nil)
-        let noData = await waitOffPool(try MoneyFlowBinary.spawn(["users", "list"]))
+        let noData = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "list"]))
         #expect(noData.status == 1 && noData.stderr.contains("--data"))
     }
 }

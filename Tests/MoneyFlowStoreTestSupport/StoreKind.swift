@@ -44,8 +44,11 @@ public func makeTestStore(_ kind: StoreKind, name: String, in directory: URL? = 
 }
 
 /// The store at `location` (a path or a postgres:// URL) opened again, as another process
-/// would: a SQLite store reads its file, a PostgreSQL one loads its working copy from the
-/// server, so what it shows is what was committed, not what one instance holds in memory.
+/// that never saw it would: a SQLite store reads its file; a PostgreSQL one loads a new working
+/// copy, in memory, from the server. Never through the ledger cache file the writer kept: that
+/// file holds what the writer meant to store, so a value PostgreSQL stored wrongly (a column
+/// left out of the copy, a type or text changed) would read back right from it.
 public func reopenTestStore(_ location: String, access: StoreAccess = .readWrite) throws -> LedgerStore {
-    try StoreOpener.open(location, access: access)
+    guard StoreOpener.isRemote(location) else { return try StoreOpener.open(location, access: access) }
+    return try LedgerStore(remote: PostgresLedger(try PostgresLocation.parse(location), cachePrefix: nil), access: access)
 }

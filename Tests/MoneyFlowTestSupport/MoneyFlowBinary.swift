@@ -17,6 +17,10 @@ public struct BinaryRun: Sendable {
     public var stdout: String
     public var stderr: String
     public var stderrLines: [Substring] { stderr.split(separator: "\n", omittingEmptySubsequences: true) }
+
+    public init(status: Int32, signal: Int32, maxRSSKiB: Int, stdout: String, stderr: String) {
+        self.status = status; self.signal = signal; self.maxRSSKiB = maxRSSKiB; self.stdout = stdout; self.stderr = stderr
+    }
 }
 
 /// A started `moneyflow` process. Output goes to files (no pipe can fill up and block it).
@@ -25,8 +29,10 @@ public final class BinaryChild: @unchecked Sendable {
     let outPath: String
     let errPath: String
     let inPath: String?
-    init(pid: pid_t, outPath: String, errPath: String, inPath: String?) {
-        self.pid = pid; self.outPath = outPath; self.errPath = errPath; self.inPath = inPath
+    /// The arguments it was started with (its command names it when it has to be killed).
+    let args: [String]
+    init(pid: pid_t, outPath: String, errPath: String, inPath: String?, args: [String]) {
+        self.pid = pid; self.outPath = outPath; self.errPath = errPath; self.inPath = inPath; self.args = args
     }
 
     /// What the process has written to stderr so far (it may still be running).
@@ -35,7 +41,7 @@ public final class BinaryChild: @unchecked Sendable {
     /// What the process has written to stdout so far (it may still be running).
     public func stdoutSoFar() -> String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
 
-    /// True once the process has ended (it stays waitable: ``wait()`` still collects it).
+    /// True once the process has ended (it stays waitable: ``wait(timeout:)`` still collects it).
     public var hasExited: Bool {
         var info = siginfo_t()
         guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
@@ -47,9 +53,21 @@ public final class BinaryChild: @unchecked Sendable {
         #endif
     }
 
-    /// Waits for the process (wait4, so we get its own peak memory), collects its output and
-    /// removes the output files.
-    public func wait() -> BinaryRun {
+    /// Waits for the process, at most `timeout` (past it the process is killed and
+    /// ``ChildTimeout`` thrown, see ``ChildWait``), then collects it (wait4, so we get its own
+    /// peak memory) with its output and removes the output files.
+    public func wait(timeout: Duration = ChildWait.commandTimeout) throws(ChildTimeout) -> BinaryRun {
+        do throws(ChildTimeout) {
+            try ChildWait.until(pid: pid, what: "moneyflow \(args.prefix(2).joined(separator: " "))", timeout: timeout) { hasExited }
+        } catch {
+            var timedOut = error
+            timedOut.run = collect()
+            throw timedOut
+        }
+        return collect()
+    }
+
+    private func collect() -> BinaryRun {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -113,10 +131,11 @@ public enum MoneyFlowBinary {
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, command[0], &fa, nil, argv, envp)
         guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
-        return BinaryChild(pid: pid, outPath: outPath, errPath: errPath, inPath: inPath)
+        return BinaryChild(pid: pid, outPath: outPath, errPath: errPath, inPath: inPath, args: args)
     }
 
-    /// Runs `moneyflow args...` to the end (see ``spawn(_:cwd:env:stdin:logDir:umask:wrapper:)``).
+    /// Runs `moneyflow args...` to the end, bounded like every wait (see
+    /// ``spawn(_:cwd:env:stdin:logDir:umask:wrapper:)`` and ``BinaryChild/wait(timeout:)``).
     public static func run(
         _ args: [String], cwd: String = TestPaths.repoRoot.path, env: [String: String] = [:],
         stdin: String? = nil, logDir: String? = nil, umask: Int? = nil,

@@ -13,6 +13,11 @@ public enum TestPostgres {
 
     public static var isAvailable: Bool { databaseURL != nil }
 
+    /// The environment of a command that reads a ledger back as the server holds it: no ledger
+    /// cache file (`MONEYFLOW_LEDGER_CACHE=off`), so it loads a new copy from PostgreSQL rather
+    /// than the cache file the writing commands kept, which holds what they meant to store.
+    public static let uncachedRead = ["MONEYFLOW_LEDGER_CACHE": "off"]
+
     /// A fresh ledger name `<prefix>_<12 hex>` (valid: lowercase, digits, `_`, at most 48).
     public static func ledgerName(_ prefix: String) -> String {
         let hex = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
@@ -43,16 +48,22 @@ public enum TestPostgres {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", databaseURL ?? "", "-c", sql]
-        let out = Pipe(), err = Pipe()
+        // Output to files, not pipes: only the bounded wait can block.
+        let dir = try TestPaths.tempDir("psql")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let outPath = dir + "/out", errPath = dir + "/err"
+        for path in [outPath, errPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
+            err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        defer { try? out.close(); try? err.close() }
         p.standardOutput = out; p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        try ChildWait.process(p, what: "psql")
         guard p.terminationStatus == 0 else {
-            throw TestPostgresError("psql failed (\(p.terminationStatus)): \(String(decoding: e, as: UTF8.self))")
+            throw TestPostgresError(
+                "psql failed (\(p.terminationStatus)): \((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")")
         }
-        return String(decoding: o, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try String(contentsOfFile: outPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Drops the ledgers' schemas (best effort: a test's leftovers must not fill the shared database).
@@ -86,7 +97,8 @@ public final class PsqlSession: @unchecked Sendable {
 
     deinit {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        // psql ends at the end of its input; one that does not is killed, not waited for forever.
+        try? ChildWait.process(process, what: "psql", timeout: ChildWait.stopTimeout)
     }
 
     /// The rows `sql` (one statement, without its `;`) printed, one string per line; [] when it failed (e.g. the

@@ -84,5 +84,15 @@ public struct PlaidArchive: Sendable {
 /// A Plaid link, sync or archive failure that is not one of Plaid's own errors.
 public struct PlaidServiceError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// True when the error is that an item id names no item of this ledger (another user's,
+    /// a typo): the server answers 404 for it, as for any id that names nothing.
+    public var isNotFound = false
     public init(_ description: String) { self.description = description }
+
+    /// An item id that names nothing in this ledger.
+    public static func notFound(_ description: String) -> PlaidServiceError {
+        var e = PlaidServiceError(description)
+        e.isNotFound = true
+        return e
+    }
 }

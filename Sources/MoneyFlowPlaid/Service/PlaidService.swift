@@ -56,7 +56,7 @@ public struct PlaidService: Sendable {
     func item(_ itemID: String) throws -> PlaidItemRecord {
         guard let item = try store.plaidItem(itemID) else {
             let known = try store.plaidItems().map(\.itemID)
-            throw PlaidServiceError(
+            throw PlaidServiceError.notFound(
                 "no Plaid item \(itemID) in \(store.path)\(known.isEmpty ? "; link one with `moneyflow plaid link`" : " (known: \(known.joined(separator: ", ")))")"
             )
         }

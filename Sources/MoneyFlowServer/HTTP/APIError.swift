@@ -51,7 +51,8 @@ struct APIError: Error, Sendable {
             }
             return APIError(.badGateway, "plaid_error", e.description)
         case let e as PlaidTransportError: return APIError(.badGateway, "plaid_unreachable", e.description)
-        case let e as PlaidServiceError: return APIError(.badRequest, "plaid_refused", e.description)
+        case let e as PlaidServiceError:
+            return e.isNotFound ? .notFound(e.description) : APIError(.badRequest, "plaid_refused", e.description)
         case let e as PlaidConfigurationError: return APIError(.serviceUnavailable, "plaid_not_configured", e.description)
         case let e as VaultError: return APIError(.serviceUnavailable, "plaid_key_unavailable", e.description)
         case is NIOTooManyBytesError:
