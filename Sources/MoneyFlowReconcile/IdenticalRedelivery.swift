@@ -33,8 +33,8 @@ enum IdenticalRedelivery {
         where !t.pending && t.supportingKinds == [.plaid] && !t.plaidAccountIDs.isEmpty
             && t.plaidAccountIDs.allSatisfy({ !$0.isEmpty && !sameItemPlaidAccounts.contains($0) })
         {
-            columns[Key(day: t.date.dayNumber, amount: t.amount.minorUnits, description: t.description, counterparty: t.counterparty), default: []]
-                .append(c)
+            let key = Key(day: t.date.dayNumber, amount: t.amount.minorUnits, description: t.description, counterparty: t.counterparty)
+            columns[key, default: []].append(c)
         }
         guard !columns.isEmpty else { return [] }
         var byKey: [Key: [Int]] = [:]
@@ -48,7 +48,9 @@ enum IdenticalRedelivery {
         var used = Set<Int>()
         // Keys and rows in content order (provider id, then position, last): the same pairs
         // whatever the order of the file.
-        let keys = byKey.keys.sorted { ($0.day, $0.amount, $0.description, $0.counterparty ?? "") < ($1.day, $1.amount, $1.description, $1.counterparty ?? "") }
+        let keys = byKey.keys.sorted {
+            ($0.day, $0.amount, $0.description, $0.counterparty ?? "") < ($1.day, $1.amount, $1.description, $1.counterparty ?? "")
+        }
         for key in keys {
             let cols = columns[key]!.sorted { candidates[$0].id < candidates[$1].id }
             let group = byKey[key]!.sorted { (records[$0].externalID ?? "", $0) < (records[$1].externalID ?? "", $1) }
@@ -80,7 +82,8 @@ enum IdenticalRedelivery {
             reasons: [
                 MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "0 day(s) apart"),
                 MatchReason("text", "similarity 1.00"),
-                MatchReason("identical", "the same date, amount and text as another Plaid item's record (a re-linked bank): paired by count"),
+                MatchReason(
+                    "identical", "the same date, amount and text as another Plaid item's record (a re-linked bank): paired by count"),
             ])
     }
 }

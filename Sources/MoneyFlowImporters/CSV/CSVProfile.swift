@@ -180,7 +180,8 @@ public struct CSVProfile: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .currency, in: c,
                 debugDescription:
-                    "missing key 'currency': name the ISO code of the file's amounts (e.g. currency = \"USD\" or \"CNY\"), or a currency_column that holds it")
+                    "missing key 'currency': name the ISO code of the file's amounts (e.g. currency = \"USD\" or \"CNY\"), or a currency_column that holds it"
+            )
         }
     }
 
@@ -192,7 +193,8 @@ public struct CSVProfile: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .debitValues, in: c,
                 debugDescription:
-                    "direction_column needs debit_values: the values of that column that mean money out (e.g. debit_values = [\"Debit\"]); without them every row would be read as money in")
+                    "direction_column needs debit_values: the values of that column that mean money out (e.g. debit_values = [\"Debit\"]); without them every row would be read as money in"
+            )
         }
         if debitValues != nil && directionColumn == nil {
             throw DecodingError.dataCorruptedError(
@@ -202,7 +204,9 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         if directionColumn != nil && amountColumn == nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .directionColumn, in: c,
-                debugDescription: "direction_column goes with amount_column (an unsigned amount); debit_column and credit_column already say the direction")
+                debugDescription:
+                    "direction_column goes with amount_column (an unsigned amount); debit_column and credit_column already say the direction"
+            )
         }
     }
 

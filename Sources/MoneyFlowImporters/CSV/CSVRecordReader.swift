@@ -100,7 +100,8 @@ extension CSVImporter {
             guard let currency = cell(currencyIdx).map({ ISOCurrency.code(for: $0) }) ?? p.currency else {
                 throw ImportError(
                     .malformed, file: file, locator: Locator(line: row.line), column: colName(p.currencyColumn),
-                    problem: "empty currency, and the profile names no `currency` to fall back on; fill the cell or add currency to the profile")
+                    problem:
+                        "empty currency, and the profile names no `currency` to fall back on; fill the cell or add currency to the profile")
             }
             let exponent = Money.exponent(for: currency)
             func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
