@@ -6,16 +6,23 @@
 public enum Fingerprint {
     /// Key of a record within its account and source kind.
     ///
-    /// Records with a provider id are keyed by it. Others by date, amount, normalised text and
+    /// Records with a provider id are keyed by it (`id:<scope>:<id>` when the id is unique only
+    /// within ``IncomingRecord/externalIDScope``: the key OFX records always had). Others by date, amount, normalised text and
     /// the occurrence index of identical rows within the file, so two genuine identical rows
     /// stay two while a second import of the same (or an overlapping) file matches row for row.
     public static func key(for record: IncomingRecord, occurrence: Int) -> String {
-        if let id = record.externalID, !id.isEmpty { return "id:" + id }
+        if let id = record.externalID, !id.isEmpty { return providerKey(id, scope: record.externalIDScope) }
         var buf: [UInt8] = []
         buf.reserveCapacity(128)
         appendCore(record, to: &buf)
         FingerprintText.appendDecimal(UInt64(occurrence.magnitude), negative: occurrence < 0, to: &buf)
         return String(decoding: buf, as: UTF8.self)
+    }
+
+    /// Key of a record with a provider id.
+    static func providerKey(_ id: String, scope: String?) -> String {
+        guard let scope, !scope.isEmpty else { return "id:" + id }
+        return "id:" + scope + ":" + id
     }
 
     /// Keys for all records of a file, in file order, with occurrence indexes assigned.
@@ -32,7 +39,7 @@ public enum Fingerprint {
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
         for r in records {
-            if let id = r.externalID, !id.isEmpty { out.append("id:" + id); continue }
+            if let id = r.externalID, !id.isEmpty { out.append(providerKey(id, scope: r.externalIDScope)); continue }
             buf.removeAll(keepingCapacity: true)
             appendCore(r, to: &buf)
             buf.append(UInt8(ascii: "0"))

@@ -13,8 +13,14 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
     /// Balance after this row, when the source prints one.
     public var balance: Money?
     public var pending: Bool
-    /// Provider id (Plaid `transaction_id`, a bank reference number) when the source has one.
+    /// Provider id (Plaid `transaction_id`, a bank reference number, an OFX `FITID`) when the
+    /// source has one: the provider's own id, as users see it in their bank's files.
     public var externalID: String?
+    /// Set when `externalID` is unique only within a scope the provider does not print (banks
+    /// reuse OFX FITIDs across accounts): an opaque tag of that scope. It is part of the
+    /// record's identity in the store (``Fingerprint``), so two accounts' equal ids stay two
+    /// records even when `--account` puts them into one account; never part of the id shown.
+    public var externalIDScope: String?
     /// Plaid `pending_transaction_id`: the pending record this posted one replaces.
     public var pendingExternalID: String?
     public var authorizedDate: LocalDate?
@@ -30,13 +36,14 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
         description: String, counterparty: String? = nil, note: String? = nil,
         balance: Money? = nil, pending: Bool = false, externalID: String? = nil,
         pendingExternalID: String? = nil, authorizedDate: LocalDate? = nil,
-        category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}"
+        category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}", externalIDScope: String? = nil
     ) {
         self.accountKey = accountKey; self.sourceKind = sourceKind; self.date = date
         self.amount = amount; self.description = description; self.counterparty = counterparty
         self.note = note; self.balance = balance; self.pending = pending; self.externalID = externalID
         self.pendingExternalID = pendingExternalID; self.authorizedDate = authorizedDate
         self.category = category; self.time = time; self.locator = locator; self.raw = raw
+        self.externalIDScope = externalIDScope
     }
 
     /// The text that, with account, kind, date and amount, identifies a row of a source without

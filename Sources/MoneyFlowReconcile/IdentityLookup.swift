@@ -18,7 +18,7 @@ struct IdentityLookup {
         for (i, r) in records.enumerated() {
             guard let a = accountIDs[r.accountKey] else { continue }
             fpGroups[Scope(accountID: a, kind: r.sourceKind), default: []].append(fingerprints[i])
-            if let e = r.externalID { extGroups[r.sourceKind, default: []].append(e) }
+            if let e = r.externalID, r.externalIDScope == nil { extGroups[r.sourceKind, default: []].append(e) }
             if let p = r.pendingExternalID { extGroups[.plaid, default: []].append(p) }
         }
         extGroups[.plaid, default: []] += removals

@@ -60,8 +60,23 @@ extension Reconciler {
                     return c
                 }
             }
-            guard !candidates.isEmpty else {
-                relinks += Self.relinks(reopening, base: records.count, decisions: [])
+            // A re-linked bank's identical re-deliveries pair by count first (IdenticalRedelivery).
+            var current: [Int: Int64] = [:]
+            for (k, r) in reopening.records.enumerated() where r.standing == .linked { current[records.count + k] = r.transactionID }
+            let identical = IdenticalRedelivery.pairs(
+                rows: idx, records: rows, plaidAccountIDs: plaidAccountIDs, candidates: candidates,
+                sameItemPlaidAccounts: sameItemPlaidAccounts, current: current)
+            let early = identical.map { p in
+                (p.row, IdenticalRedelivery.decision(transactionID: candidates[p.candidate].id, amount: rows[p.row].amount))
+            }
+            if !identical.isEmpty {
+                let pairedRows = Set(identical.map(\.row)), pairedColumns = Set(identical.map(\.candidate))
+                idx = idx.filter { !pairedRows.contains($0) }
+                candidates = candidates.indices.filter { !pairedColumns.contains($0) }.map { candidates[$0] }
+                out += early.filter { $0.0 < records.count }
+            }
+            guard !candidates.isEmpty, !idx.isEmpty else {
+                relinks += Self.relinks(reopening, base: records.count, decisions: early)
                 continue
             }
             var group = MatchGroup(
@@ -80,7 +95,7 @@ extension Reconciler {
             try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending, ledgerPairings: ledgerPairings)
             let decided = group.decide()
             out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count)) }
-            relinks += Self.relinks(reopening, base: records.count, decisions: decided)
+            relinks += Self.relinks(reopening, base: records.count, decisions: decided + early)
         }
         return (out, relinks)
     }

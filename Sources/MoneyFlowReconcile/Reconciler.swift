@@ -63,7 +63,10 @@ public struct Reconciler: Sendable {
         for (i, r) in records.enumerated() {
             let accountID = accountIDs[r.accountKey]
             if let accountID {
-                if let ext = r.externalID, let ex = try lookup.record(kind: r.sourceKind, externalID: ext), ex.accountID == accountID {
+                // A scoped id (OFX FITID) is known by its fingerprint, which holds the scope.
+                if let ext = r.externalID, r.externalIDScope == nil, let ex = try lookup.record(kind: r.sourceKind, externalID: ext),
+                    ex.accountID == accountID
+                {
                     decisions[i] = statement.modifiedExternalIDs.contains(ext) ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
@@ -150,8 +153,10 @@ public struct Reconciler: Sendable {
         // Nothing to collapse without provider ids (bank statements, CSV exports).
         guard !s.removals.isEmpty || s.records.contains(where: { $0.externalID != nil || $0.pendingExternalID != nil }) else { return }
         let removed = Set(s.removals.map(\.externalID))
+        // Scoped ids (OFX FITIDs, unique only within their account) are no provider lifecycle:
+        // two accounts' equal FITIDs are two records.
         var lastIndex: [String: Int] = [:]
-        for (i, r) in s.records.enumerated() { if let e = r.externalID { lastIndex[e] = i } }
+        for (i, r) in s.records.enumerated() where r.externalIDScope == nil { if let e = r.externalID { lastIndex[e] = i } }
         // A pending record that a posted record EARLIER in the file already replaces is stale
         // (an export holding both): the posted one stands for the transaction.
         var supersededLater = Set<String>()
@@ -162,7 +167,7 @@ public struct Reconciler: Sendable {
         }
         var kept: [IncomingRecord] = []
         for (i, r) in s.records.enumerated() {
-            guard let e = r.externalID else { kept.append(r); continue }
+            guard let e = r.externalID, r.externalIDScope == nil else { kept.append(r); continue }
             if lastIndex[e] != i || removed.contains(e) || supersededLater.contains(e) { continue }
             kept.append(r)
         }

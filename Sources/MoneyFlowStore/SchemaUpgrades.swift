@@ -123,6 +123,21 @@ enum SchemaUpgrades {
                     CREATE INDEX statement_fact_by_account ON statement_fact(account_id);
                     """)
         }
+        // OFX records' `external_id` is the bank's FITID, as the JSON contract promises (the
+        // provider's own id). It used to carry the account's tag (`6142b9d8:FITID`) because banks
+        // reuse FITIDs across accounts; the tag stays where identity lives, in the fingerprint
+        // (`id:6142b9d8:FITID`, see IncomingRecord.externalIDScope), so re-importing the same
+        // download still matches record for record, and uniqueness stays per account. Only ids
+        // whose fingerprint is exactly that tagged id are rewritten.
+        m.registerMigration("v10-ofx-fitid") { db in
+            try db.execute(
+                sql: """
+                    UPDATE record SET external_id = substr(external_id, 10)
+                    WHERE source_kind = 'ofx' AND external_id IS NOT NULL AND fingerprint = 'id:' || external_id
+                      AND substr(external_id, 9, 1) = ':'
+                      AND substr(external_id, 1, 8) GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
+                    """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

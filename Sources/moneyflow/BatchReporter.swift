@@ -69,6 +69,7 @@ struct BatchReporter {
         let prefix = r.dryRun ? "[dry run] " : ""
         let batch = r.batchID.map { " (batch \($0))" } ?? ""
         printOut(SafeText.escaped("\(prefix)\(r.fileName): \(r.importerID) -> \(accounts): \(Self.countsText(r.plan.counts))\(batch)"))
+        for line in Self.newAccountLines(r) { printOut(SafeText.escaped(line)) }
         for w in r.plan.statement.warnings { printOut("  warning: " + SafeText.escaped(w.description)) }
         if r.dryRun || verbose { printPlan(r) }
     }
@@ -118,6 +119,18 @@ struct BatchReporter {
             "",
         ])
         printOut((dryRun ? "[dry run]\n" : "") + t.render())
+        for r in results {
+            if case .imported(let x) = r.outcome { for line in Self.newAccountLines(x) { printOut(SafeText.escaped(line)) } }
+        }
+    }
+
+    /// One line per account the import created (or, dry run, would create): a typo in
+    /// `--account` must not pass unseen as a second account.
+    static func newAccountLines(_ r: FileImportResult) -> [String] {
+        var seen = Set<String>()
+        return r.plan.accounts.filter { $0.accountID == nil && seen.insert($0.name).inserted }.map {
+            "  \(r.dryRun ? "would create" : "created") account '\($0.name)' (\((r.fileName as NSString).lastPathComponent))"
+        }
     }
 
     /// A decision in a few words, naming the transaction or row it points at.

@@ -25,8 +25,13 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "Files to import.")
     var files: [String]
 
-    @Option(help: "Put every record into this account (created if missing).")
+    @Option(help: "Put every record into this account (created if missing; a near miss of an existing name is refused).")
     var account: String?
+
+    @Flag(
+        name: .customLong("new-account"),
+        help: "Create --account even when its name is one or two edits from an existing account's (otherwise refused as a typo).")
+    var newAccount = false
 
     @Option(help: "Importer: auto, csv, cmb-pdf, cmb-card-html, plaid, ofx.")
     var format: String = "auto"
@@ -60,6 +65,7 @@ struct ImportCommand: ParsableCommand {
 
     mutating func validate() throws {
         if passwordEnv != nil && passwordFile != nil { throw ValidationError("use either --password-env or --password-file") }
+        if newAccount && account == nil { throw ValidationError("--new-account goes with --account NAME") }
         if let w = windowDays, w < 0 || w > 60 { throw ValidationError("--window must be between 0 and 60 days") }
     }
 
@@ -82,6 +88,7 @@ struct ImportCommand: ParsableCommand {
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         options.strict = strict
         options.splitCards = splitCards
+        options.newAccount = newAccount
         if let w = windowDays { options.reconcile.dateWindowDays = w }
         if let p = csvProfile { options.csvProfiles = try resolveProfile(p) }
         options.password = try PasswordSource.provider(env: passwordEnv, file: passwordFile)

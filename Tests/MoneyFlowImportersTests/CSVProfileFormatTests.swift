@@ -106,6 +106,52 @@ import Testing
             #expect(back == profile, "\(profile.qualifiedName):\n\(text)")
         }
     }
+
+    /// Half a profile is refused, naming the key that is missing: `direction_column` without
+    /// `debit_values` would read every row as money in, and a profile without `currency` would
+    /// make a Chinese file USD.
+    @Test func halfWrittenProfilesAreRefusedNamingTheKey() throws {
+        let base = #""name": "x", "date_column": "D", "description_column": "T", "amount_column": "A""#
+        func refusal(_ json: String) throws -> String? {
+            let url = try write("{\(json)}", ext: "json")
+            defer { try? FileManager.default.removeItem(at: url) }
+            do { _ = try CSVProfile.load(contentsOf: url) } catch let e as ProfileError { return e.message }
+            return nil
+        }
+        let direction = try refusal(base + #", "currency": "USD", "direction_column": "Type""#)
+        #expect(direction?.contains("direction_column needs debit_values") == true, "\(direction ?? "accepted")")
+        let values = try refusal(base + #", "currency": "USD", "debit_values": ["Debit"]"#)
+        #expect(values?.contains("debit_values needs direction_column") == true, "\(values ?? "accepted")")
+        let currency = try refusal(base)
+        #expect(currency?.contains("missing key 'currency'") == true, "\(currency ?? "accepted")")
+        let toml = try write("name = \"cn\"\ndate_column = \"日期\"\ndescription_column = \"摘要\"\namount_column = \"金额\"\n", ext: "toml")
+        defer { try? FileManager.default.removeItem(at: toml) }
+        #expect { try ProfileFiles.load(contentsOf: toml) } throws: {
+            "\($0)".hasPrefix(toml.path) && ($0 as? ProfileError)?.message.contains("'currency'") == true
+        }
+        // Whole pairs are fine; a currency column stands for `currency`.
+        #expect(try refusal(base + #", "currency": "CNY", "direction_column": "Type", "debit_values": ["支出"]"#) == nil)
+        #expect(try refusal(base + #", "currency_column": "Currency""#) == nil)
+        // Every built-in profile names its currency in its file.
+        for (profile, file) in BuiltInCSVProfiles.sources {
+            #expect(file["currency"] != nil, "\(profile.qualifiedName) names no currency")
+        }
+    }
+
+    /// With only a currency column, a row whose currency cell is empty is refused (no USD guess).
+    @Test func emptyCurrencyCellWithoutAProfileCurrencyIsRefused() throws {
+        let url = try write(
+            #"{"name": "x", "date_column": "Date", "description_column": "Text", "amount_column": "Amount", "currency_column": "Cur"}"#,
+            ext: "json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let profile = try CSVProfile.load(contentsOf: url)
+        let csv = "Date,Text,Amount,Cur\n2025-01-02,Tea,-3.50,CNY\n2025-01-03,Bus,-2.00,\n"
+        let input = ImportInput(fileName: "x.csv", data: Data(csv.utf8))
+        #expect { try CSVImporter().read(input, options: ImportOptions(csvProfiles: [profile])) } throws: { e in
+            let e = e as? ImportError
+            return e?.locator?.line == 3 && e?.problem.contains("empty currency") == true
+        }
+    }
 }
 
 /// The pre-scan that keeps toml++ from recursing too deep counts only real nesting.

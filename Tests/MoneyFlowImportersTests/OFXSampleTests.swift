@@ -61,7 +61,7 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
         for (r, e) in zip(s.records, expected.records) {
             #expect(r.locator.line == e.line, "line of \(e.description)")
             #expect(names[r.accountKey] == e.account, "account of line \(e.line)")
-            #expect(r.externalID?.hasSuffix(":" + e.fitid) == true, "FITID on line \(e.line)")
+            #expect(r.externalID == e.fitid, "FITID on line \(e.line): \(r.externalID ?? "none")")
             #expect(r.date.iso == e.date && r.authorizedDate?.iso == e.authorized_date, "dates on line \(e.line)")
             #expect(r.amount.decimalString == e.amount && r.amount.currency == e.currency, "amount on line \(e.line)")
             #expect(r.description == e.description && r.note == e.note, "text on line \(e.line)")
@@ -97,10 +97,14 @@ func readOFXSample(_ name: String) throws -> ImportedStatement {
                 && d.contains("AT&T MOBILITY ONLINE PMT"))
     }
 
-    /// One FITID used by two accounts of one file stays two records, each in its account.
+    /// One FITID used by two accounts of one file stays two records, each in its account: the
+    /// id is the bank's FITID on both, the account's tag is their scope, and so their identity
+    /// keys (fingerprints) differ.
     @Test func fitidsAreKeyedByAccount() throws {
         let s = try readOFXSample("two_statements.ofx")
-        let reused = s.records.filter { $0.externalID?.hasSuffix(":20250301001") == true }
-        #expect(reused.count == 2 && Set(reused.map(\.accountKey)).count == 2 && Set(reused.compactMap(\.externalID)).count == 2)
+        let reused = s.records.filter { $0.externalID == "20250301001" }
+        #expect(reused.count == 2 && Set(reused.map(\.accountKey)).count == 2)
+        #expect(Set(reused.compactMap(\.externalIDScope)).count == 2)
+        #expect(Set(Fingerprint.keys(for: reused)).count == 2)
     }
 }

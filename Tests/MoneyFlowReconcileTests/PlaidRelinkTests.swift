@@ -98,6 +98,40 @@ import Testing
         #expect(try ledgerJSON(store) == before)
     }
 
+    /// A heavy user's two years (1,255 transactions, fixed prices, identical same-day rows
+    /// with their own authorized dates) arrive in pages of 100; the bank is linked again and the
+    /// new item re-delivers the same history in another order (Plaid's pages do not follow the
+    /// old item's). Identical rows are interchangeable: k of them from the old item and k from
+    /// the new one pair by count, so every page links every row: nothing new, nothing waiting
+    /// for review (a provisional extra transaction meanwhile), no earlier decision moved.
+    @Test(arguments: StoreKind.testable) func relinkPairsIdenticalSameDayRowsByCount(_ kind: StoreKind) throws {
+        var history = PlaidRelinkFixture.longHistory(count: 1255, seed: 1256)
+        // The second of two identical rows was swiped on its posting day.
+        for i in history.indices.dropFirst() where history[i].date == history[i - 1].date && history[i].name == history[i - 1].name {
+            history[i].authorizedDate = history[i].date
+        }
+        var redelivered = history
+        var rng = SplitMix64(seed: 7)
+        rng.shuffle(&redelivered)
+        func pages(_ item: Item, _ txns: [Txn]) -> [(String, String)] {
+            var out = [("\(item.tag)-accounts.json", item.accountsGet())]
+            for (k, start) in stride(from: 0, to: txns.count, by: 100).enumerated() {
+                let chunk = Array(txns[start..<min(txns.count, start + 100)])
+                out.append(("\(item.tag)-sync\(k + 1).json", item.syncPage(chunk, first: start, cursor: "\(item.tag)c\(k + 1)")))
+            }
+            return out
+        }
+        let (store, _) = try importInOrder(kind, pages(Item(tag: "A"), history))
+        let before = try realKeys(store)
+        #expect(before.count == history.count)
+        let (_, results) = try importInOrder(kind, pages(Item(tag: "B"), redelivered), into: store)
+        #expect(try realKeys(store) == before, "re-linking changed the ledger")
+        for (k, c) in results.dropFirst().map(\.plan.counts).enumerated() {
+            let rows = min(100, history.count - 100 * k)
+            #expect(c.linked == rows && c.new == 0 && c.needsReview == 0 && c.relinked == 0, "page \(k + 1): \(c)")
+        }
+    }
+
     /// The same files replayed into a fresh store in order (an archive) give the same ledger.
     @Test(arguments: StoreKind.testable) func replayIntoAFreshStoreGivesTheSameLedger(_ kind: StoreKind) throws {
         let a = Item(tag: "A"), b = Item(tag: "B")

@@ -16,6 +16,8 @@ public enum PlaidRelinkFixture {
     public struct Txn: Sendable {
         public var account: Int, date: String, amount: String, name: String, merchant: String
         public var pending = false
+        /// When the card was swiped (Plaid's `authorized_date`), days before `date`; nil: `date`.
+        public var authorizedDate: String? = nil
         /// Number of the item's pending transaction this posted one replaces.
         public var replaces: Int? = nil
         public init(account: Int, date: String, amount: String, name: String, merchant: String, pending: Bool = false) {
@@ -48,6 +50,47 @@ public enum PlaidRelinkFixture {
             out.append(Txn(account: k % 3 == 0 ? 1 : 0, date: date, amount: amount(cents), name: m.0, merchant: m.1))
         }
         return out + [coffee, coffee]
+    }
+
+    /// A two-year history of `count` transactions on both accounts, as a heavy user's: fixed
+    /// prices (a gym, a subscription, a transit fare) make many transactions of one amount, and
+    /// about one day in twelve repeats a purchase identically (same amount, name and account on
+    /// one day: two or three fares, two coffees), each a real transaction. Authorized dates
+    /// run 0-2 days before the posting date, as at Plaid. In date order.
+    public static func longHistory(count: Int, seed: UInt64 = 1255) -> [Txn] {
+        let merchants: [(name: String, merchant: String, account: Int, cents: ClosedRange<Int>)] = [
+            ("BART CLIPPER TRANSIT FARE", "Clipper", 1, 275...275), ("BLUE BOTTLE COFFEE OAKLAND CA", "Blue Bottle Coffee", 1, 575...575),
+            ("TOUCHSTONE CLIMBING", "Touchstone", 0, 7850...7850), ("NETFLIX.COM", "Netflix", 1, 1549...1549),
+            ("SAFEWAY #1234 OAKLAND", "Safeway", 1, 1200...18_000), ("UBER TRIP HELP.UBER.COM", "Uber", 1, 900...4800),
+            ("SHELL OIL 5744", "Shell", 1, 3000...7000), ("PGANDE WEB ONLINE", "Pacific Gas and Electric", 0, 6000...21_000),
+            ("STARBUCKS STORE 0555", "Starbucks", 1, 425...425),
+        ]
+        var rng = SplitMix64(seed: seed)
+        var out: [Txn] = []
+        while out.count < count {
+            let m = rng.pick(merchants)
+            let day = rng.below(730)
+            let date = isoDate(dayOffset: day)
+            var t = Txn(account: m.account, date: date, amount: amount(rng.int(m.cents)), name: m.name, merchant: m.merchant)
+            t.authorizedDate = isoDate(dayOffset: max(0, day - rng.below(3)))
+            out.append(t)
+            if rng.chance(1.0 / 12) {
+                for _ in 0..<rng.int(1...2) where out.count < count { out.append(t) }
+            }
+        }
+        return out.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+    }
+
+    /// `2022-01-01` plus `dayOffset` days.
+    static func isoDate(dayOffset: Int) -> String {
+        var c = DateComponents()
+        c.year = 2022; c.month = 1; c.day = 1 + dayOffset
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC")!
+        let d = cal.date(from: c)!
+        let parts = cal.dateComponents([.year, .month, .day], from: d)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.year!)-\(two(parts.month!))-\(two(parts.day!))"
     }
 
     /// Three transactions after the old item stopped syncing: only the new item has them.
@@ -99,7 +142,7 @@ public enum PlaidRelinkFixture {
             let added = txns.enumerated().map { k, t in
                 """
                 {"account_id": "\(accountID(t.account))", "amount": \(t.amount), "iso_currency_code": "USD",
-                 "unofficial_currency_code": null, "date": "\(t.date)", "authorized_date": "\(t.date)", "name": "\(t.name)",
+                 "unofficial_currency_code": null, "date": "\(t.date)", "authorized_date": "\(t.authorizedDate ?? t.date)", "name": "\(t.name)",
                  "merchant_name": "\(t.merchant)", "pending": \(t.pending), "pending_transaction_id": \(t.replaces.map { "\"\(tag)tx\($0)\"" } ?? "null"),
                  "transaction_id": "\(tag)tx\(first + k)", "payment_channel": "in store"}
                 """

@@ -27,7 +27,7 @@ extension CSVImporter {
         for r in records where seen.insert(r.amount.currency).inserted { currencies.append(r.amount.currency) }
         return AccountFacts(
             key: key, suggestedName: name, institution: p.institution, number: accountNumber,
-            type: accountType(p), currencies: currencies.isEmpty ? [p.currency] : currencies.sorted(),
+            type: accountType(p), currencies: currencies.isEmpty ? [p.currency].compactMap { $0 } : currencies.sorted(),
             details: ["csv_profile": p.qualifiedName])
     }
 

@@ -76,8 +76,10 @@ public struct CSVProfile: Sendable, Hashable, Codable {
     public var accountNumberColumn: ColumnRef?
     /// Regular expression with one capture group that finds the account number in preamble lines.
     public var accountNumberPattern: String?
-    /// ISO currency (default USD).
-    public var currency: String = "USD"
+    /// ISO currency of the amounts. A profile file must name it (or a `currency_column`): a
+    /// default would silently make a Chinese file USD. Profiles built in code default to USD.
+    /// Nil only with a `currency_column`, whose empty cells are then refused.
+    public var currency: String? = "USD"
     public var currencyColumn: ColumnRef?
     /// `.` (default) or `,` for exports written `1.234,56`.
     public var decimalSeparator: String = "."
@@ -154,8 +156,8 @@ public struct CSVProfile: Sendable, Hashable, Codable {
                 forKey: .accountNumberPattern, in: c,
                 debugDescription: "account_number_pattern '\(pattern)' is not a valid regular expression")
         }
-        currency = try c.decodeIfPresent(String.self, forKey: .currency)?.uppercased() ?? "USD"
         currencyColumn = try c.decodeIfPresent(ColumnRef.self, forKey: .currencyColumn)
+        currency = try c.decodeIfPresent(String.self, forKey: .currency)?.uppercased()
         decimalSeparator = try c.decodeIfPresent(String.self, forKey: .decimalSeparator) ?? "."
         skipRowsWithoutAmount = try c.decodeIfPresent(Bool.self, forKey: .skipRowsWithoutAmount) ?? false
         accountKeyPrefix = try c.decodeIfPresent(String.self, forKey: .accountKeyPrefix)
@@ -172,6 +174,39 @@ public struct CSVProfile: Sendable, Hashable, Codable {
         guard amountColumn != nil || (debitColumn != nil && creditColumn != nil) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .amountColumn, in: c, debugDescription: "a profile needs amount_column, or debit_column and credit_column")
+        }
+        try checkDirection(c)
+        guard currency != nil || currencyColumn != nil else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .currency, in: c,
+                debugDescription:
+                    "missing key 'currency': name the ISO code of the file's amounts (e.g. currency = \"USD\" or \"CNY\"), or a currency_column that holds it"
+            )
+        }
+    }
+
+    /// `direction_column` and `debit_values` only mean something together, and only with an
+    /// unsigned `amount_column`: half of the pair would read every row as money in (or ignore
+    /// the direction), so it is refused with the key that is missing.
+    private func checkDirection(_ c: KeyedDecodingContainer<CodingKeys>) throws {
+        if directionColumn != nil && (debitValues ?? []).isEmpty {
+            throw DecodingError.dataCorruptedError(
+                forKey: .debitValues, in: c,
+                debugDescription:
+                    "direction_column needs debit_values: the values of that column that mean money out (e.g. debit_values = [\"Debit\"]); without them every row would be read as money in"
+            )
+        }
+        if debitValues != nil && directionColumn == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .directionColumn, in: c,
+                debugDescription: "debit_values needs direction_column: the column whose values say money out or in")
+        }
+        if directionColumn != nil && amountColumn == nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .directionColumn, in: c,
+                debugDescription:
+                    "direction_column goes with amount_column (an unsigned amount); debit_column and credit_column already say the direction"
+            )
         }
     }
 

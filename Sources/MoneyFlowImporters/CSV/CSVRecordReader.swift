@@ -97,7 +97,12 @@ extension CSVImporter {
                 let v = clean(fields[i])
                 return v.isEmpty ? nil : v
             }
-            let currency = cell(currencyIdx).map { ISOCurrency.code(for: $0) } ?? p.currency
+            guard let currency = cell(currencyIdx).map({ ISOCurrency.code(for: $0) }) ?? p.currency else {
+                throw ImportError(
+                    .malformed, file: file, locator: Locator(line: row.line), column: colName(p.currencyColumn),
+                    problem:
+                        "empty currency, and the profile names no `currency` to fall back on; fill the cell or add currency to the profile")
+            }
             let exponent = Money.exponent(for: currency)
             func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
                 guard let text = cell(i) else { return nil }
@@ -111,7 +116,7 @@ extension CSVImporter {
                 minor = try money(amountIdx, p.amountColumn)
                 if let m = minor, let directionIdx {
                     let dir = cell(directionIdx) ?? ""
-                    let isDebit = (p.debitValues ?? ["debit"]).contains { $0.caseInsensitiveCompare(dir) == .orderedSame }
+                    let isDebit = (p.debitValues ?? []).contains { $0.caseInsensitiveCompare(dir) == .orderedSame }
                     minor = isDebit ? -abs(m) : abs(m)
                 }
             } else {

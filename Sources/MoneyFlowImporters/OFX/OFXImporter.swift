@@ -7,8 +7,9 @@ import MoneyFlowCore
 /// Recognised by content only: an `OFXHEADER:` line, a `<?OFX` processing instruction, or an
 /// `<OFX>` element in the first KB. QFX's `INTU.*` elements are read past and ignored. Amounts
 /// keep the bank's sign (the customer's point of view, which is the store's convention: card
-/// purchases negative, payments positive). `FITID` is the record's provider id, scoped by the
-/// account (banks reuse FITIDs across accounts). Corrections (`CORRECTACTION`) are refused:
+/// purchases negative, payments positive). `FITID` is the record's provider id, as the bank
+/// wrote it; banks reuse FITIDs across accounts, so the account's tag is its
+/// ``IncomingRecord/externalIDScope`` (part of the record's identity, never of the id shown). Corrections (`CORRECTACTION`) are refused:
 /// the engine's provider lifecycle (update in place, removals) is keyed to Plaid today.
 public struct OFXImporter: Importer {
     public let id = "ofx"

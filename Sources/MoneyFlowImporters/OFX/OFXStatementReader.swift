@@ -148,8 +148,8 @@ struct OFXStatementReader {
         // No `time`: banks print placeholder times (120000) more often than real ones; DTPOSTED stays raw.
         return IncomingRecord(
             accountKey: accountKey, sourceKind: .ofx, date: posted.date, amount: amount, description: description,
-            note: note, pending: false, externalID: "\(tag):\(fitid)", authorizedDate: user?.date,
-            category: nil, time: nil, locator: Locator(line: t.line), raw: JSONText.object(raw))
+            note: note, pending: false, externalID: fitid, authorizedDate: user?.date,
+            category: nil, time: nil, locator: Locator(line: t.line), raw: JSONText.object(raw), externalIDScope: tag)
     }
 
     func date(_ e: OFXElement, _ element: String, _ text: String) throws -> OFXValues.DateValue {

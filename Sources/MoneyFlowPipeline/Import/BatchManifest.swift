@@ -15,6 +15,7 @@ import MoneyFlowStore
 /// [[files]]
 /// path = "cmb/*.zip"                 # file, folder or glob relative to the manifest
 /// account = "CMB 8705"
+/// new_account = true                 # create `account` even if it is one or two edits from an existing name
 /// password_file = "secrets/cmb.txt" # or password_env = "VAR"; never the password itself
 /// [[files]]
 /// path = "bank/export.csv"
@@ -41,7 +42,9 @@ public struct BatchManifest: Sendable {
     }
 
     static let topKeys = ["store", "exclude", "strict", "defaults", "files", "accounts"]
-    static let optionKeys = ["account", "format", "csv_profile", "password_env", "password_file", "window_days", "strict", "split_cards"]
+    static let optionKeys = [
+        "account", "new_account", "format", "csv_profile", "password_env", "password_file", "window_days", "strict", "split_cards",
+    ]
 
     /// Refuses keys not in `known`, naming the nearest valid one.
     static func checkKeys(_ t: JSONObject, known: [String], in place: String, manifest: String) throws {
@@ -104,6 +107,10 @@ public struct BatchManifest: Sendable {
         if let v = t["strict"] {
             guard case .bool(let b) = v else { throw Error(message: "\(manifest): 'strict' must be true or false") }
             o.strict = b
+        }
+        if let v = t["new_account"] {
+            guard case .bool(let b) = v else { throw Error(message: "\(manifest): 'new_account' must be true or false") }
+            o.newAccount = b
         }
         if let v = t["split_cards"] {
             guard case .bool(let b) = v else { throw Error(message: "\(manifest): 'split_cards' must be true or false") }

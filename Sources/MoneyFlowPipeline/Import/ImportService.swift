@@ -9,8 +9,13 @@ import MoneyFlowStore
 public struct FileImportOptions: Sendable {
     /// Importer id (`csv`, `cmb-pdf`, `plaid`), or nil to detect from content.
     public var format: String?
-    /// Put the records into this account (created if missing).
+    /// Put the records into this account (created if missing, unless the name is a likely typo
+    /// of an existing account: see ``newAccount``).
     public var accountName: String?
+    /// `accountName` may be created even when it is one or two edits from an existing account's
+    /// name (`--new-account`, manifest `new_account = true`); otherwise such a name is refused
+    /// with the existing one suggested, as every other command refuses an unknown name.
+    public var newAccount: Bool = false
     public var csvProfiles: [CSVProfile]?
     public var password: PasswordProvider?
     public var dryRun: Bool = false
@@ -116,14 +121,20 @@ public struct ImportService: Sendable {
             if let scope = try store.syncScope(forAccountKeys: keys.sorted()) { statement.sync?.scope = scope }
         }
         var reconcile = options.reconcile
-        if let a = options.accountName { reconcile.accountOverride = a }
+        let existing = try store.accounts()
+        if let a = options.accountName {
+            try checkAccountName(a, existing: existing.map(\.name), newAccount: options.newAccount, fileName: fileName)
+            reconcile.accountOverride = a
+        }
         let reconciler = Reconciler(options: reconcile)
         let baseName = (fileName as NSString).lastPathComponent
         if try !store.fileAlreadyImported(sha256: sha256) { try validateSync(statement, fileName: fileName) }
         // Strict: refuse before anything is written (the write transaction rolls back).
         func planned(_ view: any LedgerView) throws -> ImportPlan {
             let reading = try ReadingChoice.choose(statement, view: view, accountGiven: options.accountName != nil)
-            let plan = try reconciler.plan(reading, fileName: baseName, fileSHA256: sha256, view: view)
+            var plan = try reconciler.plan(reading, fileName: baseName, fileSHA256: sha256, view: view)
+            plan.statement.warnings += try AccountOverlap.warnings(
+                plan, existing: existing, view: view, windowDays: reconcile.dateWindowDays)
             if options.strict { try Self.refuseWarnings(plan.statement.warnings, fileName: fileName) }
             return plan
         }
@@ -134,6 +145,20 @@ public struct ImportService: Sendable {
         let applied = try store.importStatement(dryRun: false, makePlan: planned)!
         return FileImportResult(
             fileName: fileName, importerID: statement.importerID, plan: try withCurrentAccountNames(applied.plan), batchID: applied.batchID)
+    }
+
+    /// `--account NAME` for an account the store does not have: a new account, unless the name
+    /// is a likely typo of an existing one (``NearestName``: at most two edits, case ignored),
+    /// which is refused naming the existing account, so `Chase Checkng` never silently becomes a
+    /// second account. `newAccount` says the user means a new one.
+    func checkAccountName(_ name: String, existing names: [String], newAccount: Bool, fileName: String) throws {
+        guard !newAccount else { return }
+        guard !names.contains(name), let near = NearestName.nearest(name, in: names) else { return }
+        throw ImportError(
+            .rejected, file: fileName,
+            problem:
+                "no account named '\(name)' (did you mean '\(near)'?); to create a new account of that name anyway, give --new-account (manifest: new_account = true)"
+        )
     }
 
     /// The plan with each existing account named as the store names it now, so a summary
