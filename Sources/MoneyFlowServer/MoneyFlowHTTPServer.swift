@@ -18,7 +18,7 @@ public enum MoneyFlowHTTPServer {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: JSONErrorMiddleware(paths: ServerPaths(dataDirectory: configuration.dataDirectory)))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)

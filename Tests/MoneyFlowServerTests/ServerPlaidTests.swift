@@ -69,6 +69,9 @@ struct ServerPlaidTests {
         answers += sync.text
         let results = (sync.json as? [String: Any])?["items"] as? [[String: Any]] ?? []
         #expect(results.first?["outcome"] as? String == "synced")
+        // The archive file by its name: the server's folders are not the app's business.
+        #expect(!sync.text.contains(h.data), "\(sync.text)")
+        #expect((results.first?["archive_file"] as? String)?.hasSuffix(".json") == true, "\(sync.text)")
         let ledger = try await h.allTransactions(token: alice)
         #expect(ledger.count == (try plaid.truth(itemID: item)).count)
         let items = try await h.get("/v1/plaid/items", token: alice)
@@ -82,6 +85,14 @@ struct ServerPlaidTests {
         let steal = try await h.send(
             "POST", "/v1/plaid/sync", token: bob, body: try JSONSerialization.data(withJSONObject: ["items": [item]]))
         #expect(steal.status == 404, "\(steal.status) \(steal.text)")
+        // The 404 names neither the server's ledger file nor a command line.
+        #expect(
+            ServerRoutesTests.errorMessage(steal) == "no Plaid item \(item) in your ledger (GET /v1/plaid/items lists yours)",
+            "\(steal.text)")
+        #expect(!steal.text.contains(h.data), "\(steal.text)")
+        let nothingLinked = try await h.send("POST", "/v1/plaid/sync", token: bob, body: Data("{}".utf8))
+        #expect(nothingLinked.status == 400, "\(nothingLinked.text)")
+        #expect(!nothingLinked.text.contains(h.data) && !nothingLinked.text.contains("moneyflow"), "\(nothingLinked.text)")
         #expect(try await h.allTransactions(token: bob).isEmpty)
 
         for t in plaid.items().map(\.accessToken) + ["test-secret"] { #expect(!answers.contains(t)) }

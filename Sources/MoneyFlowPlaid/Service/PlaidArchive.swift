@@ -83,16 +83,31 @@ public struct PlaidArchive: Sendable {
 
 /// A Plaid link, sync or archive failure that is not one of Plaid's own errors.
 public struct PlaidServiceError: Error, CustomStringConvertible, Sendable {
+    /// What a missing-item error is about, as data: its ``description`` is worded for the
+    /// terminal (the store's file, `moneyflow plaid link`), which a caller such as the server
+    /// must not pass on (no server file paths, no CLI advice to an app), so it words its own.
+    public enum Missing: Sendable, Equatable {
+        /// This item id names no item of the ledger (another user's, a typo).
+        case item(String)
+        /// The ledger has no linked item at all.
+        case anyLinkedItem
+    }
+
     public var description: String
+    /// Set when the error is that something is missing from the ledger (see ``Missing``).
+    public var missing: Missing?
     /// True when the error is that an item id names no item of this ledger (another user's,
     /// a typo): the server answers 404 for it, as for any id that names nothing.
-    public var isNotFound = false
-    public init(_ description: String) { self.description = description }
+    public var isNotFound: Bool {
+        if case .item = missing { return true }
+        return false
+    }
+    public init(_ description: String, missing: Missing? = nil) {
+        self.description = description; self.missing = missing
+    }
 
     /// An item id that names nothing in this ledger.
-    public static func notFound(_ description: String) -> PlaidServiceError {
-        var e = PlaidServiceError(description)
-        e.isNotFound = true
-        return e
+    public static func notFound(itemID: String, _ description: String) -> PlaidServiceError {
+        PlaidServiceError(description, missing: .item(itemID))
     }
 }

@@ -41,7 +41,10 @@ extension PlaidService {
         let chosen: [PlaidItemRecord]
         if itemIDs.isEmpty {
             chosen = all.filter(\.isLinked)
-            if chosen.isEmpty { throw PlaidServiceError("no linked Plaid item in \(store.path); link one with `moneyflow plaid link`") }
+            if chosen.isEmpty {
+                throw PlaidServiceError(
+                    "no linked Plaid item in \(store.path); link one with `moneyflow plaid link`", missing: .anyLinkedItem)
+            }
         } else {
             chosen = try itemIDs.map { id in
                 let item = try self.item(id)

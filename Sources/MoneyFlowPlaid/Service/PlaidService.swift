@@ -57,6 +57,7 @@ public struct PlaidService: Sendable {
         guard let item = try store.plaidItem(itemID) else {
             let known = try store.plaidItems().map(\.itemID)
             throw PlaidServiceError.notFound(
+                itemID: itemID,
                 "no Plaid item \(itemID) in \(store.path)\(known.isEmpty ? "; link one with `moneyflow plaid link`" : " (known: \(known.joined(separator: ", ")))")"
             )
         }

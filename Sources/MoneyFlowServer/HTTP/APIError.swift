@@ -12,9 +12,12 @@ struct APIError: Error, Sendable {
     var status: HTTPResponse.Status
     var code: String
     var message: String
+    /// What the server's log says instead of `message` when the reply must say less (a
+    /// server-side fault whose details name the server's files).
+    var logDetail: String?
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
-        self.status = status; self.code = code; self.message = message
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, logDetail: String? = nil) {
+        self.status = status; self.code = code; self.message = message; self.logDetail = logDetail
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "bad_request", message) }
@@ -52,9 +55,15 @@ struct APIError: Error, Sendable {
             return APIError(.badGateway, "plaid_error", e.description)
         case let e as PlaidTransportError: return APIError(.badGateway, "plaid_unreachable", e.description)
         case let e as PlaidServiceError:
-            return e.isNotFound ? .notFound(e.description) : APIError(.badRequest, "plaid_refused", e.description)
+            let message = HTTPAdvice.message(for: e)
+            return e.isNotFound ? .notFound(message) : APIError(.badRequest, "plaid_refused", message)
         case let e as PlaidConfigurationError: return APIError(.serviceUnavailable, "plaid_not_configured", e.description)
-        case let e as VaultError: return APIError(.serviceUnavailable, "plaid_key_unavailable", e.description)
+        case let e as VaultError:
+            // The key file is the operator's to fix; its path and the CLI's remedy go to the log.
+            return APIError(
+                .serviceUnavailable, "plaid_key_unavailable",
+                "the server cannot open its Plaid key; its operator must restore the key file (see the server's log)",
+                logDetail: e.description)
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
         case let e as HTTPError:

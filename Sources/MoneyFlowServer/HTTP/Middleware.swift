@@ -4,15 +4,20 @@ import Logging
 
 /// Turns every error into the API's JSON error body (Hummingbird's own 404 and 413 too), and
 /// logs the unexpected ones (without request headers: they carry tokens and passwords).
+/// The reply names no file of the server (``ServerPaths``); the log keeps the full message.
 struct JSONErrorMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
+    let paths: ServerPaths
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
-            if let api = APIError.from(error) {
-                if api.status.code >= 500 { context.logger.error("\(request.method) \(request.uri.path): \(api.code): \(api.message)") }
+            if var api = APIError.from(error) {
+                if api.status.code >= 500 {
+                    context.logger.error("\(request.method) \(request.uri.path): \(api.code): \(api.logDetail ?? api.message)")
+                }
+                api.message = paths.hidden(in: api.message)
                 return api.response
             }
             context.logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")

@@ -22,6 +22,11 @@ struct ImportRoutes {
             }
             var options = FileImportOptions(dryRun: try Query.bool(q, "dry_run"))
             if let account = q.get("account"), !account.isEmpty { options.accountName = account }
+            // `--new-account`: create `account` even when it is one or two edits from an existing name.
+            options.newAccount = try Query.bool(q, "new_account")
+            if options.newAccount && options.accountName == nil {
+                throw APIError.badRequest("new_account=true goes with account=NAME")
+            }
             if let profile = q.get("csv_profile"), !profile.isEmpty {
                 let own = UserProfiles(users: users, user: user)
                 options.csvProfiles = try await Blocking.run { try ProfileRoutes.resolve(profile, own: own) }
@@ -35,7 +40,7 @@ struct ImportRoutes {
             let body = try await request.collectBody(upTo: maxBodyBytes)
             if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
             let uploads = (users.ledgerPath(for: user) as NSString).deletingLastPathComponent + "/uploads"
-            let result = try await ledgers.exclusive(user, "an import") { store in
+            var result = try await ledgers.exclusive(user, "an import") { store in
                 try await Blocking.run {
                     try FileManager.default.createDirectory(
                         atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -48,6 +53,7 @@ struct ImportRoutes {
                     return try ImportService(store: store).importFile(path: path, displayName: name, options: importOptions)
                 }
             }
+            result.plan.statement.warnings = HTTPAdvice.warnings(result.plan.statement.warnings)
             return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))
         }
     }

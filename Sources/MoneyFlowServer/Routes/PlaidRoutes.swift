@@ -23,6 +23,21 @@ struct PlaidRoutes {
             store: store, client: PlaidClient(configuration: plaid), archive: PlaidArchive(directory: users.archivePath(for: user)))
     }
 
+    /// A sync result as an app reads it: the archive file (and the import it fed) by its name
+    /// only, since the folder is the server's business; an item's error without server paths
+    /// and with the API's advice, as every error reply.
+    static func forClient(_ result: PlaidItemSyncResult, paths: ServerPaths) -> PlaidItemSyncResult {
+        var r = result
+        r.archiveFile = r.archiveFile.map { ($0 as NSString).lastPathComponent }
+        if var i = r.importResult {
+            i.fileName = (i.fileName as NSString).lastPathComponent
+            i.plan.statement.warnings = HTTPAdvice.warnings(i.plan.statement.warnings)
+            r.importResult = i
+        }
+        r.error = r.error.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
+        return r
+    }
+
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("plaid/link-token") { request, context in
             let user = try context.requireUser()
@@ -66,7 +81,8 @@ struct PlaidRoutes {
             let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
                 try await service(user, store).sync(itemIDs: items, refresh: refresh)
             }
-            return JSONResponse.make(PlaidContracts.sync(results))
+            let paths = ServerPaths(dataDirectory: users.dataDirectory)
+            return JSONResponse.make(PlaidContracts.sync(results.map { Self.forClient($0, paths: paths) }))
         }
     }
 }
