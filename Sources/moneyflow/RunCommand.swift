@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
         let store =
             try dryRun
             ? StoreOptions.openForReading(path: storePath, allowMissing: true)
-            : StoreOpener.open(storePath, waitNotice: StoreOptions.waitNotice)
+            : CreatedStores.open(storePath, waitNotice: StoreOptions.waitNotice)
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
             .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }
