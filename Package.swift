@@ -104,7 +104,7 @@ let package = Package(
             name: "MoneyFlowPipeline",
             dependencies: [
                 "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-                "MoneyFlowCMB", "MoneyFlowConfig",
+                "MoneyFlowCMB", "MoneyFlowConfig", "MoneyFlowZip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The live Plaid connection: HTTP client, token vault, sync loop, Link launcher page, and

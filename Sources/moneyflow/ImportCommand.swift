@@ -28,7 +28,7 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Put every record into this account (created if missing).")
     var account: String?
 
-    @Option(help: "Importer: auto, csv, cmb-pdf, cmb-card-html, plaid, ofx.")
+    @Option(help: "Importer: auto, \(DefaultImporters.registry.importers.map(\.id).joined(separator: ", ")).")
     var format: String = "auto"
 
     @Option(
