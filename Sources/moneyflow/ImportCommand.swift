@@ -77,6 +77,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Also print each file's warnings and decisions.")
     var verbose = false
 
+    @OptionGroup var wideOption: WideOption
+
     func run() throws {
         let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
@@ -101,7 +103,7 @@ struct ImportCommand: ParsableCommand {
         }
         // --strict wins over a folder manifest's `strict = false`.
         if strict { for i in rules.indices { rules[i].options.strict = true } }
-        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
+        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun, cut: wideOption.cells)
             .run(
                 rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1,
                 manifests: manifests)
