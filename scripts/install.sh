@@ -13,7 +13,8 @@
 #   fish  PREFIX/share/fish/vendor_completions.d/moneyflow.fish, or ~/.config/fish/completions
 #         when PREFIX is the default
 # --binary FILE installs that already built moneyflow instead of building one (the tests use
-# the debug build: a release build takes minutes).
+# the debug build: a release build takes minutes). The build needs the system packages that
+# scripts/install-deps.sh installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${PREFIX:-$HOME/.local}
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
     --prefix) prefix=${2:?--prefix needs a folder}; default_prefix=0; shift 2 ;;
     --shell) shell_name=${2:?--shell needs bash, zsh, fish or none}; shift 2 ;;
     --binary) binary=${2:?--binary needs a file}; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see bash scripts/install.sh --help)" >&2; exit 2 ;;
   esac
 done
@@ -35,9 +36,9 @@ case "$shell_name" in bash|zsh|fish|none) ;; *)
 esac
 
 if [ -z "$binary" ]; then
-  bash scripts/install-deps.sh
   echo "building moneyflow (release; this takes a few minutes)…" >&2
-  swift build -c release --product moneyflow >&2
+  swift build -c release --product moneyflow >&2 \
+    || { echo "install.sh: the build failed; bash scripts/install-deps.sh installs the system packages it needs" >&2; exit 1; }
   binary="$(swift build -c release --show-bin-path)/moneyflow"
 fi
 [ -x "$binary" ] || { echo "install.sh: $binary is not an executable" >&2; exit 1; }

@@ -15,8 +15,9 @@ enum CreatedStores {
     static func open(_ path: String, waitNotice: (@Sendable (String) -> Void)?) throws -> LedgerStore {
         var isNew = false
         if !StoreOpener.isRemote(path) {
+            // lstat: a symbolic link the user made is theirs, even when its target is new.
             var info = stat()
-            isNew = stat(path, &info) != 0 && errno == ENOENT
+            isNew = lstat(path, &info) != 0 && errno == ENOENT
         }
         let store = try StoreOpener.open(path, waitNotice: waitNotice)
         if isNew { remember(store) }
