@@ -104,7 +104,7 @@ let package = Package(
             name: "MoneyFlowPipeline",
             dependencies: [
                 "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-                "MoneyFlowCMB", "MoneyFlowConfig",
+                "MoneyFlowCMB", "MoneyFlowConfig", "MoneyFlowZip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The live Plaid connection: HTTP client, token vault, sync loop, Link launcher page, and
@@ -116,6 +116,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // NIOConnectionError: a DNS failure or a refused connection told apart (PlaidConnection).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

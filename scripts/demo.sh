@@ -18,8 +18,9 @@ echo
 "$mf" reconcile --store "$store"
 cat <<MSG
 
-The binary is $mf and the demo's store is $store (commands default to ./moneyflow.sqlite,
-so name the store). Look around:
+The binary is $mf ($(pwd)/$mf, a debug build; \`bash scripts/install.sh\` puts a
+release build on your PATH as \`moneyflow\`). The demo's store is $store (commands default to
+./moneyflow.sqlite, so name the store). Look around:
   $mf transactions --store $store                 # every transaction, with its sources
   $mf transactions --store $store --account "Plaid Checking 0000"
   $mf reconcile --store $store --format json      # confirmed / statement-only / Plaid-only per account

@@ -26,7 +26,13 @@ public struct CMBStatementImporter: Importer {
     /// (`.notAStatement`), several statements, or the statement.
     public func sniff(_ input: ImportInput, options: ImportOptions) -> Double {
         if PDFDocumentReader.hasPDFHeader(input.data) { return 0.8 }
-        return Self.isZip(input.data) ? 0.9 : 0
+        guard Self.isZip(input.data) else { return 0 }
+        // An XLSX, DOCX or ODS is a ZIP too, never a statement's: left unclaimed, the file is
+        // reported as what it is (FileKind) rather than as a CMB ZIP without a PDF.
+        if let zip = try? ZipArchive(data: input.data, limits: zipLimits), FileKind.isOfficeDocument(zipEntryNames: zip.entries.map(\.name)) {
+            return 0
+        }
+        return 0.9
     }
 
     public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {

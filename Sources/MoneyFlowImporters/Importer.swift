@@ -59,6 +59,10 @@ public struct ImporterRegistry: Sendable {
     /// The importer with this id.
     public func importer(id: String) -> (any Importer)? { importers.first { $0.id == id } }
 
+    /// What the registered importers read, for messages about a file none of them reads
+    /// (from their ``Importer/displayName``s, so a new importer is named without another edit).
+    public var supportedFormats: String { importers.map(\.displayName).joined(separator: "; ") }
+
     /// The importer most confident about `input`, if any is at least somewhat sure.
     public func detect(_ input: ImportInput, options: ImportOptions = ImportOptions()) -> (any Importer)? {
         var best: (any Importer)?

@@ -138,7 +138,10 @@ extension LedgerStore {
                 guard access == .readWrite else { throw StoreError("store \(path) was opened for reading only; nothing was written") }
                 return try remote.write(copy: copy, body)
             }
-            return try pool.write(body)
+            return try pool.write { db in
+                try LedgerStore.refuseRemoved(db, path: path)
+                return try body(db)
+            }
         }
     }
 

@@ -14,6 +14,8 @@ struct BatchReporter {
     var quiet: Bool
     var verbose: Bool
     var dryRun: Bool
+    /// How long text shows in the summary and plan tables (`--wide`: whole).
+    var cut = CellText()
 
     /// Runs `rules`; then, unless a dry run and whatever failed, applies the manifest's
     /// `[accounts]` ledger names to the accounts in the store.
@@ -98,15 +100,14 @@ struct BatchReporter {
                 totals.new += c.new; totals.alreadyPresent += c.alreadyPresent; totals.linked += c.linked
                 totals.needsReview += c.needsReview; totals.warnings += c.warnings
                 t.add([
-                    r.displayPath, x.importerID, TextTable.truncate(x.plan.accounts.map(\.name).joined(separator: ", "), to: 30),
+                    r.displayPath, x.importerID, cut(x.plan.accounts.map(\.name).joined(separator: ", "), 30),
                     String(c.new), String(c.alreadyPresent), String(c.linked), String(c.needsReview), String(c.warnings), "",
                 ])
             case .failed(let e):
                 errors += 1
                 t.add([
                     r.displayPath, "", "", "", "", "", "", "",
-                    TextTable.truncate(
-                        e.problem.isEmpty ? e.description : e.description.replacingOccurrences(of: r.displayPath + ": ", with: ""), to: 60),
+                    cut(e.problem.isEmpty ? e.description : e.description.replacingOccurrences(of: r.displayPath + ": ", with: ""), 60),
                 ])
             case .skipped:
                 skipped += 1
@@ -160,7 +161,7 @@ struct BatchReporter {
             let d = Self.describe(e.decision)
             t.add([
                 String(e.index + 1), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
-                TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 48), d,
+                cut(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), 48), d,
             ])
         }
         if !r.plan.entries.isEmpty { printOut(t.render()) }
@@ -172,7 +173,7 @@ struct BatchReporter {
                 let rec = x.record
                 t.add([
                     String(x.recordID), rec.date.iso, rec.amount.decimalString + " " + rec.amount.currency,
-                    TextTable.truncate(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), to: 40),
+                    cut(rec.description + (rec.counterparty.map { " / " + $0 } ?? ""), 40),
                     "\(x.from.rawValue) in transaction \(x.fromTransactionID)", Self.describe(x.decision),
                 ])
             }

@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
         help: "Create --account even when its name is one or two edits from an existing account's (otherwise refused as a typo).")
     var newAccount = false
 
-    @Option(help: "Importer: auto, csv, cmb-pdf, cmb-card-html, plaid, ofx.")
+    @Option(help: "Importer: auto, \(DefaultImporters.registry.importers.map(\.id).joined(separator: ", ")).")
     var format: String = "auto"
 
     @Option(
@@ -83,6 +83,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Also print each file's warnings and decisions.")
     var verbose = false
 
+    @OptionGroup var wideOption: WideOption
+
     func run() throws {
         let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
@@ -108,7 +110,7 @@ struct ImportCommand: ParsableCommand {
         }
         // --strict wins over a folder manifest's `strict = false`.
         if strict { for i in rules.indices { rules[i].options.strict = true } }
-        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
+        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun, cut: wideOption.cells)
             .run(
                 rules, service: ImportService(store: store), failFast: failFast, single: files.count == 1 && rules.count == 1,
                 manifests: manifests)

@@ -114,6 +114,7 @@ struct TransactionsCommand: ParsableCommand {
     @Option(help: "Last date, YYYY-MM-DD.") var to: String?
     @Option(help: "table, json or csv.") var format: TransactionFormat = .table
     @Flag(help: "Include void transactions and superseded/removed records (with a state field).") var all = false
+    @OptionGroup var wideOption: WideOption
 
     func run() throws {
         let store = try storeOptions.openForReading()
@@ -129,14 +130,15 @@ struct TransactionsCommand: ParsableCommand {
         switch format {
         case .json, .csv: break
         case .table:
+            let cut = wideOption.cells
             var t = TextTable(
                 ["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
                 align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
             for x in txs {
                 t.add([
                     String(x.id), x.account, x.date.iso, x.amount.decimalString, x.amount.currency,
-                    TextTable.truncate(x.description, to: 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
-                    TextTable.truncate(x.counterparty ?? "", to: 28), x.balance?.decimalString ?? "",
+                    cut(x.description, 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
+                    cut(x.counterparty ?? "", 28), x.balance?.decimalString ?? "",
                     x.sources.map { $0.kind.rawValue + (all && $0.state != "active" ? "(\($0.state))" : "") }.joined(separator: ","),
                 ])
             }

@@ -96,7 +96,7 @@ struct StoreOptions: ParsableArguments {
 
     /// Opens the store for a command that writes (creating it if missing). A writer waiting
     /// for another process's lock says so on stderr.
-    func open() throws -> LedgerStore { try StoreOpener.open(path, waitNotice: Self.waitNotice) }
+    func open() throws -> LedgerStore { try CreatedStores.open(path, waitNotice: Self.waitNotice) }
 
     /// Opens the store for a command that changes what is already there (undo, link, unlink,
     /// edit, accounts rename/link): a missing store is an error, never an empty one created.

@@ -33,6 +33,7 @@ struct PlaidCommand: AsyncParsableCommand {
         func service(store: LedgerStore) throws -> PlaidService {
             var client = PlaidClient(configuration: try Self.configuration())
             client.onRetry = { line in FileHandle.standardError.write(Data("moneyflow: \(line)\n".utf8)) }
+            client.onFirstContact = { line in FileHandle.standardError.write(Data("moneyflow: \(SafeText.escaped(line))\n".utf8)) }
             var service = PlaidService(store: store, client: client, archive: archive.map(PlaidArchive.init(directory:)))
             service.notice = { line in FileHandle.standardError.write(Data("moneyflow: \(SafeText.escaped(line))\n".utf8)) }
             return service

@@ -35,6 +35,7 @@ struct ReviewCommand: ParsableCommand {
             """)
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "table or json.") var format: ListFormat = .table
+    @OptionGroup var wideOption: WideOption
 
     func run() throws {
         let store = try storeOptions.openForReading()
@@ -63,7 +64,7 @@ struct ReviewCommand: ParsableCommand {
                     guard let id = c.transactionID, let tx = txs[id] else { continue }
                     t.add([
                         "transaction \(id)", tx.date.iso, tx.amount.decimalString,
-                        TextTable.truncate(tx.description + (tx.counterparty.map { " / " + $0 } ?? ""), to: 36),
+                        wideOption.cells(tx.description + (tx.counterparty.map { " / " + $0 } ?? ""), 36),
                         tx.sources.map(\.kind.rawValue).joined(separator: ","), String(format: "%.2f", c.score),
                         c.reasons.map(\.description).joined(separator: "; "),
                     ])

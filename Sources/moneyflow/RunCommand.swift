@@ -21,6 +21,7 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failing file.") var failFast = false
     @Flag(help: "Print only errors.") var quiet = false
     @Flag(help: "Also print each file's decisions.") var verbose = false
+    @OptionGroup var wideOption: WideOption
 
     func run() throws {
         var m: BatchManifest
@@ -34,8 +35,8 @@ struct RunCommand: ParsableCommand {
         let store =
             try dryRun
             ? StoreOptions.openForReading(path: storePath, allowMissing: true)
-            : StoreOpener.open(storePath, waitNotice: StoreOptions.waitNotice)
-        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun)
+            : CreatedStores.open(storePath, waitNotice: StoreOptions.waitNotice)
+        try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun, cut: wideOption.cells)
             .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }
 }

@@ -21,6 +21,7 @@ struct TransfersCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "Only transfers with a leg in this account (name).") var account: String?
     @Option(help: "table or json.") var format: ListFormat = .table
+    @OptionGroup var wideOption: WideOption
 
     func run() throws {
         let store = try storeOptions.openForReading()
@@ -33,17 +34,19 @@ struct TransfersCommand: ParsableCommand {
                     ("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer))),
                 ]).render(pretty: true))
         case .table:
-            for (title, list) in [("transfers", linked), ("to review", review)] {
-                printOut("\(title): \(list.count)")
+            let cut = wideOption.cells
+            for (k, (title, list)) in [("transfers", linked), ("to review", review)].enumerated() {
+                // A blank line between the two sections, so "to review" never reads as a row.
+                printOut("\(k > 0 ? "\n" : "")\(title): \(list.count)")
                 guard !list.isEmpty else { continue }
                 var t = TextTable(["out", "date", "from", "amount", "in", "date", "to", "amount", "by", "reasons"])
                 for p in list {
                     t.add([
-                        String(p.out.id), p.out.date.iso, TextTable.truncate(SafeText.escaped(p.out.account), to: 20),
+                        String(p.out.id), p.out.date.iso, cut(p.out.account, 20),
                         p.out.amount.description,
-                        String(p.into.id), p.into.date.iso, TextTable.truncate(SafeText.escaped(p.into.account), to: 20),
+                        String(p.into.id), p.into.date.iso, cut(p.into.account, 20),
                         p.into.amount.description,
-                        p.decidedBy, TextTable.truncate(SafeText.escaped(p.reasons.map(\.description).joined(separator: "; ")), to: 60),
+                        p.decidedBy, cut(p.reasons.map(\.description).joined(separator: "; "), 60),
                     ])
                 }
                 printOut(t.render())

@@ -7,7 +7,7 @@ import MoneyFlowCore
 /// With no profile given, the header is sniffed against the built-in profiles.
 public struct CSVImporter: Importer {
     public let id = "csv"
-    public let displayName = "CSV export"
+    public let displayName = "bank CSV export (a built-in bank's, or any with --csv-profile)"
     public let builtInProfiles: [CSVProfile]
 
     public init(builtInProfiles: [CSVProfile] = BuiltInCSVProfiles.all) {
@@ -34,12 +34,14 @@ public struct CSVImporter: Importer {
         var bytes = Array(text.utf8)
         let rows: [CSVRow]
         do { rows = try CSVParser.parse(bytes: &bytes, delimiter: delimiter) } catch {
-            // Delimited text that breaks the CSV rules (an unterminated quote, a NUL): it is a CSV
-            // with an error, and read() reports where.
+            // Prose (a README) is not a CSV; delimited text that breaks the CSV rules (an
+            // unterminated quote, a NUL) is a CSV with an error, and read() reports where.
+            if CSVTableShape.isProse(text, delimiter: delimiter, rows: nil) { return 0 }
             return text.contains(Character(UnicodeScalar(delimiter))) ? 0.25 : 0.05
         }
         let candidates = options.csvProfiles ?? builtInProfiles
         if (try? Self.chooseProfile(rows: rows, candidates: candidates)) != nil { return 0.9 }
+        if CSVTableShape.isProse(text, delimiter: delimiter, rows: rows) { return 0 }
         // Printable text whose first line does not end within the sample: a header with an
         // oversized cell (no other format writes such text); read() names the line and limit.
         if input.data.count > 64 * 1024, !text.contains(where: \.isNewline),

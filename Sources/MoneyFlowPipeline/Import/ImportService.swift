@@ -4,6 +4,7 @@ import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowReconcile
 import MoneyFlowStore
+import MoneyFlowZip
 
 /// Options for importing one file.
 public struct FileImportOptions: Sendable {
@@ -94,10 +95,16 @@ public struct ImportService: Sendable {
             importer = csv
         } else {
             guard let i = registry.detect(input, options: importOptions) else {
+                let kind = FileKind.describe(data, zipEntryNames: (try? ZipArchive(data: data))?.entries.map(\.name))
                 throw ImportError(
-                    .unrecognized, file: name, problem: "not a recognised statement (CMB PDF or ZIP, bank CSV, OFX/QFX, Plaid JSON)")
+                    .unrecognized, file: name,
+                    problem: "not a recognised statement\(kind.map { ": it is \($0)" } ?? ""); MoneyFlow reads: \(registry.supportedFormats)")
             }
-            importer = i
+            do { return (try i.read(input, options: importOptions), Self.sha256(data)) } catch var e as ImportError where e.kind == .notAStatement {
+                // Detected by its container (a PDF, a ZIP, HTML) but not a statement: say what is read.
+                e.problem += "; MoneyFlow reads: \(registry.supportedFormats)"
+                throw e
+            }
         }
         let statement = try importer.read(input, options: importOptions)
         return (statement, Self.sha256(data))

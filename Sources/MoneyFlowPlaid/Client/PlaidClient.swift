@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// A small typed client for the Plaid endpoints MoneyFlow uses (API version 2020-09-14), over
 /// AsyncHTTPClient (TLS through swift-nio-ssl, so it works the same on Linux and macOS).
@@ -16,11 +17,15 @@ public struct PlaidClient: Sendable {
     public var retry: RetryPolicy
     /// Told before each wait, e.g. to print "rate limited, retrying in 14 s".
     public var onRetry: (@Sendable (String) -> Void)?
+    /// Told once, before this client's first request, which host it is about to contact, so a
+    /// user waiting on a slow network knows what is being tried.
+    public var onFirstContact: (@Sendable (String) -> Void)?
     let http: HTTPClient
+    private let contacted = ContactFlag()
     /// Largest response accepted (a sync page of 500 transactions is well under 2 MiB).
     static let maxResponseBytes = 64 << 20
 
-    public init(configuration: PlaidConfiguration, retry: RetryPolicy = .fromEnvironment(), http: HTTPClient = .shared) {
+    public init(configuration: PlaidConfiguration, retry: RetryPolicy = .fromEnvironment(), http: HTTPClient = PlaidConnection.http) {
         self.configuration = configuration; self.retry = retry; self.http = http
     }
 
@@ -105,6 +110,9 @@ public struct PlaidClient: Sendable {
     }
 
     private func send(_ path: String, _ body: Data, accessToken: String?) async throws -> Data {
+        if let onFirstContact, contacted.claim() {
+            onFirstContact("contacting Plaid at \(configuration.baseURL.absoluteString) (PLAID_ENV=\(configuration.environmentName))")
+        }
         let url = configuration.baseURL.absoluteString + path
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -127,6 +135,7 @@ public struct PlaidClient: Sendable {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
+            if let failure = PlaidConnection.connectFailure(error, url: configuration.baseURL, path: path) { throw failure }
             throw PlaidTransportError(
                 path: path,
                 problem: "cannot reach \(configuration.baseURL.host ?? "Plaid"): \(redact(String(describing: error), accessToken))",
@@ -166,4 +175,11 @@ public struct PlaidClient: Sendable {
         let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
         return ms >= 10_000 ? "\(ms / 1000) s" : String(format: "%.1f s", Double(ms) / 1000)
     }
+}
+
+/// Set once, by the first request of a client and its copies (see ``PlaidClient/onFirstContact``).
+final class ContactFlag: Sendable {
+    private let flag = Mutex(false)
+    /// True for the first caller only.
+    func claim() -> Bool { flag.withLock { done in defer { done = true }; return !done } }
 }

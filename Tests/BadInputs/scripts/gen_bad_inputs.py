@@ -254,7 +254,7 @@ def gen_pdf():
          note="page 2 content stream damaged: its last rows are unreadable")
     case("pdf/no_text_layer.pdf", ["no text layer"], make_pdf(b"0.2 0.4 0.8 rg 72 72 300 500 re f\n0 0 0 RG 4 w 72 600 m 500 600 l S", fonts=False),
          note="vector drawing only, no text")
-    case("pdf/not_cmb_invoice.pdf", ["not a cmb statement"],
+    case("pdf/not_cmb_invoice.pdf", ["not a cmb statement", READS],
          make_pdf(b"BT /F1 18 Tf 72 760 Td (INVOICE 2026-0042) Tj ET\nBT /F1 11 Tf 72 720 Td (Date 2026-06-01   Amount 1,234.56 CNY   Balance 9,999.00) Tj ET"),
          note="a one-page invoice with dates and amounts")
     case("pdf/empty_page.pdf", ["no text layer"], make_pdf(b"", fonts=False))
@@ -381,11 +381,57 @@ def gen_plaid():
          note="a page that continues a sync the store never saw")
 
 
+READS = "moneyflow reads"   # every "not a statement" error lists what MoneyFlow reads (from the importer registry)
+
+README_TEXT = b"""# My bank exports
+
+Notes on where each statement comes from, kept beside the files.
+
+- The checking account's CSV comes from the bank's "Download" page, as "Comma delimited".
+- The card's statement is a PDF; the "Year-end summary" is a spreadsheet, not a statement.
+- See [the bank's help](https://bank.example/help) for the "Activity" export.
+
+```sh
+moneyflow import exports/ --store ledger.sqlite
+```
+"""
+
+NOTES_TEXT = b"""Things to do before the tax return:
+ask the bank for the March statement, which never arrived by post
+check the card's annual fee (refunded in April?)
+move the savings, then close the old account, then tell the employer
+file the receipts
+call about the insurance policy, the car's and the flat's, before June
+"""
+
+
+def gen_types():
+    """Files of other kinds, told by content: each is named for what it is, with what is read."""
+    case("types/readme.md", ["markdown document", READS, "csv"], README_TEXT,
+         note="a README with quotes and commas: once read as a broken CSV (text after a closing quote)")
+    case("types/notes.txt", ["plain-text document", READS], NOTES_TEXT, note="prose with commas, no table")
+    ct = b'<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'
+    sheet = b'<?xml version="1.0"?><worksheet><sheetData><row><c t="inlineStr"><is><t>Date</t></is></c></row></sheetData></worksheet>'
+    case("types/workbook.xlsx", ["excel workbook", "save the sheet as csv", READS],
+         build_zip([deflated_entry("[Content_Types].xml", ct), deflated_entry("xl/workbook.xml", b"<workbook/>"),
+                    deflated_entry("xl/worksheets/sheet1.xml", sheet)]),
+         note="an XLSX: a ZIP, once read as a CMB ZIP without a PDF")
+    case("types/letter.docx", ["word document", READS],
+         build_zip([deflated_entry("[Content_Types].xml", ct), deflated_entry("word/document.xml", b"<document/>")]))
+    png = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
+    png += struct.pack(">I", zlib.crc32(png[12:29]) & 0xFFFFFFFF)
+    case("types/scan.png", ["png image", READS], png, note="a photo of a statement")
+    case("types/page.html", ["not a cmb credit-card e-statement", READS],
+         b"<!DOCTYPE html><html><head><title>Order confirmation</title></head><body><table><tr><td>Total</td><td>42.00</td></tr></table></body></html>\n",
+         note="an HTML page that is not a card bill")
+
+
 def main():
     gen_zip()
     gen_pdf()
     gen_csv()
     gen_plaid()
+    gen_types()
     with open(os.path.join(OUT, "cases.json"), "w", encoding="utf-8") as f:
         json.dump(CASES, f, ensure_ascii=False, indent=1)
         f.write("\n")
