@@ -13,7 +13,7 @@ import Testing
     /// Longest wait for the command: a process still running then is stopped and the test fails
     /// (a bound on the test itself, so a regression fails instead of hanging the run, not a
     /// measurement of how fast the command is).
-    static let bound: TimeInterval = 60
+    static let bound = 60
 
     /// Plaid set up, but nothing answers at `url` (the key file in `dir`, never a developer's own).
     static func plaidAt(_ url: String, _ dir: String) -> [String: String] {
@@ -23,12 +23,7 @@ import Testing
     /// `moneyflow args` with `env`, waited for at most ``bound`` seconds; nil when it had to be stopped.
     static func runBounded(_ args: [String], env: [String: String]) throws -> BinaryRun? {
         let child = try MoneyFlowBinary.spawn(args, env: env)
-        let deadline = Date().addingTimeInterval(bound)
-        while !child.hasExited && Date() < deadline { usleep(20_000) }
-        if child.hasExited { return child.wait() }
-        kill(child.pid, SIGKILL)
-        _ = child.wait()
-        return nil
+        do throws(ChildTimeout) { return try child.wait(timeout: .seconds(bound)) } catch { return nil }
     }
 
     @Test(
@@ -43,7 +38,7 @@ import Testing
         let store = "\(dir)/new.sqlite"
         let env = Self.plaidAt(url, dir)
         let run = try Self.runBounded(["plaid", "link", "--sandbox", "--store", store], env: env)
-        let r = try #require(run, "plaid link against \(url) was still running after \(Int(Self.bound)) s")
+        let r = try #require(run, "plaid link against \(url) was still running after \(Self.bound) s")
         #expect(r.status == 1)
         let lines = r.stderrLines
         #expect(lines.first == "moneyflow: contacting Plaid at \(url) (PLAID_ENV=custom)", "\(r.stderr)")
