@@ -13,6 +13,7 @@ struct BatchUndo {
         }
         if let undone: String = batch["undone_at"] { throw StoreError("batch \(batchID) was already undone at \(undone)") }
         var result = UndoResult()
+        try checkMergeCanBeUndone()
         // Accounts this batch's records are in: removed below if nothing is left in them.
         var accountsCreated = try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM record WHERE batch_id = ?", arguments: [batchID])
         var touched = Set<Int64>(
@@ -70,6 +71,9 @@ struct BatchUndo {
                 } else {
                     try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [target])
                 }
+            case "row":
+                if try RowImage.restore(db, target: target, old: old) == "account", old != nil { result.accountsRestored += 1 }
+            case AccountMerge.intoChange, AccountMerge.fromChange: break
             case "account_created": accountsCreated.append(Int64(target)!)
             case "account_key":
                 // An import key lives as long as its account (removed with it below): the

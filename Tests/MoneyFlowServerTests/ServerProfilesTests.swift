@@ -46,9 +46,9 @@ struct ServerProfilesTests {
         let server = try await h.allTransactions(token: alice)
         // The CLI with the profile file gives the same ledger.
         let store = h.data + "/cli.sqlite"
-        let cli = await waitOffPool(try MoneyFlowBinary.spawn(["import", Self.csv, "--csv-profile", Self.profile, "--store", store]))
+        let cli = try await waitOffPool(try MoneyFlowBinary.spawn(["import", Self.csv, "--csv-profile", Self.profile, "--store", store]))
         #expect(cli.status == 0, "\(cli.stderr)")
-        let out = await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
+        let out = try await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
         let cliLedger = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
         #expect(!server.isEmpty && server.count == cliLedger.count)
         func amounts(_ l: [[String: Any]]) -> [String] { l.compactMap { "\($0["date"] ?? "") \($0["amount"] ?? "") \($0["currency"] ?? "")" }.sorted() }
@@ -72,7 +72,7 @@ struct ServerProfilesTests {
         let r = try await h.send("PUT", "/v1/profiles/uk", token: alice, body: body)
         #expect(r.status == 400, "\(r.text)")
         #expect((r.json as? [String: Any]).flatMap { ($0["error"] as? [String: Any])?["code"] as? String } == "invalid_profile")
-        let cli = await waitOffPool(
+        let cli = try await waitOffPool(
             try MoneyFlowBinary.spawn(["import", Self.csv, "--csv-profile", Self.misspelt, "--store", h.data + "/cli.sqlite", "--dry-run"]))
         #expect(cli.status == 1)
         let reason = try #require(cli.stderr.components(separatedBy: "invalid CSV profile: ").last?.trimmingCharacters(in: .newlines))

@@ -39,7 +39,7 @@ struct ServerRoutesTests {
     @Test("an unknown account is 404 naming the known accounts, as the CLI's error, on every route that takes one")
     func unknownAccount() async throws {
         let (h, alice, _, store) = try await Self.started()
-        let cli = await waitOffPool(
+        let cli = try await waitOffPool(
             try MoneyFlowBinary.spawn(["transactions", "--account", "Chase Checkng", "--store", store]))
         #expect(cli.status == 1)
         let cliMessage = cli.stderr.replacingOccurrences(of: "moneyflow: error: ", with: "").trimmingCharacters(in: .newlines)
@@ -79,7 +79,7 @@ struct ServerRoutesTests {
         let edited = try #require(edit.json as? [String: Any])
         #expect(edited["note"] as? String == "dinner with Ana" && edited["description"] as? String == "Groceries", "\(edit.text)")
         // What the CLI lists for that transaction is what the API answered.
-        let cli = await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
+        let cli = try await waitOffPool(try MoneyFlowBinary.spawn(["transactions", "--format", "json", "--store", store]))
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [[String: Any]])
         let cliRow = try #require(listed.first { ($0["id"] as? NSNumber)?.int64Value == id })
         #expect(ServerEndToEndTests.canonical([cliRow]) == ServerEndToEndTests.canonical([edited]))
@@ -139,7 +139,7 @@ struct ServerRoutesTests {
         for c in cases {
             let r = try await h.get("/v1/export?" + c.query, token: alice)
             #expect(r.status == 200, "\(c.query): \(r.text)")
-            let cli = await waitOffPool(try MoneyFlowBinary.spawn(["export"] + c.args + ["--store", store]))
+            let cli = try await waitOffPool(try MoneyFlowBinary.spawn(["export"] + c.args + ["--store", store]))
             #expect(cli.status == 0, "\(cli.stderr)")
             #expect(!r.text.isEmpty && r.text == cli.stdout, "\(c.query): the server's export differs from the CLI's")
         }
@@ -164,7 +164,7 @@ struct ServerRoutesTests {
         #expect(message.contains("X-MoneyFlow-Password") && message.contains("cmb2024_q1.aes256.zip"), "\(message)")
         #expect(!message.contains("--"), "command-line advice in an HTTP answer: \(message)")
         // The CLI keeps its own advice.
-        let cli = await waitOffPool(try MoneyFlowBinary.spawn(["import", zip.path, "--store", h.data + "/cli.sqlite"]))
+        let cli = try await waitOffPool(try MoneyFlowBinary.spawn(["import", zip.path, "--store", h.data + "/cli.sqlite"]))
         #expect(cli.stderr.contains("--password-env"), "\(cli.stderr)")
         await h.stop()
     }
