@@ -54,7 +54,8 @@ extension AccountMerge {
                     sql: "INSERT OR REPLACE INTO review(record_id, candidates) VALUES (?, ?)",
                     arguments: [rid, String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)])
                 try db.execute(
-                    sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)", arguments: [rid])
+                    sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)",
+                    arguments: [rid])
             }
         }
         try log.keep("record", where: "account_id = ?", [fromID])

@@ -71,7 +71,9 @@ struct AccountMerge {
     /// The records of `from` the engine may plan again, as an importer would deliver them into
     /// `into` (each reopened record at the same index as its incoming record).
     func incoming() throws -> (statement: ImportedStatement, reopened: [ReopenedRecord]) {
-        guard let key = try String.fetchOne(db, sql: "SELECT key FROM account_key WHERE account_id = ? ORDER BY key LIMIT 1", arguments: [intoID])
+        guard
+            let key = try String.fetchOne(
+                db, sql: "SELECT key FROM account_key WHERE account_id = ? ORDER BY key LIMIT 1", arguments: [intoID])
         else { throw StoreError("account '\(intoName)' has no import identity to plan the merge with") }
         let kinds = Set(
             try String.fetchAll(db, sql: "SELECT DISTINCT source_kind FROM record WHERE account_id = ?", arguments: [fromID])

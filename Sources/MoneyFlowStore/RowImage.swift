@@ -53,8 +53,10 @@ struct RowImage {
 
     /// The row as it is now, or nil when there is none.
     static func capture(_ db: Database, _ key: Key) throws -> Image? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(WorkingCopy.quoted(key.table)) WHERE \(condition(key))",
-                                         arguments: StatementArguments(key.values.map(\.databaseValue)))
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM \(WorkingCopy.quoted(key.table)) WHERE \(condition(key))",
+                arguments: StatementArguments(key.values.map(\.databaseValue)))
         else { return nil }
         return Image(columns: Array(row.columnNames), values: row.databaseValues.map(Cell.init))
     }
@@ -70,7 +72,8 @@ struct RowImage {
         let others = image.columns.filter { !key.columns.contains($0) }
         let update =
             others.isEmpty
-            ? "NOTHING" : "UPDATE SET " + others.map { "\(WorkingCopy.quoted($0)) = excluded.\(WorkingCopy.quoted($0))" }.joined(separator: ", ")
+            ? "NOTHING"
+            : "UPDATE SET " + others.map { "\(WorkingCopy.quoted($0)) = excluded.\(WorkingCopy.quoted($0))" }.joined(separator: ", ")
         try db.execute(
             sql: """
                 INSERT INTO \(table)(\(image.columns.map(WorkingCopy.quoted).joined(separator: ", ")))

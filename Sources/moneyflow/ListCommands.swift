@@ -33,11 +33,13 @@ struct AccountsCommand: ParsableCommand {
         @Argument(help: "The account that stays (name).") var into: String
         @Argument(help: "The account merged into it (name).") var from: String
         @Flag(help: "Show what the merge would do; write nothing.") var dryRun = false
+        @Option(help: "table or json.") var format: ListFormat = .table
         func run() throws {
             let store = try storeOptions.openExisting()
             try requireAccount(into, in: store)
             try requireAccount(from, in: store)
             let r = try ImportService(store: store).mergeAccount(from, into: into, dryRun: dryRun)
+            if format == .json { return printOut(Contracts.merge(r).render(pretty: true)) }
             let head =
                 r.batchID.map { "merged '\(from)' into '\(into)' (batch \($0))" }
                 ?? "would merge '\(from)' into '\(into)' (dry run, nothing written)"

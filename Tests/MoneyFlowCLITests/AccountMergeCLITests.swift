@@ -43,6 +43,9 @@ import Testing
 
         let dry = try PGCLI.output(["accounts", "merge", checking, other, "--dry-run"], store: store)
         #expect(dry.contains("would merge") && dry.contains("12 linked"), "\(dry)")
+        let dryJSON = try PGCLI.output(["accounts", "merge", checking, other, "--dry-run", "--format", "json"], store: store)
+        let planned = try #require(try JSONSerialization.jsonObject(with: Data(dryJSON.utf8)) as? [String: Any], "\(dryJSON)")
+        #expect(planned["batch"] is NSNull && planned["linked"] as? Int == 12 && planned["kept"] as? Int == 1, "\(dryJSON)")
         #expect(try PGCLI.output(["transactions", "--all", "--format", "json"], store: store) == before)
 
         let merged = try PGCLI.output(["accounts", "merge", checking, other], store: store)
@@ -52,7 +55,8 @@ import Testing
 
         let undo = try PGCLI.output(["undo", String(batch)], store: store)
         #expect(undo.contains("the merged account is back"), "\(undo)")
-        #expect(try PGCLI.output(["transactions", "--all", "--format", "json"], store: store) == before, "undo restores both accounts exactly")
+        #expect(
+            try PGCLI.output(["transactions", "--all", "--format", "json"], store: store) == before, "undo restores both accounts exactly")
 
         _ = try PGCLI.output(["accounts", "merge", checking, other], store: store)
         let after = try PGCLI.output(["transactions", "--all", "--format", "json"], store: store)

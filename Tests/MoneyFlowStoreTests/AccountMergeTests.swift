@@ -71,7 +71,8 @@ import Testing
         // Re-importing either file adds nothing: the OFX's identity now points at the merged account.
         for file in [Self.csv, Self.ofx] {
             let again = try service.importFile(path: file, options: FileImportOptions())
-            #expect(again.plan.counts.new == 0 && again.plan.counts.linked == 0 && again.plan.counts.needsReview == 0, "\(again.plan.counts)")
+            #expect(
+                again.plan.counts.new == 0 && again.plan.counts.linked == 0 && again.plan.counts.needsReview == 0, "\(again.plan.counts)")
         }
         #expect(try reopenTestStore(location).transactions(includeAll: true).map(Self.shape).sorted() == expected.sorted())
         #expect(try reopenTestStore(location).accounts().count == 1)
@@ -108,11 +109,15 @@ import Testing
         let (store, _, service, csvAccount, ofxAccount) = try Self.twoAccounts(kind)
         let merged = try #require(try service.mergeAccount(ofxAccount, into: csvAccount, dryRun: false).batchID)
         // A later file in the merged account: undoing the merge first would strand it.
-        let later = try #require(try service.importFile(path: sample("ofx/card_xml_211.ofx"), options: {
-            var o = FileImportOptions()
-            o.accountName = csvAccount
-            return o
-        }()).batchID)
+        let later = try #require(
+            try service.importFile(
+                path: sample("ofx/card_xml_211.ofx"),
+                options: {
+                    var o = FileImportOptions()
+                    o.accountName = csvAccount
+                    return o
+                }()
+            ).batchID)
         #expect(throws: StoreError.self) { try store.undo(batchID: merged) }
         _ = try store.undo(batchID: later)
         #expect(try store.undo(batchID: merged).accountsRestored == 1)
