@@ -45,11 +45,8 @@ struct RowImage {
         var values: [Cell]
     }
 
-    /// The primary key of `table`'s row `row`.
-    static func key(_ db: Database, table: String, row: Row) throws -> Key {
-        let pk = try WorkingCopy.shape(db, table: table).primaryKey
-        return Key(table: table, columns: pk, values: pk.map { Cell(row[$0] as DatabaseValue) })
-    }
+    /// The image of a fetched row.
+    static func image(_ row: Row) -> Image { Image(columns: Array(row.columnNames), values: row.databaseValues.map(Cell.init)) }
 
     /// The row as it is now, or nil when there is none.
     static func capture(_ db: Database, _ key: Key) throws -> Image? {
@@ -58,7 +55,7 @@ struct RowImage {
                 db, sql: "SELECT * FROM \(WorkingCopy.quoted(key.table)) WHERE \(condition(key))",
                 arguments: StatementArguments(key.values.map(\.databaseValue)))
         else { return nil }
-        return Image(columns: Array(row.columnNames), values: row.databaseValues.map(Cell.init))
+        return image(row)
     }
 
     /// Puts the row back as `image` says (nil: removes it).
@@ -101,6 +98,8 @@ struct RowImageLog {
     let batchID: Int64
     private var seq = 0
     private var saved = Set<RowImage.Key>()
+    private var primaryKeys: [String: [String]] = [:]
+    private let encoder = JSONEncoder()
 
     /// `after`: the last sequence number the batch's log already uses.
     init(db: Database, batchID: Int64, after seq: Int = 0) {
@@ -109,22 +108,34 @@ struct RowImageLog {
 
     /// Keeps the rows `sql` selects from `table`, as they are now, unless kept already.
     mutating func keep(_ table: String, where sql: String, _ arguments: StatementArguments) throws {
+        let pk = try primaryKey(table)
         for row in try Row.fetchAll(db, sql: "SELECT * FROM \(WorkingCopy.quoted(table)) WHERE \(sql)", arguments: arguments) {
-            try keep(try RowImage.key(db, table: table, row: row))
+            let key = RowImage.Key(table: table, columns: pk, values: pk.map { RowImage.Cell(row[$0] as DatabaseValue) })
+            try save(key, RowImage.image(row))
         }
     }
 
     /// Keeps the row of `key` as it is now (nothing: undo removes whatever is there then).
     mutating func keep(_ key: RowImage.Key) throws {
+        try save(key, try RowImage.capture(db, key))
+    }
+
+    private mutating func save(_ key: RowImage.Key, _ image: RowImage.Image?) throws {
         guard saved.insert(key).inserted else { return }
-        let image = try RowImage.capture(db, key)
         seq += 1
-        let encoder = JSONEncoder()
         try db.execute(
             sql: "INSERT INTO batch_change(batch_id, seq, kind, target, old_value) VALUES (?, ?, 'row', ?, ?)",
             arguments: [
                 batchID, seq, String(decoding: try encoder.encode(key), as: UTF8.self),
                 try image.map { String(decoding: try encoder.encode($0), as: UTF8.self) },
             ])
+    }
+
+    /// A table's primary key columns, read once per table.
+    private mutating func primaryKey(_ table: String) throws -> [String] {
+        if let pk = primaryKeys[table] { return pk }
+        let pk = try WorkingCopy.shape(db, table: table).primaryKey
+        primaryKeys[table] = pk
+        return pk
     }
 }

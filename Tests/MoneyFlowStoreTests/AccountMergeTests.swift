@@ -122,5 +122,15 @@ import Testing
         _ = try store.undo(batchID: later)
         #expect(try store.undo(batchID: merged).accountsRestored == 1)
         #expect(try store.accounts().count == 2)
+
+        // Undoing the OFX's own import after a merge takes its rows out of the merged account;
+        // the merge can then no longer give them back, and says so.
+        let again = try #require(try service.mergeAccount(ofxAccount, into: csvAccount, dryRun: false).batchID)
+        let ofxBatch = try #require(try store.batches().first { $0.fileName.hasSuffix(".ofx") && $0.undoneAt == nil }?.id)
+        _ = try store.undo(batchID: ofxBatch)
+        let csvOnly = try store.transactions(includeAll: true)
+        #expect(csvOnly.allSatisfy { $0.account == csvAccount && $0.sources.allSatisfy { $0.kind == .csv } })
+        #expect(throws: StoreError.self) { try store.undo(batchID: again) }
+        #expect(try store.transactions(includeAll: true) == csvOnly, "a refused undo changes nothing")
     }
 }
