@@ -133,4 +133,24 @@ import Testing
         #expect(throws: StoreError.self) { try store.undo(batchID: again) }
         #expect(try store.transactions(includeAll: true) == csvOnly, "a refused undo changes nothing")
     }
+
+    @Test(arguments: StoreKind.testable) func theSameFileInBothAccountsStaysOnce(_ kind: StoreKind) throws {
+        let (store, location) = try freshStore(kind)
+        let service = ImportService(store: store)
+        var options = FileImportOptions()
+        options.accountName = "Checking"
+        _ = try service.importFile(path: Self.csv, options: options)
+        let once = try store.transactions(includeAll: true).map(Self.shape).sorted()
+        options.accountName = "Checking copy"
+        options.newAccount = true
+        _ = try service.importFile(path: Self.csv, options: options)
+        let before = try Self.allJSON(location)
+
+        let merged = try service.mergeAccount("Checking copy", into: "Checking", dryRun: false)
+        #expect(merged.alreadyPresent == once.count && merged.linked == 0 && merged.kept == 0, "\(merged)")
+        #expect(merged.transactionsJoined == once.count && merged.transactionsMoved == 0)
+        #expect(try reopenTestStore(location).transactions(includeAll: true).map(Self.shape).sorted() == once)
+        _ = try store.undo(batchID: try #require(merged.batchID))
+        #expect(try Self.allJSON(location) == before)
+    }
 }
