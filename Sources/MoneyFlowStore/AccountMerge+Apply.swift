@@ -26,27 +26,40 @@ extension AccountMerge {
             sql: "INSERT INTO batch_change(batch_id, seq, kind, target) VALUES (?, 1, ?, ?), (?, 2, ?, ?)",
             arguments: [batchID, Self.intoChange, String(intoID), batchID, Self.fromChange, String(fromID)])
         var log = RowImageLog(db: db, batchID: batchID, after: 2)
-        try log.keep("txn", where: "account_id = ?", [fromID])
+        // Every row of `from`'s records and transactions, and the transactions of `into` that
+        // records join (their shown fields are derived again, edits may join them), as they are.
+        let ofFrom = "record_id IN (SELECT id FROM record WHERE account_id = ?)"
+        for (table, condition) in [
+            ("txn", "account_id = ?"), ("link", ofFrom), ("review", ofFrom), ("record_confirmation", ofFrom), ("record", "account_id = ?"),
+            ("user_decision", "transaction_id IN (SELECT id FROM txn WHERE account_id = ?)"),
+        ] {
+            try log.keep(table, where: condition, [fromID])
+        }
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS mf_merge_target (id INTEGER PRIMARY KEY); DELETE FROM mf_merge_target")
+        for move in d.moves.values {
+            switch move {
+            case .join(let t, _, _), .duplicate(let t):
+                try db.cachedStatement(sql: "INSERT INTO mf_merge_target(id) VALUES (?) ON CONFLICT DO NOTHING").execute(arguments: [t])
+            case .review: break
+            }
+        }
+        try log.keep("txn", where: "id IN (SELECT id FROM temp.mf_merge_target)", [])
+        try db.execute(sql: "DELETE FROM mf_merge_target")
         var touched = Set<Int64>()
         for (rid, move) in d.moves.sorted(by: { $0.key < $1.key }) {
-            try log.keep("link", where: "record_id = ?", [rid])
-            try log.keep("review", where: "record_id = ?", [rid])
-            if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) {
+            if let t = try Int64.fetchOne(db.cachedStatement(sql: "SELECT transaction_id FROM link WHERE record_id = ?"), arguments: [rid])
+            {
                 touched.insert(t)
             }
             switch move {
             case .join(let t, let score, let reasons):
-                try log.keep("txn", where: "id = ?", [t])
-                try db.execute(
-                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?",
-                    arguments: [t, score, String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self), rid])
-                try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [rid])
+                try db.cachedStatement(
+                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?"
+                ).execute(arguments: [t, score, String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self), rid])
+                try db.cachedStatement(sql: "DELETE FROM review WHERE record_id = ?").execute(arguments: [rid])
                 touched.insert(t)
             case .duplicate(let t):
-                try log.keep("txn", where: "id = ?", [t])
-                try log.keep("record_confirmation", where: "record_id = ?", [rid])
-                try log.keep("record", where: "id = ?", [rid])
-                try db.execute(sql: "DELETE FROM record WHERE id = ?", arguments: [rid])
+                try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [rid])
                 touched.insert(t)
             case .review(let candidates):
                 try log.keep(RowImage.Key(table: "review", columns: ["record_id"], values: [.integer(rid)]))
@@ -58,20 +71,16 @@ extension AccountMerge {
                     arguments: [rid])
             }
         }
-        try log.keep("record", where: "account_id = ?", [fromID])
         try db.execute(sql: "UPDATE record SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
         // `from`'s transactions: those left without records go, their user edits with their records.
         for (t, target) in d.emptied.sorted(by: { $0.key < $1.key }) {
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [t]) == 0 else {
+            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) == 0
+            else {
                 throw StoreError("transaction \(t) still has records; the merge plan is stale")
             }
-            if let target {
-                try log.keep("txn", where: "id = ?", [target])
-                try PlanApplier.moveEditsIfEmptied(db, from: t, to: target)
-            }
-            try log.keep("user_decision", where: "transaction_id = ?", [t])
-            try db.execute(sql: "DELETE FROM user_decision WHERE transaction_id = ?", arguments: [t])
-            try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [t])
+            if let target { try PlanApplier.moveEditsIfEmptied(db, from: t, to: target) }
+            try db.cachedStatement(sql: "DELETE FROM user_decision WHERE transaction_id = ?").execute(arguments: [t])
+            try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
             touched.remove(t)
         }
         try db.execute(sql: "UPDATE txn SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])

@@ -24,14 +24,13 @@ extension BatchUndo {
         {
             throw StoreError("batch \(batchID) is a merge that later batch \(later) builds on; undo batch \(later) first")
         }
-        let decoder = JSONDecoder()
         for row in try Row.fetchAll(
             db, sql: "SELECT target, old_value FROM batch_change WHERE batch_id = ? AND kind = 'row' AND old_value IS NOT NULL",
             arguments: [batchID])
         {
-            let key = try decoder.decode(RowImage.Key.self, from: Data((row[0] as String).utf8))
+            let key = try RowImage.Key(logText: row[0])
             guard key.table == "record" else { continue }
-            let image = try decoder.decode(RowImage.Image.self, from: Data((row[1] as String).utf8))
+            let image = try RowImage.Image(logText: row[1])
             guard let at = image.columns.firstIndex(of: "batch_id"), case .integer(let b) = image.values[at] else { continue }
             if try String.fetchOne(db, sql: "SELECT undone_at FROM batch WHERE id = ?", arguments: [b]) != nil {
                 throw StoreError(

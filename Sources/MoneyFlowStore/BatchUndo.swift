@@ -25,6 +25,7 @@ struct BatchUndo {
         let changes = try Row.fetchAll(
             db, sql: "SELECT kind, target, old_value FROM batch_change WHERE batch_id = ? ORDER BY seq DESC", arguments: [batchID])
         var currenciesAdded: [(Int64, String)] = []
+        var restorer = RowImage.Restorer(db: db)
         for ch in changes {
             let kind: String = ch["kind"], target: String = ch["target"], old: String? = ch["old_value"]
             switch kind {
@@ -72,7 +73,7 @@ struct BatchUndo {
                     try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [target])
                 }
             case "row":
-                if try RowImage.restore(db, target: target, old: old) == "account", old != nil { result.accountsRestored += 1 }
+                if try restorer.restore(target: target, old: old) == "account", old != nil { result.accountsRestored += 1 }
             case AccountMerge.intoChange, AccountMerge.fromChange: break
             case "account_created": accountsCreated.append(Int64(target)!)
             case "account_key":
