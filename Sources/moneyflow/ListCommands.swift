@@ -35,7 +35,8 @@ struct AccountsCommand: ParsableCommand {
         @Flag(help: "Show what the merge would do; write nothing.") var dryRun = false
         @Option(help: "table or json.") var format: ListFormat = .table
         func run() throws {
-            let store = try storeOptions.openExisting()
+            // A dry run only reads: it works on a read-only store and never upgrades one.
+            let store = try dryRun ? storeOptions.openForReading() : storeOptions.openExisting()
             try requireAccount(into, in: store)
             try requireAccount(from, in: store)
             let r = try ImportService(store: store).mergeAccount(from, into: into, dryRun: dryRun)
