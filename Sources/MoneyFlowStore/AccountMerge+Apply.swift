@@ -20,7 +20,7 @@ extension AccountMerge {
                 r.kept, r.alreadyPresent, r.linked, r.needsReview,
             ])
         let batchID = db.lastInsertedRowID
-        // Rows move between accounts in steps; the undo log restores them in reverse.
+        // Rows move between accounts in steps: foreign keys are checked at the commit.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         try db.execute(
             sql: "INSERT INTO batch_change(batch_id, seq, kind, target) VALUES (?, 1, ?, ?), (?, 2, ?, ?)",
@@ -46,6 +46,7 @@ extension AccountMerge {
         try log.keep("txn", where: "id IN (SELECT id FROM temp.mf_merge_target)", [])
         try db.execute(sql: "DELETE FROM mf_merge_target")
         var touched = Set<Int64>()
+        let encoder = JSONEncoder()
         for (rid, move) in d.moves.sorted(by: { $0.key < $1.key }) {
             if let t = try Int64.fetchOne(db.cachedStatement(sql: "SELECT transaction_id FROM link WHERE record_id = ?"), arguments: [rid])
             {
@@ -55,7 +56,7 @@ extension AccountMerge {
             case .join(let t, let score, let reasons):
                 try db.cachedStatement(
                     sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?"
-                ).execute(arguments: [t, score, String(decoding: try JSONEncoder().encode(reasons), as: UTF8.self), rid])
+                ).execute(arguments: [t, score, String(decoding: try encoder.encode(reasons), as: UTF8.self), rid])
                 try db.cachedStatement(sql: "DELETE FROM review WHERE record_id = ?").execute(arguments: [rid])
                 touched.insert(t)
             case .duplicate(let t):
@@ -65,7 +66,7 @@ extension AccountMerge {
                 try log.keep(RowImage.Key(table: "review", columns: ["record_id"], values: [.integer(rid)]))
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO review(record_id, candidates) VALUES (?, ?)",
-                    arguments: [rid, String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)])
+                    arguments: [rid, String(decoding: try encoder.encode(candidates), as: UTF8.self)])
                 try db.execute(
                     sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)",
                     arguments: [rid])
