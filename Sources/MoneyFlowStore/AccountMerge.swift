@@ -29,8 +29,8 @@ public struct MergeResult: Sendable, Equatable, Codable {
 /// Merges account `from` into account `into` inside one write: the records of `from` move to
 /// `into` and reconcile there by the import engine's plan (the caller's, over the records as
 /// an importer would deliver them), so the overlap of two downloads of one bank account becomes
-/// links instead of every transaction twice. Records the engine may not re-plan (a user's or a
-/// provider's link, superseded rows) keep their transaction,
+/// links instead of every transaction twice. Records the engine may not re-plan (a user's link
+/// or unlink, a provider's link, superseded rows, void transactions) keep their transaction,
 /// which moves along. `from`'s import keys move too, so its files land in `into` later.
 ///
 /// The merge is a batch: every row it changes is kept whole in its undo log (``RowImageLog``),
@@ -99,7 +99,17 @@ struct AccountMerge {
                 editedToo: true
             ).records
         }
-        reopened.sort { $0.recordID < $1.recordID }
+        // A record the user linked or unlinked keeps that decision (an unlink of a record that
+        // was alone already leaves its link to the engine, and only remembers the decision).
+        let decided = Set(
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT r.id FROM record r
+                    JOIN user_decision u ON u.account_id = r.account_id AND u.source_kind = r.source_kind AND u.fingerprint = r.fingerprint
+                    WHERE r.account_id = ?
+                    """, arguments: [fromID]))
+        reopened = reopened.filter { !decided.contains($0.recordID) }.sorted { $0.recordID < $1.recordID }
         let records = reopened.map { r -> IncomingRecord in
             var rec = r.record
             rec.accountKey = key

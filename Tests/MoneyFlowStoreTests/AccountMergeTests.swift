@@ -153,4 +153,25 @@ import Testing
         _ = try store.undo(batchID: try #require(merged.batchID))
         #expect(try Self.allJSON(location) == before)
     }
+
+    @Test(arguments: StoreKind.testable) func aRecordTheUserUnlinkedStaysAlone(_ kind: StoreKind) throws {
+        let (store, location, service, csvAccount, ofxAccount) = try Self.twoAccounts(kind)
+        let csvAmounts = Set(try store.transactions(account: csvAccount).map(\.amount))
+        let alone = try #require(try store.transactions(account: ofxAccount).first { csvAmounts.contains($0.amount) })
+        let record = try #require(alone.sources.first?.id)
+        #expect(try store.unlink(recordID: record).alreadyAlone)
+        let before = try Self.allJSON(location)
+
+        let merged = try service.mergeAccount(ofxAccount, into: csvAccount, dryRun: false)
+        #expect(merged.linked == 11 && merged.kept == 2, "\(merged)")
+        let after = try reopenTestStore(location).transactions()
+        #expect(after.first { $0.sources.contains { $0.id == record } }?.sources.count == 1, "the user's unlink holds")
+        // And keeps holding: the OFX again changes nothing.
+        let again = try service.importFile(path: Self.ofx, options: FileImportOptions())
+        #expect(again.plan.counts.new == 0 && again.plan.counts.linked == 0, "\(again.plan.counts)")
+        #expect(try reopenTestStore(location).transactions().first { $0.sources.contains { $0.id == record } }?.sources.count == 1)
+        if let batch = again.batchID, batch > merged.batchID! { _ = try store.undo(batchID: batch) }
+        _ = try store.undo(batchID: try #require(merged.batchID))
+        #expect(try Self.allJSON(location) == before)
+    }
 }
