@@ -14,6 +14,8 @@ public struct UndoResult: Sendable, Equatable {
     /// Of those, transactions the user had edited: their edits are kept by the records'
     /// identity and come back when those rows are imported again.
     public var editedTransactionsRemoved = 0
+    /// Accounts given back by undoing a merge (`accounts merge`), with all they held.
+    public var accountsRestored = 0
     public init() {}
 }
 

@@ -13,6 +13,7 @@ struct BatchUndo {
         }
         if let undone: String = batch["undone_at"] { throw StoreError("batch \(batchID) was already undone at \(undone)") }
         var result = UndoResult()
+        try checkMergeCanBeUndone()
         // Accounts this batch's records are in: removed below if nothing is left in them.
         var accountsCreated = try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM record WHERE batch_id = ?", arguments: [batchID])
         var touched = Set<Int64>(
@@ -24,6 +25,7 @@ struct BatchUndo {
         let changes = try Row.fetchAll(
             db, sql: "SELECT kind, target, old_value FROM batch_change WHERE batch_id = ? ORDER BY seq DESC", arguments: [batchID])
         var currenciesAdded: [(Int64, String)] = []
+        var restorer = RowImage.Restorer(db: db)
         for ch in changes {
             let kind: String = ch["kind"], target: String = ch["target"], old: String? = ch["old_value"]
             switch kind {
@@ -70,6 +72,9 @@ struct BatchUndo {
                 } else {
                     try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [target])
                 }
+            case "row":
+                if try restorer.restore(target: target, old: old) == "account", old != nil { result.accountsRestored += 1 }
+            case AccountMerge.intoChange, AccountMerge.fromChange: break
             case "account_created": accountsCreated.append(Int64(target)!)
             case "account_key":
                 // An import key lives as long as its account (removed with it below): the

@@ -6,6 +6,18 @@ extension StoreLedgerView: ReopeningLedgerView {
         accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
         except: Set<Int64>, plaidAccountIDs: Set<String>
     ) throws -> Reopening {
+        try reopenable(
+            accountID: accountID, currency: currency, kinds: kinds, from: from, through: through, except: except,
+            plaidAccountIDs: plaidAccountIDs, editedToo: false)
+    }
+
+    /// `editedToo`: records of transactions the user edited are reopened as well (a merge of
+    /// accounts, whose edits go with their records: ``PlanApplier/moveEditsIfEmptied(_:from:to:)``);
+    /// an import's relinks leave them alone.
+    func reopenable(
+        accountID: Int64, currency: String, kinds: Set<SourceKind>, from: LocalDate, through: LocalDate,
+        except: Set<Int64>, plaidAccountIDs: Set<String>, editedToo: Bool
+    ) throws -> Reopening {
         guard !kinds.isEmpty else { return Reopening() }
         let kindList = kinds.map(\.rawValue).sorted()
         // Engine links only, on live transactions nobody edited or linked by hand.
@@ -23,7 +35,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
                   AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
                   AND l.decided_by = 'auto' AND t.status = 'active'
-                  AND t.user_description IS NULL AND t.user_counterparty IS NULL AND t.user_note IS NULL
+                  AND (\(editedToo ? "1" : "0") OR (t.user_description IS NULL AND t.user_counterparty IS NULL AND t.user_note IS NULL))
                   AND NOT EXISTS (SELECT 1 FROM link u WHERE u.transaction_id = l.transaction_id AND u.decided_by = 'user')
                 ORDER BY r.id
                 """)

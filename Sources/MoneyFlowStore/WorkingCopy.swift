@@ -28,7 +28,10 @@ public struct TableShape: Sendable, Equatable {
 /// replacing the copy's content with the server's rows. Nothing here knows the server's SQL.
 /// Tables named `mf_...` are the copy's own bookkeeping, never mirrored.
 public enum WorkingCopy {
-    static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quoted(_ name: String) -> String {
+        // Names almost never hold a quote; an undo of a merge quotes a few per restored row.
+        name.utf8.contains(0x22) ? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + name + "\""
+    }
 
     /// Every table of the copy in name order, then the id counter: loading rows with explicit
     /// ids into an AUTOINCREMENT table writes the counter too, so it is loaded last (see

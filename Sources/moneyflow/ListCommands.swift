@@ -15,8 +15,43 @@ struct AccountsCommand: ParsableCommand {
               moneyflow accounts rename "CMB 8705" "CMB Debit" --ledger-name Assets:CMB:8705
               moneyflow accounts link "CMB Debit" csv:cmb/8705
               moneyflow accounts pair "CMB 3906" "CMB Card 6612"
+              moneyflow accounts merge "Chase Checking" "Chase 1234"
             """,
-        subcommands: [List.self, Rename.self, Link.self, Pair.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Rename.self, Link.self, Pair.self, Merge.self], defaultSubcommand: List.self)
+
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge account FROM into account INTO (one bank account imported as two).",
+            discussion: """
+                The records of FROM move to INTO and reconcile there as an import with
+                --account INTO would have done: rows both accounts hold become one transaction,
+                the rest become transactions of INTO. FROM is gone afterwards, and its files land
+                in INTO from then on. One batch: `moneyflow undo` of it gives both accounts back.
+                Example: moneyflow accounts merge "Chase Checking" "Chase 1234" --dry-run
+                """)
+        @OptionGroup var storeOptions: StoreOptions
+        @Argument(help: "The account that stays (name).") var into: String
+        @Argument(help: "The account merged into it (name).") var from: String
+        @Flag(help: "Show what the merge would do; write nothing.") var dryRun = false
+        @Option(help: "table or json.") var format: ListFormat = .table
+        func run() throws {
+            // A dry run only reads: it works on a read-only store and never upgrades one.
+            let store = try dryRun ? storeOptions.openForReading() : storeOptions.openExisting()
+            try requireAccount(into, in: store)
+            try requireAccount(from, in: store)
+            let r = try ImportService(store: store).mergeAccount(from, into: into, dryRun: dryRun)
+            if format == .json { return printOut(Contracts.merge(r).render(pretty: true)) }
+            let head =
+                r.batchID.map { "merged '\(from)' into '\(into)' (batch \($0))" }
+                ?? "would merge '\(from)' into '\(into)' (dry run, nothing written)"
+            printOut(
+                SafeText.escaped(
+                    "\(head): \(r.records) records: \(r.linked) linked to transactions of '\(into)', \(r.alreadyPresent) already there, "
+                        + "\(r.kept) kept their own transaction\(r.needsReview > 0 ? " (\(r.needsReview) to review)" : ""); "
+                        + "\(r.transactionsJoined) transactions joined, \(r.transactionsMoved) moved"
+                        + (r.batchID.map { "; `moneyflow undo \($0)` takes it back" } ?? "")))
+        }
+    }
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -186,6 +221,7 @@ struct UndoCommand: ParsableCommand {
         printOut(
             "undid batch \(batch): \(c.recordsRemoved) records and \(c.transactionsRemoved) transactions removed"
                 + (c.recordsKept > 0 ? "; \(c.recordsKept) records kept (later active batches also hold them)" : "")
+                + (c.accountsRestored > 0 ? "; the merged account is back with its records and transactions" : "")
                 + (c.editedTransactionsRemoved > 0
                     ? "; \(c.editedTransactionsRemoved) edited transactions removed (edits kept: they return when those rows are imported again)"
                     : ""))

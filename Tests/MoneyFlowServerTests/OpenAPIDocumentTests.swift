@@ -15,8 +15,8 @@ struct OpenAPIDocumentTests {
         "GET /v1/review", "POST /v1/links", "DELETE /v1/links/{record}", "GET /v1/transfers", "POST /v1/transfers",
         "DELETE /v1/transfers/{transaction}", "GET /v1/batches", "POST /v1/batches/{id}/undo",
         "POST /v1/plaid/link-token", "POST /v1/plaid/exchange", "GET /v1/plaid/items", "POST /v1/plaid/sync", "POST /v1/plaid/webhook",
-        "GET /v1/transactions/{id}", "PATCH /v1/transactions/{id}", "PATCH /v1/accounts/{name}", "GET /v1/export", "GET /v1/profiles",
-        "PUT /v1/profiles/{name}", "DELETE /v1/profiles/{name}",
+        "GET /v1/transactions/{id}", "PATCH /v1/transactions/{id}", "PATCH /v1/accounts/{name}", "POST /v1/accounts/{name}/merge",
+        "GET /v1/export", "GET /v1/profiles", "PUT /v1/profiles/{name}", "DELETE /v1/profiles/{name}",
     ]
 
     /// Every `$ref` string anywhere under `value`.

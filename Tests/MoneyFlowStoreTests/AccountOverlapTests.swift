@@ -29,6 +29,8 @@ import Testing
         #expect(said.count == 1, "\(second.plan.statement.warnings)")
         #expect(said.first?.hasPrefix("12 of the 13 rows for the new account") == true, "\(said)")
         #expect(said.first?.contains("--account \"\(csvAccount)\"") == true, "\(said)")
+        let ofxAccount = try #require(try store.accounts().first { $0.name != csvAccount }?.name)
+        #expect(said.first?.contains("moneyflow accounts merge \"\(csvAccount)\" \"\(ofxAccount)\"") == true, "\(said)")
         #expect(second.plan.counts.warnings == second.plan.statement.warnings.count)
         #expect(try store.batches().first { $0.id == second.batchID }?.counts.warnings == second.plan.statement.warnings.count)
 

@@ -43,7 +43,8 @@ enum AccountOverlap {
                     ImportWarning(
                         "\(matched) of the \(rows.count) rows for the new account '\(name)' match transactions of the existing account "
                             + "'\(account.name)' (same amount, dates within \(windowDays) days): if both are one bank account, "
-                            + "`moneyflow undo` this batch and import the file again with --account \"\(account.name)\""))
+                            + "`moneyflow undo` this batch and import the file again with --account \"\(account.name)\", "
+                            + "or merge the accounts: moneyflow accounts merge \"\(account.name)\" \"\(name)\""))
             }
         }
         return out

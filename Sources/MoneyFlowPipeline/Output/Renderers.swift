@@ -91,6 +91,17 @@ public enum Contracts {
             })
     }
 
+    /// `accounts merge --format json` and `POST /v1/accounts/{name}/merge`.
+    public static func merge(_ r: MergeResult) -> JSONOutput {
+        .object([
+            ("into", .string(r.into)), ("from", .string(r.from)), ("batch", r.batchID.map { .int($0) } ?? .null),
+            ("dry_run", .bool(r.batchID == nil)), ("records", .int(Int64(r.records))), ("linked", .int(Int64(r.linked))),
+            ("already_present", .int(Int64(r.alreadyPresent))), ("kept", .int(Int64(r.kept))),
+            ("needs_review", .int(Int64(r.needsReview))), ("transactions_moved", .int(Int64(r.transactionsMoved))),
+            ("transactions_joined", .int(Int64(r.transactionsJoined))),
+        ])
+    }
+
     /// A string map as an object, keys sorted (statement facts).
     static func strings(_ m: [String: String]) -> JSONOutput { .object(m.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }) }
 

@@ -46,6 +46,38 @@ struct RecordRoutes {
             guard case .array(let one) = Contracts.accounts(account), let object = one.first else { throw APIError.notFound() }
             return JSONResponse.make(.object([("account", object)]))
         }
+        v1.post("accounts/:name/merge") { request, context in
+            let user = try context.requireUser()
+            let into = try Query.pathName(context, "name")
+            var request = request
+            let (from, dryRun) = try await Self.mergeBody(&request)
+            let merged = try await ledgers.exclusive(user, "an account merge") { store in
+                try await Blocking.run {
+                    try store.requireAccount(into)
+                    try store.requireAccount(from)
+                    return try ImportService(store: store).mergeAccount(from, into: into, dryRun: dryRun)
+                }
+            }
+            return JSONResponse.make(.object([("merge", Contracts.merge(merged))]))
+        }
+    }
+
+    /// `{"from": NAME, "dry_run": true|false}` (`dry_run` optional); anything else is a 400.
+    static func mergeBody(_ request: inout Request) async throws -> (from: String, dryRun: Bool) {
+        let body = try await JSONBody.object(&request, limit: 1 << 16)
+        let shape = #"send {"from": "<account merged into this one>"} (and "dry_run": true to only see what it would do)"#
+        if let unknown = body.keys.sorted().first(where: { $0 != "from" && $0 != "dry_run" }) {
+            throw APIError.badRequest("unknown key '\(unknown)': \(shape)")
+        }
+        guard let from = body["from"] as? String, !from.isEmpty else { throw APIError.badRequest(shape) }
+        var dryRun = false
+        if let d = body["dry_run"] {
+            guard let b = d as? Bool else {
+                throw APIError.badRequest("dry_run must be true or false: \(shape)")
+            }
+            dryRun = b
+        }
+        return (from, dryRun)
     }
 
     /// The live transaction `id` of this ledger, or 404 (another user's ids are never here).

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+import MoneyFlowCore
+
+extension AccountMerge {
+    /// Change kinds naming the merge's two accounts (no-ops for undo, which restores row
+    /// images): they tell a merge batch from an import, and which account it went into.
+    static let intoChange = "merge_into", fromChange = "merge_from"
+
+    /// Writes `d` as one batch and returns its id. Every row changed is kept whole first.
+    func apply(_ d: Decisions, at date: Date) throws -> Int64 {
+        let r = d.result
+        try db.execute(
+            sql: """
+                INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count, review_count)
+                VALUES (?, ?, 'merge', ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                "merge of '\(fromName)' into '\(intoName)'", "merge:\(fromID):\(intoID)", PlanApplier.timestamp(date),
+                r.kept, r.alreadyPresent, r.linked, r.needsReview,
+            ])
+        let batchID = db.lastInsertedRowID
+        // Rows move between accounts in steps: foreign keys are checked at the commit.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        try db.execute(
+            sql: "INSERT INTO batch_change(batch_id, seq, kind, target) VALUES (?, 1, ?, ?), (?, 2, ?, ?)",
+            arguments: [batchID, Self.intoChange, String(intoID), batchID, Self.fromChange, String(fromID)])
+        var log = RowImageLog(db: db, batchID: batchID, after: 2)
+        // Every row of `from`'s records and transactions, and the transactions of `into` that
+        // records join (their shown fields are derived again, edits may join them), as they are.
+        let ofFrom = "record_id IN (SELECT id FROM record WHERE account_id = ?)"
+        for (table, condition) in [
+            ("txn", "account_id = ?"), ("link", ofFrom), ("review", ofFrom), ("record_confirmation", ofFrom), ("record", "account_id = ?"),
+            ("user_decision", "transaction_id IN (SELECT id FROM txn WHERE account_id = ?)"),
+        ] {
+            try log.keep(table, where: condition, [fromID])
+        }
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS mf_merge_target (id INTEGER PRIMARY KEY); DELETE FROM mf_merge_target")
+        for move in d.moves.values {
+            switch move {
+            case .join(let t, _, _), .duplicate(let t):
+                try db.cachedStatement(sql: "INSERT INTO mf_merge_target(id) VALUES (?) ON CONFLICT DO NOTHING").execute(arguments: [t])
+            case .review: break
+            }
+        }
+        try log.keep("txn", where: "id IN (SELECT id FROM temp.mf_merge_target)", [])
+        try db.execute(sql: "DELETE FROM mf_merge_target")
+        var touched = Set<Int64>()
+        let encoder = JSONEncoder()
+        for (rid, move) in d.moves.sorted(by: { $0.key < $1.key }) {
+            if let t = try Int64.fetchOne(db.cachedStatement(sql: "SELECT transaction_id FROM link WHERE record_id = ?"), arguments: [rid])
+            {
+                touched.insert(t)
+            }
+            switch move {
+            case .join(let t, let score, let reasons):
+                try db.cachedStatement(
+                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?"
+                ).execute(arguments: [t, score, String(decoding: try encoder.encode(reasons), as: UTF8.self), rid])
+                try db.cachedStatement(sql: "DELETE FROM review WHERE record_id = ?").execute(arguments: [rid])
+                touched.insert(t)
+            case .duplicate(let t):
+                try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [rid])
+                touched.insert(t)
+            case .review(let candidates):
+                try log.keep(RowImage.Key(table: "review", columns: ["record_id"], values: [.integer(rid)]))
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO review(record_id, candidates) VALUES (?, ?)",
+                    arguments: [rid, String(decoding: try encoder.encode(candidates), as: UTF8.self)])
+                try db.execute(
+                    sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)",
+                    arguments: [rid])
+            }
+        }
+        try db.execute(sql: "UPDATE record SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
+        // `from`'s transactions: those left without records go, their user edits with their records.
+        for (t, target) in d.emptied.sorted(by: { $0.key < $1.key }) {
+            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) == 0
+            else {
+                throw StoreError("transaction \(t) still has records; the merge plan is stale")
+            }
+            if let target { try PlanApplier.moveEditsIfEmptied(db, from: t, to: target) }
+            try db.cachedStatement(sql: "DELETE FROM user_decision WHERE transaction_id = ?").execute(arguments: [t])
+            try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
+            touched.remove(t)
+        }
+        try db.execute(sql: "UPDATE txn SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
+        for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
+        // What else is kept per account: import keys, currencies, user decisions, statement facts.
+        for (table, keyColumns) in [
+            ("account_key", [String]()), ("account_currency", ["currency"]), ("user_decision", ["source_kind", "fingerprint"]),
+            ("statement_fact", ["batch_id", "key"]),
+        ] {
+            try moveRows(table, keyColumns: keyColumns, log: &log)
+        }
+        try log.keep("account", where: "id = ?", [fromID])
+        try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [fromID])
+        return batchID
+    }
+
+    /// Moves `table`'s rows of `from` to `into`, keeping both sides' rows first. When the
+    /// account is part of the primary key (`keyColumns` the rest of it), a row `into` has
+    /// already wins and `from`'s is dropped.
+    private func moveRows(_ table: String, keyColumns: [String], log: inout RowImageLog) throws {
+        let t = WorkingCopy.quoted(table)
+        if !keyColumns.isEmpty {
+            let columns = keyColumns.map(WorkingCopy.quoted).joined(separator: ", ")
+            for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM \(t) WHERE account_id = ?", arguments: [fromID]) {
+                try log.keep(
+                    RowImage.Key(
+                        table: table, columns: ["account_id"] + keyColumns,
+                        values: [.integer(intoID)] + keyColumns.map { RowImage.Cell(row[$0] as DatabaseValue) }))
+            }
+        }
+        try log.keep(table, where: "account_id = ?", [fromID])
+        try db.execute(sql: "UPDATE OR IGNORE \(t) SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
+        try db.execute(sql: "DELETE FROM \(t) WHERE account_id = ?", arguments: [fromID])
+    }
+}
