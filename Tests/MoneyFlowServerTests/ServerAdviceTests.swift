@@ -63,7 +63,11 @@ struct ServerAdviceTests {
         let encoded = try #require(
             existing.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "-._~").union(.alphanumerics)))
         let warning = warnings.first ?? ""
-        #expect(warning.hasSuffix("import the file again with account=\(encoded)"), "\(warning)")
+        let created = try #require(try await Self.accountNames(h, token: alice).first { $0 != existing })
+        #expect(
+            warning.hasSuffix(
+                "import the file again with account=\(encoded), or merge the accounts: POST /v1/accounts/\(encoded)/merge with {\"from\": \"\(created)\"}"),
+            "\(warning)")
         #expect(!warning.contains("--account") && !warning.contains("moneyflow"), "\(warning)")
         #expect(warning.contains("POST /v1/batches/{id}/undo"), "\(warning)")
         await h.stop()

@@ -27,7 +27,8 @@ enum HTTPAdvice {
     }
 
     /// An import's warnings with the same advice as errors: the overlap warning's
-    /// `--account "NAME"` is the `account=NAME` query parameter over HTTP.
+    /// `--account "NAME"` is the `account=NAME` query parameter over HTTP, and its
+    /// `moneyflow accounts merge "A" "B"` the merge route.
     static func warnings(_ warnings: [ImportWarning]) -> [ImportWarning] {
         warnings.map { w in
             var w = w
@@ -39,8 +40,15 @@ enum HTTPAdvice {
     /// `message` with each command-line phrase replaced by the request that does the same.
     static func rewrite(_ message: String) -> String {
         let swapped = phrases.reduce(message) { $0.replacingOccurrences(of: $1.cli, with: $1.http) }
-        return swapped.replacing(#/--account "([^"]*)"/#) { "account=" + queryValue(String($0.output.1)) }
+        return swapped
+            .replacing(#/moneyflow accounts merge "([^"]*)" "([^"]*)"/#) {
+                "POST /v1/accounts/\(pathValue(String($0.output.1)))/merge with {\"from\": \"\($0.output.2)\"}"
+            }
+            .replacing(#/--account "([^"]*)"/#) { "account=" + queryValue(String($0.output.1)) }
     }
+
+    /// A value as it goes in a path segment (`Chase Checking` → `Chase%20Checking`).
+    static func pathValue(_ text: String) -> String { queryValue(text) }
 
     /// A value as it goes in a query string (`Chase Checking` → `Chase%20Checking`).
     static func queryValue(_ text: String) -> String {
