@@ -52,7 +52,9 @@ struct DryRunTransfersTests {
             }
         }
         let text = try CLI.run(["import", "--dry-run", Self.savings], store: store)
-        #expect(text.stdout.contains("transfers after this import:") && text.stdout.contains("[new transaction (chase_savings_1234_2026Q1.ofx line "))
+        #expect(
+            text.stdout.contains("transfers after this import:")
+                && text.stdout.contains("[new transaction (chase_savings_1234_2026Q1.ofx line "))
 
         let before = try CLI.run(["transactions", "--format", "json"], store: store)
         let known = Set(

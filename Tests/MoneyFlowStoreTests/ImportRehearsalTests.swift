@@ -26,7 +26,9 @@ struct ImportRehearsalTests {
     static func name(_ t: LedgerTransaction, new: Bool) -> String {
         let origin =
             new
-            ? "new@" + t.sources.filter { $0.state == "active" }.map { "\(($0.file as NSString).lastPathComponent):\($0.line ?? 0)" }.joined(separator: ",")
+            ? "new@"
+                + t.sources.filter { $0.state == "active" }.map { "\(($0.file as NSString).lastPathComponent):\($0.line ?? 0)" }.joined(
+                    separator: ",")
             : "#\(t.id)"
         return
             "\(origin) \(t.account) \(t.date.iso) \(t.amount) \(t.description) | \(t.counterparty ?? "-") | \(t.category ?? "-") | \(t.pending)"
@@ -41,7 +43,9 @@ struct ImportRehearsalTests {
     static func steps(_ scenario: String) throws -> [(String, Bool)] {
         // A bank's CSV then its OFX of the same account: 12 rows link, so their transactions
         // show merged fields.
-        if scenario == "csv+ofx" { return [(sample("us/first_platypus_checking.csv"), false), (sample("ofx/first_platypus_checking.ofx"), true)] }
+        if scenario == "csv+ofx" {
+            return [(sample("us/first_platypus_checking.csv"), false), (sample("ofx/first_platypus_checking.ofx"), true)]
+        }
         return try files(scenario).map { ($0, false) }
     }
 
@@ -74,18 +78,25 @@ struct ImportRehearsalTests {
             #expect(
                 rehearsal.transfers.map { Self.describe($0, new: rehearsal.newTransactionIDs) }.sorted()
                     == written.map { Self.describe($0, new: created) }.sorted(), "transfers of \(base)")
-            let merged = after.filter { t in fromFile.contains(t.id) && t.status == "active" && t.sources.filter { $0.state == "active" }.count > 1 }
+            let merged = after.filter { t in
+                fromFile.contains(t.id) && t.status == "active" && t.sources.filter { $0.state == "active" }.count > 1
+            }
             #expect(
                 rehearsal.merged.map { Self.name($0, new: rehearsal.newTransactionIDs.contains($0.id)) }.sorted()
                     == merged.map { Self.name($0, new: created.contains($0.id)) }.sorted(), "merged fields of \(base)")
             // Ids the dry run names as existing exist; ids it made are never shown as such.
-            for t in rehearsal.transfers.flatMap({ [$0.out, $0.into] }) + rehearsal.merged where !rehearsal.newTransactionIDs.contains(t.id) {
+            for t in rehearsal.transfers.flatMap({ [$0.out, $0.into] }) + rehearsal.merged where !rehearsal.newTransactionIDs.contains(t.id)
+            {
                 #expect(before.contains { $0.id == t.id })
             }
             sawTransfers = sawTransfers || !written.isEmpty
             sawMerged = sawMerged || !merged.isEmpty
         }
-        if scenario == "csv+ofx" { #expect(sawMerged, "the OFX rows merge with the CSV's") } else { #expect(sawTransfers, "the scenario pairs transfers") }
+        if scenario == "csv+ofx" {
+            #expect(sawMerged, "the OFX rows merge with the CSV's")
+        } else {
+            #expect(sawTransfers, "the scenario pairs transfers")
+        }
     }
 
     /// A dry run on a ledger that has no rows yet (a new store) leaves no row behind, and its
