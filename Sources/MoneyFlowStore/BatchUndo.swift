@@ -112,7 +112,7 @@ struct BatchUndo {
                 try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
                 result.transactionsRemoved += 1
             } else {
-                try TransactionRefresher.refresh(db, transactionID: t)
+                try MergedViewPass.refresh(db, transactionID: t)
                 try reanchor(t)
             }
         }

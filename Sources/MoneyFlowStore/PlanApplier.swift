@@ -139,7 +139,7 @@ struct PlanApplier {
                 touched.insert(t)
             }
         }
-        for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
+        for t in touched.sorted() { try MergedViewPass.refresh(db, transactionID: t) }
         try restoreKeptEdits(batchID: batchID)
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the

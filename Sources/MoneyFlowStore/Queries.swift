@@ -222,7 +222,7 @@ struct UserDecisions {
     /// Refreshes both transactions; one left with no records at all is deleted, and a
     /// transaction that lost a competitor leaves review.
     private func settle(old: Int64?, new: Int64) throws {
-        try TransactionRefresher.refresh(db, transactionID: new)
+        try MergedViewPass.refresh(db, transactionID: new)
         try db.execute(
             sql:
                 "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
@@ -234,7 +234,7 @@ struct UserDecisions {
             try db.execute(sql: "UPDATE user_decision SET transaction_id = ? WHERE transaction_id = ?", arguments: [new, old])
             try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [old])
         } else {
-            try TransactionRefresher.refresh(db, transactionID: old)
+            try MergedViewPass.refresh(db, transactionID: old)
             try db.execute(
                 sql:
                     "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",

@@ -119,13 +119,13 @@ extension LedgerStore {
     }
 
     /// Writes in one transaction, with SQLite's errors in the store's words. Before it commits,
-    /// the transfers of the transactions it touched are settled (``TransferRefresher``), so no
-    /// write path can leave a stale transfer behind.
+    /// the passes after a write run (``WritePasses``: the transfers of the transactions it
+    /// touched are settled), so no write path can leave a stale transfer behind.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try writeInOneTransaction { db in
-            try TransferTables.track(db)
+            try WritePasses.begin(db)
             let result = try body(db)
-            try TransferRefresher.settle(db)
+            try WritePasses.finish(db)
             return result
         }
     }

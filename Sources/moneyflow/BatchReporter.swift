@@ -184,6 +184,7 @@ struct BatchReporter {
                 SafeText.escaped(
                     "  \(rem.supersededInThisUpdate ? "supersede" : "remove") provider record \(rem.externalID) (record \(rem.recordID!))"))
         }
+        if let rehearsal = r.rehearsal { for line in RehearsalText.lines(rehearsal) { printOut(SafeText.escaped(line)) } }
     }
 }
 

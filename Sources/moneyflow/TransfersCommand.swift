@@ -31,7 +31,7 @@ struct TransfersCommand: ParsableCommand {
         case .json:
             printOut(
                 JSONOutput.object([
-                    ("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer))),
+                    ("transfers", .array(linked.map { Contracts.transfer($0) })), ("review", .array(review.map { Contracts.transfer($0) })),
                 ]).render(pretty: true))
         case .table:
             let cut = wideOption.cells

@@ -43,6 +43,8 @@ public struct FileImportResult: Sendable {
     public var plan: ImportPlan
     /// Nil for a dry run.
     public var batchID: Int64?
+    /// A dry run's rehearsed write: the transfers and merged fields the import would produce.
+    public var rehearsal: ImportRehearsal? = nil
     public var dryRun: Bool { batchID == nil }
 }
 
@@ -146,8 +148,9 @@ public struct ImportService: Sendable {
             return plan
         }
         if options.dryRun {
-            let plan = try withCurrentAccountNames(try store.plan(planned))
-            return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil)
+            let rehearsal = try store.rehearseImport(makePlan: planned)
+            let plan = try withCurrentAccountNames(rehearsal.plan)
+            return FileImportResult(fileName: fileName, importerID: statement.importerID, plan: plan, batchID: nil, rehearsal: rehearsal)
         }
         let applied = try store.importStatement(dryRun: false, makePlan: planned)!
         return FileImportResult(

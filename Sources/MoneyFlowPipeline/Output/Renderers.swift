@@ -47,14 +47,22 @@ public enum Contracts {
         return .object(fields)
     }
 
-    /// One element of `transfers --format json`: both legs, who decided, and why.
-    public static func transfer(_ t: LedgerTransfer) -> JSONOutput {
+    /// One element of `transfers --format json`: both legs, who decided, and why. For a dry
+    /// run (`rehearsedNew` given) each leg also says whether only the rehearsal created it
+    /// (`new`): such a leg has no id (`null`) and names its record's file and line instead.
+    public static func transfer(_ t: LedgerTransfer, rehearsedNew: Set<Int64>? = nil) -> JSONOutput {
         func leg(_ x: LedgerTransaction) -> JSONOutput {
-            .object([
-                ("id", .int(x.id)), ("account", .string(x.account)), ("date", .string(x.date.iso)),
+            let isNew = rehearsedNew?.contains(x.id) ?? false
+            var f: [(String, JSONOutput)] = [
+                ("id", isNew ? .null : .int(x.id)), ("account", .string(x.account)), ("date", .string(x.date.iso)),
                 ("amount", .string(x.amount.decimalString)), ("currency", .string(x.amount.currency)),
                 ("description", .string(x.description)),
-            ])
+            ]
+            if rehearsedNew != nil {
+                let source = x.sources.last { $0.state == "active" } ?? x.sources.last
+                f += [("new", .bool(isNew)), ("file", .string(source?.file)), ("line", .int(source?.line))]
+            }
+            return .object(f)
         }
         return .object([
             ("out", leg(t.out)), ("in", leg(t.into)), ("decided_by", .string(t.decidedBy)),
@@ -166,7 +174,34 @@ public enum Contracts {
             fields.append(("plan", plan(r.plan)))
             fields.append(("relinks", relinks(r.plan)))
         }
+        if let rehearsal = r.rehearsal {
+            fields.append(("transfers", .array(rehearsal.transfers.map { transfer($0, rehearsedNew: rehearsal.newTransactionIDs) })))
+            fields.append(("merged", merged(rehearsal)))
+        }
         return .object(fields)
+    }
+
+    /// A dry run's merged transactions (`merged` of `import --dry-run --json`): the fields each
+    /// would show and the records it would merge; `id` is null for a transaction only the dry
+    /// run created (`new`).
+    static func merged(_ r: ImportRehearsal) -> JSONOutput {
+        .array(
+            r.merged.map { t in
+                let isNew = r.newTransactionIDs.contains(t.id)
+                return .object([
+                    ("id", isNew ? .null : .int(t.id)), ("new", .bool(isNew)), ("account", .string(t.account)),
+                    ("date", .string(t.date.iso)), ("amount", .string(t.amount.decimalString)),
+                    ("currency", .string(t.amount.currency)), ("description", .string(t.description)),
+                    ("counterparty", .string(t.counterparty)), ("category", .string(t.category)), ("pending", .bool(t.pending)),
+                    (
+                        "sources",
+                        .array(
+                            t.sources.filter { $0.state == "active" }.map { s in
+                                .object([("kind", .string(s.kind.rawValue)), ("file", .string(s.file)), ("line", .int(s.line))])
+                            })
+                    ),
+                ])
+            })
     }
 
     /// The decisions of a plan, one per incoming record.

@@ -72,7 +72,7 @@ struct LedgerRoutes {
                 return try store.transfers(account: account)
             }
             return JSONResponse.make(
-                .object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]))
+                .object([("transfers", .array(linked.map { Contracts.transfer($0) })), ("review", .array(review.map { Contracts.transfer($0) }))]))
         }
         v1.post("transfers") { request, context in
             let user = try context.requireUser()

@@ -13,16 +13,12 @@ import MoneyFlowReconcile
 /// widening the span until no group reaches its edge: the result is what deciding over the
 /// whole ledger would give, at the cost of a few weeks of rows per import.
 enum TransferRefresher {
-    /// Settles the transactions noted by ``TransferTables/track(_:)`` during this write. The
-    /// seeds stay in that temporary table and are used by SQL (a first import of a million
-    /// rows touches a million transactions: none of them is copied out to find the few pairs).
-    static func settle(_ db: Database) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM mf_touched_txn)") == true else { return }
-        try refresh(db)
-        try db.execute(sql: "DELETE FROM mf_touched_txn")
-    }
-
-    static func refresh(_ db: Database) throws {
+    /// Decides the transfers of the transactions noted by ``TransferTables/track(_:)`` during
+    /// this write (``TransferPass`` writes the outcome): the outcome, and the transactions whose
+    /// stored pairs it replaces. The seeds stay in that temporary table and are used by SQL (a
+    /// first import of a million rows touches a million transactions: none of them is copied
+    /// out to find the few pairs).
+    static func decide(_ db: Database) throws -> (outcome: TransferOutcome, affected: Set<Int64>) {
         let accounts = try AccountShape.load(db)
         let verdicts = try TransferVerdicts.load(db)
         let seedTable = "SELECT id FROM mf_touched_txn"
@@ -63,8 +59,7 @@ enum TransferRefresher {
                 span = (min(span.0, a - window), max(span.1, b + window))
             }
         }
-        let outcome = TransferMatcher.decide(affected.compactMap { legs[$0] }, verdicts: verdicts)
-        try write(outcome, replacing: affected, db)
+        return (TransferMatcher.decide(affected.compactMap { legs[$0] }, verdicts: verdicts), affected)
     }
 
     /// Which of `ids` are seeds of this write.
