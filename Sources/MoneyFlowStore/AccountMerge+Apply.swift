@@ -85,7 +85,7 @@ extension AccountMerge {
             touched.remove(t)
         }
         try db.execute(sql: "UPDATE txn SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
-        for t in touched.sorted() { try TransactionRefresher.refresh(db, transactionID: t) }
+        for t in touched.sorted() { try MergedViewPass.refresh(db, transactionID: t) }
         // What else is kept per account: import keys, currencies, user decisions, statement facts.
         for (table, keyColumns) in [
             ("account_key", [String]()), ("account_currency", ["currency"]), ("user_decision", ["source_kind", "fingerprint"]),
