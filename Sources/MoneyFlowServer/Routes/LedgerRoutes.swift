@@ -71,8 +71,7 @@ struct LedgerRoutes {
                 try store.requireAccount(account)
                 return try store.transfers(account: account)
             }
-            return JSONResponse.make(
-                .object([("transfers", .array(linked.map(Contracts.transfer))), ("review", .array(review.map(Contracts.transfer)))]))
+            return JSONResponse.make(Contracts.transfers(linked: linked, review: review))
         }
         v1.post("transfers") { request, context in
             let user = try context.requireUser()
