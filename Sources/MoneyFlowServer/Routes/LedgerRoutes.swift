@@ -48,8 +48,7 @@ struct LedgerRoutes {
         }
         v1.post("links") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let ids = try await JSONBody.ids(&request, ["record", "transaction"])
+            let ids = try await JSONBody.ids(request, context, ["record", "transaction"])
             let (record, transaction) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a link") { store in
                 try await Blocking.run { try store.userLink(recordID: record, transactionID: transaction) }
@@ -75,8 +74,7 @@ struct LedgerRoutes {
         }
         v1.post("transfers") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let ids = try await JSONBody.ids(&request, ["out", "in"])
+            let ids = try await JSONBody.ids(request, context, ["out", "in"])
             let (out, into) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a transfer link") { store in
                 try await Blocking.run { try store.linkTransfer(out, into) }
