@@ -59,6 +59,10 @@ public struct ImporterRegistry: Sendable {
     /// The importer with this id.
     public func importer(id: String) -> (any Importer)? { importers.first { $0.id == id } }
 
+    /// The registered importers' ids, in registration order: the values `--format` takes, listed
+    /// by help texts and errors (so a new importer is listed without another edit).
+    public var ids: [String] { importers.map(\.id) }
+
     /// What the registered importers read, for messages about a file none of them reads
     /// (from their ``Importer/displayName``s, so a new importer is named without another edit).
     public var supportedFormats: String { importers.map(\.displayName).joined(separator: "; ") }

@@ -41,20 +41,7 @@ struct BatchReporter {
         for e in failures { printErr("moneyflow: error: " + SafeText.escaped(e.description.replacingOccurrences(of: "\n", with: " "))) }
         if results.isEmpty { throw CLIError("no files found in \(rules.map(\.pattern).joined(separator: ", "))") }
         if json {
-            printOut(
-                JSONOutput.array(
-                    results.map { r in
-                        switch r.outcome {
-                        case .imported(let x): return Contracts.importResult(x, includePlan: dryRun || verbose)
-                        case .failed(let e):
-                            return .object([
-                                ("file", .string(r.displayPath)), ("status", .string("failed")), ("error", .string(e.description)),
-                            ])
-                        case .skipped(let why):
-                            return .object([("file", .string(r.displayPath)), ("status", .string("skipped")), ("reason", .string(why))])
-                        }
-                    }
-                ).render(pretty: true))
+            printOut(JSONOutput.array(results.map { Contracts.batchFile($0, includePlan: dryRun || verbose) }).render(pretty: true))
         } else if !quiet {
             if single, let only = results.first, results.count == 1 {
                 if case .imported(let r) = only.outcome { printSingle(r) }

@@ -10,8 +10,8 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import statement files into the store (one database transaction per file).",
         discussion: """
-            The importer is chosen from each file's content (CMB PDF or its password-protected ZIP,
-            bank CSV, Plaid JSON, OFX/QFX) unless --format says otherwise. Re-importing a file adds nothing.
+            The importer is chosen from each file's content (\(DefaultImporters.registry.supportedFormats))
+            unless --format says otherwise. Re-importing a file adds nothing.
 
             Examples:
               moneyflow import Samples/csv/chase_checking.csv
@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
         help: "Create --account even when its name is one or two edits from an existing account's (otherwise refused as a typo).")
     var newAccount = false
 
-    @Option(help: "Importer: auto, \(DefaultImporters.registry.importers.map(\.id).joined(separator: ", ")).")
+    @Option(help: "Importer: auto, \(DefaultImporters.registry.ids.joined(separator: ", ")).")
     var format: String = "auto"
 
     @Option(

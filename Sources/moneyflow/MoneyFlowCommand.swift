@@ -9,8 +9,10 @@ import MoneyFlowStore
 struct MoneyFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moneyflow",
-        abstract: "Turn bank statements (CMB PDF/ZIP, bank CSV, Plaid JSON, OFX/QFX) into one de-duplicated ledger.",
+        abstract: "Turn bank statements and feeds into one de-duplicated ledger.",
         discussion: """
+            Reads (the importer is chosen by content): \(DefaultImporters.registry.supportedFormats).
+
             Examples:
               moneyflow import statement.zip --password-env CMB_PW
               moneyflow import chase.csv --csv-profile chase --dry-run

@@ -29,10 +29,7 @@ struct TransfersCommand: ParsableCommand {
         let (linked, review) = try store.transfers(account: account)
         switch format {
         case .json:
-            printOut(
-                JSONOutput.object([
-                    ("transfers", .array(linked.map { Contracts.transfer($0) })), ("review", .array(review.map { Contracts.transfer($0) })),
-                ]).render(pretty: true))
+            printOut(Contracts.transfers(linked: linked, review: review).render(pretty: true))
         case .table:
             let cut = wideOption.cells
             for (k, (title, list)) in [("transfers", linked), ("to review", review)].enumerated() {

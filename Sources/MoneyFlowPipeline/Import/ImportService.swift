@@ -90,7 +90,7 @@ public struct ImportService: Sendable {
             guard let i = registry.importer(id: format) ?? (format == "cmb-csv" ? registry.importer(id: "csv") : nil) else {
                 throw ImportError(
                     .unrecognized, file: name,
-                    problem: "unknown format '\(format)' (known: \(registry.importers.map(\.id).joined(separator: ", ")))")
+                    problem: "unknown format '\(format)' (known: \(registry.ids.joined(separator: ", ")))")
             }
             importer = i
         } else if options.csvProfiles != nil, let csv = registry.importer(id: "csv") {

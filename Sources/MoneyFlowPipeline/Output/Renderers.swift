@@ -204,6 +204,23 @@ public enum Contracts {
             })
     }
 
+    /// One element of `import --json` (and `run --json`): an imported file's result, or the
+    /// object of a file that failed or was skipped.
+    public static func batchFile(_ r: BatchFileResult, includePlan: Bool) -> JSONOutput {
+        switch r.outcome {
+        case .imported(let x): return importResult(x, includePlan: includePlan)
+        case .failed(let e):
+            return .object([("file", .string(r.displayPath)), ("status", .string("failed")), ("error", .string(e.description))])
+        case .skipped(let why):
+            return .object([("file", .string(r.displayPath)), ("status", .string("skipped")), ("reason", .string(why))])
+        }
+    }
+
+    /// `transfers --format json` and `GET /v1/transfers`: `{transfers, review}`.
+    public static func transfers(linked: [LedgerTransfer], review: [LedgerTransfer]) -> JSONOutput {
+        .object([("transfers", .array(linked.map { transfer($0) })), ("review", .array(review.map { transfer($0) }))])
+    }
+
     /// The decisions of a plan, one per incoming record.
     public static func plan(_ p: ImportPlan) -> JSONOutput {
         .array(

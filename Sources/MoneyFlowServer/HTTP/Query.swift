@@ -76,13 +76,12 @@ enum JSONBody {
 
     /// The request's JSON object of optional text fields, at least one of `keys` and nothing
     /// else (a misspelt key is refused, never ignored).
-    static func strings(_ request: inout Request, _ keys: [String]) async throws -> [String: String] {
-        let body = try await object(&request, limit: 1 << 16)
+    static func strings(_ request: Request, _ context: ServerRequestContext, _ keys: [String]) async throws -> [String: String] {
         let shape = "send a JSON object with any of " + keys.map { "\"\($0)\": \"...\"" }.joined(separator: ", ")
         var out: [String: String] = [:]
-        for (key, value) in body {
+        for (key, value) in try await fields(request, context, shape: shape) {
             guard keys.contains(key) else { throw APIError.badRequest("unknown key '\(key)': \(shape)") }
-            guard let text = value as? String else { throw APIError.badRequest("\(key) must be a string: \(shape)") }
+            guard case .text(let text) = value else { throw APIError.badRequest("\(key) must be a string: \(shape)") }
             out[key] = text
         }
         if out.isEmpty { throw APIError.badRequest(shape) }
@@ -91,12 +90,41 @@ enum JSONBody {
 
     /// The request's JSON object holding an integer id under each of `keys`, in that order;
     /// anything else is a 400 that shows the expected shape.
-    static func ids(_ request: inout Request, _ keys: [String]) async throws -> [Int64] {
-        let body = try await object(&request, limit: 1 << 16)
-        let ids = keys.compactMap { body[$0] as? Int64 ?? (body[$0] as? Int).map(Int64.init) }
-        guard ids.count == keys.count else {
-            throw APIError.badRequest("send {" + keys.map { "\"\($0)\": <id>" }.joined(separator: ", ") + "}")
-        }
+    static func ids(_ request: Request, _ context: ServerRequestContext, _ keys: [String]) async throws -> [Int64] {
+        let shape = "send {" + keys.map { "\"\($0)\": <id>" }.joined(separator: ", ") + "}"
+        let body = try await fields(request, context, shape: shape)
+        let ids = keys.compactMap { key -> Int64? in if case .id(let id) = body[key] { id } else { nil } }
+        guard ids.count == keys.count else { throw APIError.badRequest(shape) }
         return ids
+    }
+
+    /// The body decoded by Hummingbird's `request.decode(as:context:)`, which reads at most the
+    /// context's `maxUploadSize` (64 KiB) before decoding; a body that is not a JSON object
+    /// (or is empty) is a 400 showing `shape`.
+    static func fields(_ request: Request, _ context: ServerRequestContext, shape: String) async throws -> [String: BodyValue] {
+        do {
+            return try await request.decode(as: [String: BodyValue].self, context: context)
+        } catch let e as HTTPError where e.status == .badRequest {
+            throw APIError.badRequest(shape)
+        }
+    }
+}
+
+/// One value of a small JSON request body: the text or integer id a route reads, or anything
+/// else (refused by the reader with the key's name).
+enum BodyValue: Decodable {
+    case text(String)
+    case id(Int64)
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let text = try? value.decode(String.self) {
+            self = .text(text)
+        } else if let id = try? value.decode(Int64.self) {
+            self = .id(id)
+        } else {
+            self = .other
+        }
     }
 }

@@ -7,6 +7,10 @@ struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var user: ServerUser?
 
+    /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
+    /// renames); uploads have their own cap (`--max-body-mib`).
+    var maxUploadSize: Int { 1 << 16 }
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
     }

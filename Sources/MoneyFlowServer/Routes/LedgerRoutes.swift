@@ -48,8 +48,7 @@ struct LedgerRoutes {
         }
         v1.post("links") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let ids = try await JSONBody.ids(&request, ["record", "transaction"])
+            let ids = try await JSONBody.ids(request, context, ["record", "transaction"])
             let (record, transaction) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a link") { store in
                 try await Blocking.run { try store.userLink(recordID: record, transactionID: transaction) }
@@ -71,13 +70,11 @@ struct LedgerRoutes {
                 try store.requireAccount(account)
                 return try store.transfers(account: account)
             }
-            return JSONResponse.make(
-                .object([("transfers", .array(linked.map { Contracts.transfer($0) })), ("review", .array(review.map { Contracts.transfer($0) }))]))
+            return JSONResponse.make(Contracts.transfers(linked: linked, review: review))
         }
         v1.post("transfers") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let ids = try await JSONBody.ids(&request, ["out", "in"])
+            let ids = try await JSONBody.ids(request, context, ["out", "in"])
             let (out, into) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a transfer link") { store in
                 try await Blocking.run { try store.linkTransfer(out, into) }

@@ -19,8 +19,7 @@ struct RecordRoutes {
         v1.patch("transactions/:id") { request, context in
             let user = try context.requireUser()
             let id = try Query.pathID(context, "id")
-            var request = request
-            let edit = try await JSONBody.strings(&request, ["description", "counterparty", "note"])
+            let edit = try await JSONBody.strings(request, context, ["description", "counterparty", "note"])
             let edited = try await ledgers.exclusive(user, "an edit") { store in
                 try await Blocking.run {
                     _ = try Self.existing(id, in: store)
@@ -33,8 +32,7 @@ struct RecordRoutes {
         v1.patch("accounts/:name") { request, context in
             let user = try context.requireUser()
             let name = try Query.pathName(context, "name")
-            var request = request
-            let change = try await JSONBody.strings(&request, ["name", "ledger_name"])
+            let change = try await JSONBody.strings(request, context, ["name", "ledger_name"])
             if change["name"]?.isEmpty == true { throw APIError.badRequest("name must not be empty") }
             let account = try await ledgers.exclusive(user, "an account rename") { store in
                 try await Blocking.run {
