@@ -80,7 +80,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API of the SQLite that GRDB links, for the bulk write path.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
+            ],
+            // The current schema for readers, generated from the migrations (SchemaFileTests).
+            exclude: ["schema.sql"]),
         // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
         .target(
             name: "MoneyFlowConfig",
