@@ -71,12 +71,18 @@ let package = Package(
             name: "MoneyFlowStore",
             dependencies: [
                 "MoneyFlowCore",
-                // Only for the engine's view protocols (AliasLedgerView) that the store implements.
+                // The engine, for two things the store does inside its writes and reads: every
+                // write settles the transfers of the transactions it touched with the engine's
+                // TransferMatcher (Transfers/TransferRefresher, TransferVerdicts), and the store's
+                // view implements the engine's AliasLedgerView (StoreLedgerView+Aliases). The
+                // engine itself never imports the store.
                 "MoneyFlowReconcile",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API of the SQLite that GRDB links, for the bulk write path.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
+            ],
+            // The current schema for readers, generated from the migrations (SchemaFileTests).
+            exclude: ["schema.sql"]),
         // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
         .target(
             name: "MoneyFlowConfig",

@@ -19,6 +19,14 @@ public struct MatchReason: Sendable, Hashable, Codable, CustomStringConvertible 
     public var description: String { "\(factor): \(detail)" }
 }
 
+/// What a link decision asserts for later imports to act on, apart from its reasons (which
+/// are sentences for people and may be reworded freely). Stored with the link (`link.evidence`).
+public enum LinkEvidence: String, Sendable, Hashable, Codable {
+    /// The texts share nothing and provider ids agreed, or the date was exact and the amount
+    /// unique: the pair's two texts are a learned alias for later imports (`AliasLedgerView` in the engine).
+    case carried
+}
+
 /// A candidate offered to the user when the engine abstains.
 public struct ReviewCandidate: Sendable, Hashable, Codable {
     public var transactionID: Int64?
@@ -39,8 +47,9 @@ public enum RecordDecision: Sendable, Hashable, Codable {
     case update(recordID: Int64)
     /// A new real-world transaction.
     case new
-    /// The same real transaction as stored transaction `transactionID`.
-    case link(transactionID: Int64, score: Double, reasons: [MatchReason])
+    /// The same real transaction as stored transaction `transactionID`; `evidence` is what the
+    /// link asserts for later imports (nil: nothing beyond the link itself).
+    case link(transactionID: Int64, score: Double, reasons: [MatchReason], evidence: LinkEvidence? = nil)
     /// Posted record replacing pending record `pendingRecordID` on the same transaction.
     case supersede(pendingRecordID: Int64, transactionID: Int64, reasons: [MatchReason])
     /// The same real transaction as the one created by entry `index` of this same plan.

@@ -11,9 +11,22 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// An OFX/QFX download (OFX 1.x SGML or 2.x XML; bank and credit-card statements).
     case ofx = "ofx"
 
+    /// What the source is to an account; generic code asks this, never the source's name.
+    public var role: SourceRole { self == .plaid ? .feed : .statement }
+
     /// True for the bank's own records (statements and bank CSVs), whose date, amount,
     /// description and balance win in the merged view.
-    public var isBankOwn: Bool { self != .plaid }
+    public var isBankOwn: Bool { role == .statement }
+}
+
+/// The part a source plays for an account (see the store's `SourcePrecedence`).
+public enum SourceRole: Sendable, Hashable {
+    /// The bank's own account of it (a statement, a bank CSV, an OFX download): its dates,
+    /// amounts and balances are what the account's balance is made of.
+    case statement
+    /// A provider's feed (Plaid): knows merchants and categories, sends pending transactions
+    /// before they post.
+    case feed
 }
 
 /// Where in its source file a record was read.

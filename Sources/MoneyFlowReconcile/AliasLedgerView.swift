@@ -2,7 +2,7 @@ import MoneyFlowCore
 
 /// A stored transaction that holds a bank record and a provider record on evidence other than
 /// their text: the engine linked them with their texts sharing nothing because provider ids
-/// agreed or the date was exact and the amount unique (reason `carried`), or a user linked
+/// agreed or the date was exact and the amount unique (``LinkEvidence/carried``), or a user linked
 /// them. Its two texts are then a learned alias (``TextlessLinkRule``), exactly as a carried
 /// pair of the same import would be.
 public struct ConfirmedPairing: Sendable, Hashable {
@@ -29,7 +29,7 @@ public struct ConfirmedPairing: Sendable, Hashable {
 public protocol AliasLedgerView: LedgerView {
     /// Pairings of live, not reviewed transactions of an account in a currency: per
     /// transaction, each active bank record with each active provider record, when one of its
-    /// records' links is a user's decision or an engine link whose reasons include `carried`.
+    /// records' links is a user's decision or an engine link whose evidence is `.carried`.
     /// Never a record waiting in review.
     func confirmedPairings(accountID: Int64, currency: String) throws -> [ConfirmedPairing]
 }

@@ -221,7 +221,7 @@ struct ComponentSolver {
             let s = g.replacements[Int(p.replacement)].pendingRecordID
             out.append((index, .supersede(pendingRecordID: s, transactionID: t, reasons: reasons(p))))
         } else {
-            out.append((index, .link(transactionID: t, score: p.score, reasons: reasons(p))))
+            out.append((index, .link(transactionID: t, score: p.score, reasons: reasons(p), evidence: evidence(p))))
         }
     }
 
@@ -254,6 +254,14 @@ struct ComponentSolver {
         return ReviewCandidate(transactionID: g.candidates[Int(p.col)].id, score: p.score, reasons: reasons(p))
     }
 
+    /// What an accepted pair asserts for later imports: `.carried` when the texts share nothing
+    /// and provider ids or an exact date with a unique amount stood for it (its texts are then a
+    /// learned alias, read back through ``AliasLedgerView``). The reason of the same name
+    /// explains it to people; only this value is acted on.
+    func evidence(_ p: MatchPair) -> LinkEvidence? {
+        p.replacement < 0 && p.sim < Scoring.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) ? .carried : nil
+    }
+
     /// Why a pair was proposed, for the plan, `review` and `--dry-run`.
     func reasons(_ p: MatchPair) -> [MatchReason] {
         let amount = g.records[g.idx[Int(p.row)]].amount
@@ -268,8 +276,8 @@ struct ComponentSolver {
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
-        if p.sim < Scoring.textEvidenceFloor && (p.externalIDAgrees || g.carried(p)) {
-            // Read back by later imports: this link teaches its two texts as an alias (AliasLedgerView).
+        if evidence(p) == .carried {
+            // For people; later imports act on the typed `evidence(p)` stored with the link.
             out.append(
                 MatchReason(
                     "carried",

@@ -118,7 +118,7 @@ extension Reconciler {
             let d = resolve(decided[k] ?? .new, base: base)
             let unchanged: Bool
             switch (r.standing, d) {
-            case (.linked, .link(let t, _, _)): unchanged = t == r.transactionID
+            case (.linked, .link(let t, _, _, _)): unchanged = t == r.transactionID
             case (.standalone, .new), (.review, .needsReview): unchanged = true
             default: unchanged = false
             }

@@ -49,8 +49,8 @@ struct BatchUndo {
                 if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) {
                     touched.insert(t)
                     try db.execute(
-                        sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = ? WHERE record_id = ?",
-                        arguments: [snap.transactionID, snap.score, snap.reasons, snap.decidedBy, rid])
+                        sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = ?, evidence = ? WHERE record_id = ?",
+                        arguments: [snap.transactionID, snap.score, snap.reasons, snap.decidedBy, snap.evidence, rid])
                     try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [rid])
                     if let c = snap.reviewCandidates {
                         try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, c])

@@ -83,9 +83,10 @@ struct PlanApplier {
                 recordIDs[entry.index] = try insertRecord(
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t,
                     score: 1, reasonsJSON: Self.newReasonJSON)
-            case .link(let t, let score, let reasons):
+            case .link(let t, let score, let reasons, let evidence):
                 recordIDs[entry.index] = try insertRecord(
-                    rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
+                    rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons,
+                    evidence: evidence)
                 touched.insert(t)
             case .linkToIncoming(let other, let score, let reasons):
                 guard createdTransactions.indices.contains(other), case let t = createdTransactions[other], t != 0 else {
@@ -214,20 +215,23 @@ struct PlanApplier {
             let old = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT l.transaction_id, l.score, l.reasons, l.decided_by, rv.candidates
+                    SELECT l.transaction_id, l.score, l.reasons, l.decided_by, rv.candidates, l.evidence
                     FROM link l LEFT JOIN review rv ON rv.record_id = l.record_id WHERE l.record_id = ?
                     """, arguments: [id]),
             (old[0] as Int64) == relink.fromTransactionID, (old[3] as String) == "auto"
         else {
             throw StoreError("record \(id) changed since this import was planned")
         }
-        let snapshot = LinkSnapshot(transactionID: old[0], score: old[1], reasons: old[2], decidedBy: old[3], reviewCandidates: old[4])
+        let snapshot = LinkSnapshot(
+            transactionID: old[0], score: old[1], reasons: old[2], decidedBy: old[3], reviewCandidates: old[4], evidence: old[5])
         try saveChange(
             batchID, kind: "link_moved", target: String(id), old: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self))
         let target: Int64, score: Double, reasonsJSON: String
         var review: [ReviewCandidate]? = nil
+        var evidence: LinkEvidence? = nil
         switch relink.decision {
-        case .link(let t, let sc, let reasons):
+        case .link(let t, let sc, let reasons, let e):
+            evidence = e
             (target, score, reasonsJSON) = (t, sc, String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
         case .linkToIncoming(let i, let sc, let reasons):
             guard createdTransactions.indices.contains(i), createdTransactions[i] != 0 else {
@@ -249,8 +253,8 @@ struct PlanApplier {
             throw StoreError("plan relinks record \(id) with an unsupported decision (\(relink.decision.label))")
         }
         try db.execute(
-            sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?",
-            arguments: [target, score, reasonsJSON, id])
+            sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto', evidence = ? WHERE record_id = ?",
+            arguments: [target, score, reasonsJSON, evidence?.rawValue, id])
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [id])
         if let review {
             try db.execute(
@@ -402,22 +406,22 @@ struct PlanApplier {
 
     private func insertRecord(
         _ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
-        score: Double, reasons: [MatchReason], decidedBy: String = "auto"
+        score: Double, reasons: [MatchReason], decidedBy: String = "auto", evidence: LinkEvidence? = nil
     ) throws -> Int64 {
         let reasonsJSON = String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self)
         return try insertRecord(
             r, entry: entry, accountID: accountID, batchID: batchID, transactionID: transactionID,
-            score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy)
+            score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy, evidence: evidence)
     }
 
     private func insertRecord(
         _ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
-        score: Double, reasonsJSON: String, decidedBy: String = "auto"
+        score: Double, reasonsJSON: String, decidedBy: String = "auto", evidence: LinkEvidence? = nil
     ) throws -> Int64 {
         try rows.addRecord(
             RecordRow(
                 entryIndex: entry.index, fingerprint: entry.fingerprint, accountID: accountID, batchID: batchID,
-                transactionID: transactionID, score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy))
+                transactionID: transactionID, score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy, evidence: evidence))
     }
 }
 
@@ -428,4 +432,7 @@ struct LinkSnapshot: Codable {
     var reasons: String
     var decidedBy: String
     var reviewCandidates: String?
+    /// `link.evidence` (absent in snapshots written before the column existed: the migration
+    /// that added it filled them in).
+    var evidence: String?
 }

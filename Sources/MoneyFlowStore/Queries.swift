@@ -176,7 +176,7 @@ struct UserDecisions {
         try db.execute(
             sql: """
                 INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"linked by user"}]', 'user')
-                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
+                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user', evidence = NULL
                 """, arguments: [recordID, transactionID])
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
         try remember(r, transactionID: transactionID)
@@ -199,7 +199,7 @@ struct UserDecisions {
         try db.execute(
             sql: """
                 INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
-                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user'
+                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user', evidence = NULL
                 """, arguments: [recordID, t])
         try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
         try remember(r, transactionID: nil)

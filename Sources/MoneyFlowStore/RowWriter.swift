@@ -20,6 +20,8 @@ struct RecordRow {
     var score: Double
     var reasonsJSON: String
     var decidedBy: String
+    /// ``LinkEvidence`` the link asserts (`link.evidence`), nil for none.
+    var evidence: LinkEvidence? = nil
     var id: Int64 = 0
 }
 
@@ -131,7 +133,7 @@ final class RowWriter {
         "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
         "category", "pending", "line", "page", "row", "raw", "file_seq",
     ]
-    static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by"]
+    static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by", "evidence"]
 
     /// Binds and runs `rows` in chunks of ``batchSize``; `bindRow(statement, firstParameter, row)`.
     private func write<T>(_ rows: [T], table: String, columns: [String], bindRow: (RawStatement, Int32, T) -> Void) throws {
@@ -172,7 +174,7 @@ final class RowWriter {
     private func writeLinks(_ rows: [RecordRow]) throws {
         try write(rows, table: "link", columns: Self.linkColumns) { s, p, x in
             s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON);
-            s.bind(p + 4, x.decidedBy)
+            s.bind(p + 4, x.decidedBy); s.bind(p + 5, x.evidence?.rawValue)
         }
     }
 }

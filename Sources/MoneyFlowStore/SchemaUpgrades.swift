@@ -138,6 +138,23 @@ enum SchemaUpgrades {
                       AND substr(external_id, 1, 8) GLOB '[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]'
                     """)
         }
+        // What an engine link asserts for later imports (`LinkEvidence`: `carried`, its texts are
+        // a learned alias) is a column, written from the engine's typed decision; the reasons
+        // are sentences for people and may be reworded. Existing links (and the links an undo
+        // puts back after a relink) take it from the reason that used to say it.
+        m.registerMigration("v11-link-evidence") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE link ADD COLUMN evidence TEXT CHECK (evidence IN ('carried'));
+                    UPDATE link SET evidence = 'carried'
+                    WHERE decided_by = 'auto'
+                      AND EXISTS (SELECT 1 FROM json_each(link.reasons) j WHERE json_extract(j.value, '$.factor') = 'carried');
+                    UPDATE batch_change SET old_value = json_set(old_value, '$.evidence', 'carried')
+                    WHERE kind = 'link_moved' AND json_extract(old_value, '$.decidedBy') = 'auto'
+                      AND EXISTS (SELECT 1 FROM json_each(json_extract(batch_change.old_value, '$.reasons')) j
+                                  WHERE json_extract(j.value, '$.factor') = 'carried');
+                    """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

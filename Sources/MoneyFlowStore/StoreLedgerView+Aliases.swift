@@ -4,11 +4,11 @@ import MoneyFlowReconcile
 
 extension StoreLedgerView: AliasLedgerView {
     /// Bank x provider record texts of the account's confirmed transactions (see
-    /// ``AliasLedgerView``). The evidence is read from the links as stored: an engine link
-    /// says `carried` only when its texts shared nothing and provider ids or an exact date with
-    /// a unique amount stood for it; a link without that reason (text-confirmed, alias-carried,
-    /// or made before the reason existed) teaches nothing, so an earlier guess never becomes
-    /// an alias.
+    /// ``AliasLedgerView``). The evidence is the links' typed `evidence` column, never their
+    /// reasons (sentences for people): an engine link holds ``LinkEvidence/carried`` only when
+    /// its texts shared nothing and provider ids or an exact date with a unique amount stood
+    /// for it; a link without it (text-confirmed, alias-carried, or made before the engine
+    /// said so) teaches nothing, so an earlier guess never becomes an alias.
     func confirmedPairings(accountID: Int64, currency: String) throws -> [ConfirmedPairing] {
         let plaid = SourceKind.plaid.rawValue
         let rows = try Row.fetchCursor(
@@ -25,11 +25,9 @@ extension StoreLedgerView: AliasLedgerView {
                   AND EXISTS (SELECT 1 FROM link e JOIN record x ON x.id = e.record_id AND x.state = 'active'
                               WHERE e.transaction_id = t.id
                                 AND (e.decided_by = 'user'
-                                     OR (e.decided_by = 'auto'
-                                         AND EXISTS (SELECT 1 FROM json_each(e.reasons) j
-                                                     WHERE json_extract(j.value, '$.factor') = 'carried'))))
+                                     OR (e.decided_by = 'auto' AND e.evidence = ?)))
                 ORDER BY t.id, b.id, p.id
-                """, arguments: [accountID, currency, plaid, plaid])
+                """, arguments: [accountID, currency, plaid, plaid, LinkEvidence.carried.rawValue])
         var out: [ConfirmedPairing] = []
         while let row = try rows.next() {
             out.append(

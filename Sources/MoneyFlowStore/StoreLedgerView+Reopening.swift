@@ -97,11 +97,11 @@ extension StoreLedgerView: ReopeningLedgerView {
     {
         s.reset()
         s.bind(1, transactionID)
-        var sources: [TransactionRefresher.Source] = []
+        var sources: [SourcePrecedence.Record] = []
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
-            let source = TransactionRefresher.Source(
+            let source = SourcePrecedence.Record(
                 kind: s.string(1), pending: s.int64(2) != 0, date: s.string(3), amountMinor: s.int64(4),
                 currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
             sources.append(source)
@@ -110,7 +110,7 @@ extension StoreLedgerView: ReopeningLedgerView {
             if let e = s.optionalString(8) { externalIDs.append(e) }
             if let f = s.optionalString(9) { plaidAccountIDs.append(f) }
         }
-        guard let m = TransactionRefresher.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
+        guard let m = SourcePrecedence.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),

@@ -125,7 +125,7 @@ struct BatchReporter {
     static func describe(_ decision: RecordDecision) -> String {
         var d = decision.label
         switch decision {
-        case .link(let tid, let s, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
+        case .link(let tid, let s, _, _): d += " -> transaction \(tid) (score \(String(format: "%.2f", s)))"
         case .supersede(_, let tid, _): d += " -> transaction \(tid)"
         case .alreadyPresent(let rid), .update(let rid): d += " (record \(rid))"
         case .linkToIncoming(let i, _, _), .supersedeIncoming(let i, _): d += " -> row \(i + 1) of this file"

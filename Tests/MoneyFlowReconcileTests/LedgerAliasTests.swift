@@ -1,9 +1,12 @@
 import Foundation
+import GRDB
 import MoneyFlowCore
 import MoneyFlowPipeline
-import MoneyFlowStore
 import MoneyFlowStoreTestSupport
+import MoneyFlowTestSupport
 import Testing
+
+@testable import MoneyFlowStore
 
 /// Aliases the ledger already confirmed (``AliasLedgerView``): a transaction holding a bank
 /// record and a provider record whose texts share nothing, linked on evidence other than text
@@ -48,7 +51,7 @@ import Testing
         let (r, store) = try Self.run(kind, earlier, statementFirst: statementFirst)
         #expect(r.plan.counts.linked == 1 && r.plan.counts.needsReview == 0, "\(r.plan.entries.map { describe($0.decision) })")
         #expect(try store.pendingReviews().isEmpty)
-        guard case .link(_, _, let reasons)? = r.plan.entries.first?.decision else { Issue.record("\(r.plan.entries)"); return }
+        guard case .link(_, _, let reasons, _)? = r.plan.entries.first?.decision else { Issue.record("\(r.plan.entries)"); return }
         let alias = try #require(reasons.first { $0.factor == "alias" })
         #expect(alias.detail.contains("1 confirmed transaction(s) of the ledger") && !alias.detail.contains("this import"), "\(alias)")
         let t = try #require(try store.transactions().first { $0.amount.minorUnits == -2733 })
@@ -69,6 +72,46 @@ import Testing
         let separate = canonical(try store.transactions()), together = canonical(combined.transactions)
         #expect(Bool(separate == together), "\(diff(together, separate))")
         #expect(together.count == 2)
+    }
+
+    /// The evidence later imports act on is the link's typed `evidence`, not its reasons: with
+    /// every stored reason reworded (another factor name and sentence, as a new wording would
+    /// write them), the stored carried link still teaches the alias.
+    @Test(arguments: StoreKind.testable) func rewordedReasonsTeachTheSame(_ kind: StoreKind) throws {
+        let earlier = [Self.statement([F.bank(-60, -3012, row: 1)]), Self.feed([F.feed("e1", -60, -3012, row: 1)])]
+        let (r, store) = try Self.run(kind, earlier, statementFirst: false) { store in
+            let reworded = #"[{"factor":"textless","detail":"reworded for people"}]"#
+            let n = try store.write { db in
+                try db.execute(sql: "UPDATE link SET reasons = ?", arguments: [reworded])
+                return db.changesCount
+            }
+            #expect(n == 2, "both earlier records' links reworded")
+        }
+        #expect(r.plan.counts.linked == 1 && r.plan.counts.needsReview == 0, "\(r.plan.entries.map { describe($0.decision) })")
+        #expect(try store.pendingReviews().isEmpty)
+    }
+
+    /// A store written before links had `evidence` kept it only in the reason: the upgrade
+    /// fills the column from it, so the stored carried link still teaches the alias.
+    @Test func anUpgradedStoreKeepsWhatItsCarriedLinksTaught() throws {
+        let path = try TestPaths.tempDir("alias-upgrade") + "/old.sqlite"
+        try {
+            let service = ImportService(store: try LedgerStore(path: path))
+            try importFile(service, Self.statement([F.bank(-60, -3012, row: 1)]), name: "earlier-0")
+            try importFile(service, Self.feed([F.feed("e1", -60, -3012, row: 1)]), name: "earlier-1")
+        }()
+        // As the older MoneyFlow stored it: no column, the reason alone.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "ALTER TABLE link DROP COLUMN evidence")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v11-link-evidence'")
+        }
+        let store = try LedgerStore(path: path)
+        let carried = try store.write { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE evidence = 'carried'") }
+        #expect(carried == 1, "the feed record's link, linked without text")
+        let service = ImportService(store: store)
+        try importFile(service, Self.lateFeed, name: "late-first")
+        let r = try service.apply(Self.lateStatement, fileName: "late-second", sha256: "sha-late-second", options: FileImportOptions())
+        #expect(r.plan.counts.linked == 1 && r.plan.counts.needsReview == 0, "\(r.plan.entries.map { describe($0.decision) })")
     }
 
     /// A pair the user linked by hand teaches the alias as well; the same pair left in review

@@ -44,7 +44,7 @@ import Testing
                 moved += 1
                 let t = try #require(home[x.recordID], "seed \(seed): relinked record \(x.recordID) is in no live transaction")
                 switch x.decision {
-                case .link(let target, _, _):
+                case .link(let target, _, _, _):
                     #expect(t.id == target, "seed \(seed): record \(x.recordID) should have moved to \(target)")
                     #expect(t.sources.count > 1)
                 case .new, .needsReview:

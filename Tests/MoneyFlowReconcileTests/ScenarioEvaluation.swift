@@ -45,7 +45,7 @@ func describe(_ d: RecordDecision) -> String {
     case .alreadyPresent(let id): return "alreadyPresent(record \(id))"
     case .update(let id): return "update(record \(id))"
     case .new: return "new"
-    case .link(let t, let s, let r): return String(format: "link(txn %lld, score %.2f: %@)", t, s, rs(r))
+    case .link(let t, let s, let r, _): return String(format: "link(txn %lld, score %.2f: %@)", t, s, rs(r))
     case .supersede(let p, let t, let r): return "supersede(pending record \(p), txn \(t): \(rs(r)))"
     case .linkToIncoming(let i, let s, let r): return String(format: "linkToIncoming(entry %d, score %.2f: %@)", i, s, rs(r))
     case .supersedeIncoming(let i, let r): return "supersedeIncoming(entry \(i): \(rs(r)))"

@@ -59,7 +59,7 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
         }
         #expect(candidates.map(\.transactionID) == [ids["wf"]], "Whole Foods stays on its own: the only candidate")
         #expect(candidates[0].reasons.contains { $0.factor == "guess" })
-        #expect(!plan.entries.contains { if case .link(ids["wf"]!, _, _) = $0.decision { true } else { false } })
+        #expect(!plan.entries.contains { if case .link(ids["wf"]!, _, _, _) = $0.decision { true } else { false } })
     }
 
     /// Same date and an amount found nowhere else within two weeks on either side: amount and
@@ -68,7 +68,7 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
         let (plan, ids) = try F.plan(F.feed(wholeFoodsOn: F.day))
         #expect(plan.counts.linked == 2, "\(plan.entries.map { describe($0.decision) })")
         #expect(plan.counts.needsReview == 0)
-        guard case .link(let transactionID, _, _) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
+        guard case .link(let transactionID, _, _, _) = try decision(plan, forRowStartingWith: "SAFEWAY") else {
             Issue.record("the SAFEWAY row is not linked"); return
         }
         #expect(transactionID == ids["wf"], "the statement row joins the Whole Foods transaction")
@@ -132,7 +132,7 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
         #expect(plan.counts.linked == 3, "\(plan.entries.map { describe($0.decision) })")
         #expect(plan.counts.needsReview == 0, "nothing goes to review")
         let late = try #require(plan.entries.first { plan.statement.records[$0.index].amount.minorUnits == -2733 })
-        guard case .link(_, _, let reasons) = late.decision else { Issue.record("\(late.decision)"); return }
+        guard case .link(_, _, let reasons, _) = late.decision else { Issue.record("\(late.decision)"); return }
         #expect(reasons.contains { $0.factor == "alias" })
     }
 

@@ -250,7 +250,7 @@ public enum Contracts {
         ]
         switch decision {
         case .alreadyPresent(let id), .update(let id): f.append(("record", .int(id)))
-        case .link(let t, let score, let reasons):
+        case .link(let t, let score, let reasons, _):
             f += [("transaction", .int(t)), ("score", .number(String(format: "%.3f", score))), ("reasons", reasonsJSON(reasons))]
         case .supersede(let pid, let t, let reasons):
             f += [("transaction", .int(t)), ("supersedes_record", .int(pid)), ("reasons", reasonsJSON(reasons))]
