@@ -38,7 +38,7 @@ extension AccountMerge {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS mf_merge_target (id INTEGER PRIMARY KEY); DELETE FROM mf_merge_target")
         for move in d.moves.values {
             switch move {
-            case .join(let t, _, _), .duplicate(let t):
+            case .join(let t, _, _, _), .duplicate(let t):
                 try db.cachedStatement(sql: "INSERT INTO mf_merge_target(id) VALUES (?) ON CONFLICT DO NOTHING").execute(arguments: [t])
             case .review: break
             }
@@ -53,10 +53,10 @@ extension AccountMerge {
                 touched.insert(t)
             }
             switch move {
-            case .join(let t, let score, let reasons):
+            case .join(let t, let score, let reasons, let evidence):
                 try db.cachedStatement(
-                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto' WHERE record_id = ?"
-                ).execute(arguments: [t, score, String(decoding: try encoder.encode(reasons), as: UTF8.self), rid])
+                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto', evidence = ? WHERE record_id = ?"
+                ).execute(arguments: [t, score, String(decoding: try encoder.encode(reasons), as: UTF8.self), evidence?.rawValue, rid])
                 try db.cachedStatement(sql: "DELETE FROM review WHERE record_id = ?").execute(arguments: [rid])
                 touched.insert(t)
             case .duplicate(let t):

@@ -43,7 +43,7 @@ struct AccountMerge {
     /// Where each re-planned record goes.
     enum Move {
         /// Joins transaction `transactionID` (of `into`, or one of `from`'s that stays).
-        case join(transactionID: Int64, score: Double, reasons: [MatchReason])
+        case join(transactionID: Int64, score: Double, reasons: [MatchReason], evidence: LinkEvidence?)
         /// `into` holds the same row already (record id); the record is dropped.
         case duplicate(transactionID: Int64)
         /// Stays on its transaction, waiting for review between these candidates.
@@ -154,8 +154,9 @@ struct AccountMerge {
             guard d.moves[rid] == nil else { continue }
             switch entry.decision {
             case .alreadyPresent(let x), .update(let x): d.moves[rid] = .duplicate(transactionID: try linkOf(x))
-            case .link(let t, let score, let reasons): d.moves[rid] = .join(transactionID: t, score: score, reasons: reasons)
-            case .supersede(_, let t, let reasons): d.moves[rid] = .join(transactionID: t, score: 1, reasons: reasons)
+            case .link(let t, let score, let reasons, let evidence):
+                d.moves[rid] = .join(transactionID: t, score: score, reasons: reasons, evidence: evidence)
+            case .supersede(_, let t, let reasons): d.moves[rid] = .join(transactionID: t, score: 1, reasons: reasons, evidence: nil)
             case .linkToIncoming(let j, let score, let reasons): toIncoming.append((rid, j, score, reasons))
             case .supersedeIncoming(let j, let reasons): toIncoming.append((rid, j, 1, reasons))
             case .new: break
@@ -175,17 +176,17 @@ struct AccountMerge {
             let other = reopened[j].recordID
             let target: Int64
             switch d.moves[other] {
-            case .join(let t, _, _)?, .duplicate(let t)?: target = t
+            case .join(let t, _, _, _)?, .duplicate(let t)?: target = t
             case .review?, nil: target = reopened[j].transactionID
             }
-            if target != txnOf[rid] { d.moves[rid] = .join(transactionID: target, score: score, reasons: reasons) }
+            if target != txnOf[rid] { d.moves[rid] = .join(transactionID: target, score: score, reasons: reasons, evidence: nil) }
         }
         // Counts, and which of `from`'s transactions lose every record.
         var staying: [Int64: Int] = [:]
         var firstTarget: [Int64: Int64] = [:]
         for (rid, t) in txnOf.sorted(by: { $0.key < $1.key }) {
             switch d.moves[rid] {
-            case .join(let target, _, _)?:
+            case .join(let target, _, _, _)?:
                 d.result.linked += 1
                 if target == t { staying[t, default: 0] += 1 } else if firstTarget[t] == nil { firstTarget[t] = target }
             case .duplicate(let target)?:
