@@ -145,6 +145,25 @@ struct TransferScenarioTests {
         try Self.checkExports(store: got.store, transfers: s.transfers.count, name: "cmb_quarter balances")
     }
 
+    /// A bill whose printed 本期还款总额 contradicts its own check (`cmbcard_check_fails`: 100.00
+    /// above it; the import warns) is not asserted, with a note: the card's other bills are, and
+    /// both exports of the whole card folder pass their checkers.
+    @Test func aBillThatFailsItsOwnCheckIsNotAsserted() throws {
+        let dir = try TestPaths.tempDir("bill-check-fails")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = dir + "/s.sqlite"
+        let imported = try MoneyFlowBinary.run(["import", "--verbose", "--store", store, TestPaths.samples.appendingPathComponent("cmb/card").path + "/"])
+        #expect((imported.stdout + imported.stderr).contains("the bill's check fails"), "\(imported.stdout)\(imported.stderr)")
+        try Self.checkExports(store: store, transfers: 0, name: "cmb card folder")
+        let bean = try MoneyFlowBinary.run(["export", "--store", store, "--format", "beancount"]).stdout
+        #expect(
+            bean.contains(
+                "Liabilities:CMB:4529: the 2026-06 bill's 本期还款总额 2920.97 is not what its own check gives (2820.97); that bill's balance is not asserted"
+            ), "\(bean)")
+        #expect(!bean.contains("2026-06-13 balance Liabilities:CMB:4529"), "\(bean)")
+        #expect(bean.contains("2026-03-13 balance Liabilities:CMB:4529"), "\(bean)")
+    }
+
     /// The cross-currency pair `transfers` offers, once the user links it (`link --transfer`, as
     /// `transfers` suggests), is one entry in both exports: the USD leg priced at the CNY leg
     /// (`@@ 7234.50 CNY`), so bean-check and hledger check still pass.

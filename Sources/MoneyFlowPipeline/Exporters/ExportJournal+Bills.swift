@@ -6,7 +6,9 @@ extension ExportJournal {
     /// 本期还款总额 (at the end of its statement date), and, where a bill's 上期账单金额 is not the
     /// previous bill's 本期还款总额 (bills not imported in between), an entry carrying the
     /// difference, with a note. A card owing more or less than its bills say then fails
-    /// bean-check and hledger check: a lost, doubled or changed row is caught.
+    /// bean-check and hledger check: a lost, doubled or changed row is caught. A bill whose
+    /// printed 本期还款总额 contradicts its own check (the import warned) is not asserted: the
+    /// bill cannot say which of its figures is wrong, so the export notes it instead.
     struct BillBalances {
         /// By `account|currency`: replaces the opening the statement running balances would give.
         var openings: [String: Opening] = [:]
@@ -78,6 +80,12 @@ extension ExportJournal {
                     out.notes.append(
                         "\(account): the \(bill.month) bill's 上期账单金额 \(bill.previousBalance.decimalString) is not the \(ordered[k - 1].month) bill's 本期还款总额 \(ordered[k - 1].newBalance.decimalString) (a bill not imported?); the difference is booked against \(AccountNaming.openingBalances)"
                     )
+                }
+                if let gives = bill.checkGives {
+                    out.notes.append(
+                        "\(account): the \(bill.month) bill's 本期还款总额 \(bill.newBalance.decimalString) is not what its own check gives (\(gives.decimalString)); that bill's balance is not asserted"
+                    )
+                    continue
                 }
                 let end = bill.statementDate
                 func assertion(_ date: (LedgerTransaction) -> LocalDate) -> Money? {

@@ -17,6 +17,11 @@ public struct StatementBill: Sendable, Hashable {
     public var newBalance: Money
     /// Every still-imported batch that stored this bill (the PDF, its e-statement, a re-sent copy).
     public var batchIDs: Set<Int64>
+    /// What the bill's own check gives for 本期还款总额 (上期账单金额 − 上期还款金额 + 本期账单金额 −
+    /// 本期调整金额 + 循环利息) when it differs from the printed figure: the bill contradicts itself
+    /// (the import warned), so its balance is not one to assert. Nil when the check holds or the
+    /// bill prints no check terms.
+    public var checkGives: Money? = nil
 
     public init(
         account: String, month: String, statementDate: LocalDate, previousBalance: Money, newBalance: Money, batchIDs: Set<Int64>
@@ -41,6 +46,7 @@ public struct StatementBill: Sendable, Hashable {
                 if byKey[key] == nil {
                     byKey[key] = StatementBill(
                         account: account, month: month, statementDate: date, previousBalance: previous, newBalance: new, batchIDs: [])
+                    byKey[key]!.checkGives = checkGives(facts, previous: previous, new: new)
                 }
                 byKey[key]!.batchIDs.insert(batch.id)
             }
@@ -52,6 +58,23 @@ public struct StatementBill: Sendable, Hashable {
     public static func bills(from batches: [LedgerBatch], accounts: [LedgerAccount]) -> [StatementBill] {
         let currencies = Dictionary(accounts.map { ($0.name, $0.currencies) }, uniquingKeysWith: { a, _ in a })
         return bills(from: batches) { name in currencies[name].flatMap { $0.count == 1 ? $0[0] : nil } }
+    }
+
+    /// The bill's own check (the importer's warning states the same sum), when it fails.
+    static func checkGives(_ facts: [String: String], previous: Money, new: Money) -> Money? {
+        guard let paid = money(facts["previousPayment"], new.currency), let charges = money(facts["newCharges"], new.currency) else {
+            return nil
+        }
+        let adjustment = money(facts["adjustment"], new.currency)?.minorUnits ?? 0
+        let interest = money(facts["interest"], new.currency)?.minorUnits ?? 0
+        let terms = [previous.minorUnits, -paid.minorUnits, charges.minorUnits, -adjustment, interest]
+        var sum: Int64 = 0
+        for t in terms {
+            let (s, overflow) = sum.addingReportingOverflow(t)
+            guard !overflow else { return nil }
+            sum = s
+        }
+        return sum == new.minorUnits ? nil : Money(minorUnits: sum, currency: new.currency)
     }
 
     static func money(_ text: String?, _ currency: String) -> Money? {
