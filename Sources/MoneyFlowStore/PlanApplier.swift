@@ -303,31 +303,6 @@ struct PlanApplier {
         return db.lastInsertedRowID
     }
 
-    /// Why a record waits for review, from its candidates' own reasons: the texts sharing
-    /// nothing (`guess`), another incoming record fitting as well (`contested`), or several
-    /// candidates scoring nearly alike.
-    static func reviewReasons(_ candidates: [ReviewCandidate]) -> [MatchReason] {
-        let codes = Set(candidates.flatMap { $0.reasons.map(\.factor) })
-        if codes.contains("guess") && candidates.count == 1 {
-            return [MatchReason("review", "the texts share nothing: amount and date alone do not decide")]
-        }
-        if codes.contains("contested") && candidates.count == 1 {
-            return [MatchReason("review", "another incoming record fits the same transaction as well")]
-        }
-        return [MatchReason("review", "\(candidates.count) candidates nearly tied")]
-    }
-
-    /// Review candidates naming another entry of this plan point at the transaction it created.
-    static func resolve(_ candidates: [ReviewCandidate], createdTransactions: [Int64]) -> [ReviewCandidate] {
-        candidates.map { c in
-            var c = c
-            if c.transactionID == nil, let i = c.incomingIndex, createdTransactions.indices.contains(i), createdTransactions[i] != 0 {
-                c.transactionID = createdTransactions[i]
-            }
-            return c
-        }
-    }
-
     private mutating func resolveAccounts(batchID: Int64) throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
         for res in plan.accounts {
@@ -423,16 +398,4 @@ struct PlanApplier {
                 entryIndex: entry.index, fingerprint: entry.fingerprint, accountID: accountID, batchID: batchID,
                 transactionID: transactionID, score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy, evidence: evidence))
     }
-}
-
-/// A record's link (and review row) before a relink moved it, kept for undo.
-struct LinkSnapshot: Codable {
-    var transactionID: Int64
-    var score: Double
-    var reasons: String
-    var decidedBy: String
-    var reviewCandidates: String?
-    /// `link.evidence` (absent in snapshots written before the column existed: the migration
-    /// that added it filled them in).
-    var evidence: String?
 }
