@@ -20,8 +20,9 @@ import Testing
         p.standardOutput = out
         p.standardError = out
         try p.run()
+        // Bounded like every wait on a child (its output is a few lines: the pipe cannot fill).
+        try ChildWait.process(p, what: "install.sh")
         let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
