@@ -45,10 +45,10 @@ import Testing
             try current.write(to: Self.file, atomically: true, encoding: .utf8)
         }
         let committed = (try? String(contentsOf: Self.file, encoding: .utf8)) ?? ""
-        guard committed != current else { return }
         let (old, new) = (committed.components(separatedBy: "\n"), current.components(separatedBy: "\n"))
         let line = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
-        Issue.record(
+        #expect(
+            committed == current,
             """
             Sources/MoneyFlowStore/schema.sql is not the schema the migrations make (first difference at line \(line + 1):
             committed: \(line < old.count ? old[line] : "(end of file)")
