@@ -13,4 +13,9 @@ extension LedgerStore {
         let known = names.isEmpty ? "the store has no accounts yet" : "known accounts: " + names.map { "'\($0)'" }.joined(separator: ", ")
         throw StoreError.notFound("no account named '\(name)'\(NearestName.hint(name, in: names)); \(known)")
     }
+
+    /// ``requireAccount(_:)`` for async callers, on the store's threads (see ``LedgerStore/perform(_:)``).
+    public func requireAccount(_ name: String?) async throws {
+        try await perform { try $0.requireAccount(name) }
+    }
 }

@@ -39,7 +39,9 @@ actor Ledgers {
         if let pending = opening[user.id] { return try await pending.value }
         let (databaseURL, users) = (self.databaseURL, self.users)
         let task = Task {
-            try await Blocking.run {
+            // Opening reads the file or loads the ledger over the network: a thread of its own
+            // (the store's threads exist only once it is open), gone when the open is done.
+            try await StoreExecutor(label: "moneyflow-store-open", maxThreads: 1).run {
                 let s =
                     try databaseURL.map { try StoreOpener.open(databaseURL: $0, ledger: "user_" + user.id) }
                     ?? LedgerStore(path: users.ledgerPath(for: user))

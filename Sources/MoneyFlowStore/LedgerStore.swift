@@ -45,6 +45,8 @@ public final class LedgerStore: Sendable {
     public let access: StoreAccess
     /// The server that holds the ledger when it is not a local file.
     public let remote: (any RemoteLedger)?
+    /// The threads its `async` operations run on (see ``StoreExecutor``); they end with the store.
+    let executor = StoreExecutor()
 
     /// The store's file when it is a local SQLite store (files beside it, such as the Plaid
     /// archive, go next to it); nil for a ledger on a server.

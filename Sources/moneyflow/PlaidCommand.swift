@@ -252,7 +252,7 @@ struct PlaidCommand: AsyncParsableCommand {
         func run() async throws {
             let infos = try await PlaidCommand.mapErrors { () async throws -> [PlaidService.ItemInfo] in
                 let store = try common.storeOptions.openExisting()
-                if offline { return try PlaidService.storedItems(store) }
+                if offline { return try await PlaidService.storedItems(store) }
                 return try await common.service(store: store).items(askPlaid: true)
             }
             if format == .json {

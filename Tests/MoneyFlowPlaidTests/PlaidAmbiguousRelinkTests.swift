@@ -39,7 +39,7 @@ struct PlaidAmbiguousRelinkTests {
         var options = FileImportOptions(format: "plaid")
         options.accountName = "Joint Checking 0000"
         _ = try ImportService(store: store).importFile(path: dir + "/other.json", options: options)
-        let before = try store.accounts().count
+        let before = try await store.accounts().count
 
         let calls = Calls()
         service.chooseAccount = { account, mask, candidates in
@@ -50,7 +50,7 @@ struct PlaidAmbiguousRelinkTests {
         let linked = try await service.linkSandbox(institutionID: DefaultInstitution.id, days: 730)
         #expect(calls.asked.count == 1, "only the checking account is ambiguous")
         #expect(Set(calls.asked.first?.1 ?? []) == ["Plaid Checking 0000", "Joint Checking 0000"])
-        let accounts = try store.accounts()
+        let accounts = try await store.accounts()
         #expect(accounts.count == before, "no new account")
         let checkingID = try #require(server.items().first { $0.itemID == linked.itemID }?.accountIDs["checking"])
         #expect(accounts.first { $0.name == "Joint Checking 0000" }?.keys.contains("plaid:" + checkingID) == true)
@@ -58,7 +58,7 @@ struct PlaidAmbiguousRelinkTests {
         // No one to ask (not a terminal): a new account, and a warning that says what to do.
         service.chooseAccount = nil
         let third = try await service.linkSandbox(institutionID: DefaultInstitution.id, days: 730)
-        #expect(try store.accounts().count == before + 1)
+        #expect(try await store.accounts().count == before + 1)
         #expect(
             third.accounts.plan.statement.warnings.contains { $0.message.contains("ambiguous") && $0.message.contains("accounts link") })
     }

@@ -69,7 +69,7 @@ struct UserDirectoryTests {
         }
         let users = try a.list()
         #expect(users.count == 20 && Set(users.map(\.number)).count == 20)
-        for (name, token) in tokens { #expect(try b.authenticate(token: token)?.name == name) }
+        for (name, token) in tokens { #expect(try await b.authenticate(token: token)?.name == name) }
     }
 
     @Test("the CLI: users add prints the token as its last line; list never shows it; rotate-token replaces it")
@@ -78,7 +78,7 @@ struct UserDirectoryTests {
         #expect(add.status == 0, "\(add.stderr)")
         let token = try #require(add.stdout.split(separator: "\n").last.map(String.init))
         let users = try UserDirectory(dataDirectory: dir)
-        #expect(try users.authenticate(token: token)?.name == "dana")
+        #expect(try await users.authenticate(token: token)?.name == "dana")
         let list = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "list", "--data", dir, "--format", "json"]))
         #expect(list.status == 0 && list.stdout.contains("\"dana\"") && !list.stdout.contains(token))
         let again = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "add", "dana", "--data", dir]))
@@ -86,7 +86,7 @@ struct UserDirectoryTests {
         let rotate = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "rotate-token", "dana", "--data", dir]))
         let newToken = try #require(rotate.stdout.split(separator: "\n").last.map(String.init))
         #expect(newToken != token)
-        let byNew = try users.authenticate(token: newToken), byOld = try users.authenticate(token: token)
+        let byNew = try await users.authenticate(token: newToken), byOld = try await users.authenticate(token: token)
         #expect(byNew != nil && byOld == nil)
         let noData = try await waitOffPool(try MoneyFlowBinary.spawn(["users", "list"]))
         #expect(noData.status == 1 && noData.stderr.contains("--data"))

@@ -26,7 +26,7 @@ extension PlaidService {
     public func createLinkToken(days: Int, redirectURI: String?, update itemID: String? = nil) async throws -> String {
         let request: LinkTokenCreateRequest
         if let itemID {
-            let token = try accessToken(try item(itemID), vault: try vault(creating: false))
+            let token = try accessToken(try await item(itemID), vault: try await vault(creating: false))
             request = .update(accessToken: token, userID: clientUserID, countryCodes: countryCodes, redirectURI: redirectURI)
         } else {
             request = .newItem(userID: clientUserID, days: days, countryCodes: countryCodes, redirectURI: redirectURI)
@@ -47,26 +47,26 @@ extension PlaidService {
     /// token sealed and saved at once, its accounts imported (landing on the store accounts of
     /// an earlier link of the same bank), and any item it replaces retired.
     public func finishLink(publicToken: String) async throws -> PlaidLinkResult {
-        let vault = try self.vault(creating: true)
-        try archive.recover(store: store)
+        let vault = try await self.vault(creating: true)
+        try await recoverArchive()
         let (token, itemID) = try await client.exchange(publicToken: publicToken)
         // Saved before anything else can fail: an item Plaid bills for is never forgotten.
         var record = PlaidItemRecord(
             itemID: itemID, institutionID: nil, institutionName: nil, sealedToken: try vault.seal(token, itemID: itemID),
             keyID: vault.keyID, linkedAt: Self.timestamp(now()))
-        try store.savePlaidItem(record)
+        try await store.savePlaidItem(record)
         if let status = try? await client.item(accessToken: token) {
             record.institutionID = status.item.institution_id
             record.institutionName = status.item.institution_name
             record.plaidLastUpdate = status.status?.transactions?.last_successful_update
         }
-        try store.savePlaidItem(record)
+        try await store.savePlaidItem(record)
         let accountsBody = Self.withInstitutionName(try await client.accounts(accessToken: token), record.institutionName)
-        try askWhereAmbiguousAccountsBelong(accountsBody)
-        let (result, _) = try importArchived(accountsBody, kind: "accounts", itemID: itemID)
+        try await askWhereAmbiguousAccountsBelong(accountsBody)
+        let (result, _) = try await importArchived(accountsBody, kind: "accounts", itemID: itemID)
         // Only once its accounts are in (a sync brings them first otherwise).
         record.accountIDs = Self.accountIDs(in: accountsBody)
-        try store.savePlaidItem(record)
+        try await store.savePlaidItem(record)
         let (retired, failed) = try await retireReplacedItems(by: record)
         return PlaidLinkResult(
             itemID: itemID, institution: record.institutionName ?? record.institutionID, accounts: result, retiredItems: retired,
@@ -76,15 +76,15 @@ extension PlaidService {
     /// After `link --update ITEM` succeeded in Link: the item works again and accounts the user
     /// added in Account Select come in; its data and cursor are kept.
     public func finishUpdate(itemID: String) async throws -> FileImportResult {
-        var record = try item(itemID)
-        let token = try accessToken(record, vault: try vault(creating: false))
+        var record = try await item(itemID)
+        let token = try accessToken(record, vault: try await vault(creating: false))
         let body = try await client.accounts(accessToken: token)
-        let result = try importArchived(Self.withInstitutionName(body, record.institutionName), kind: "accounts", itemID: itemID).0
+        let result = try await importArchived(Self.withInstitutionName(body, record.institutionName), kind: "accounts", itemID: itemID).0
         record.accountIDs = Self.accountIDs(in: body)
         record.status = .active
         record.errorCode = nil
         record.errorMessage = nil
-        try store.savePlaidItem(record)
+        try await store.savePlaidItem(record)
         return result
     }
 
@@ -94,11 +94,11 @@ extension PlaidService {
     /// accounts (a joint account seen from a second login) stays: both keep syncing, and the
     /// shared account's transactions link instead of doubling.
     func retireReplacedItems(by new: PlaidItemRecord) async throws -> (retired: [String], failed: [String]) {
-        let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
+        let keys = Dictionary(try await store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
         let newAccounts = Set(new.accountIDs.compactMap { keys["plaid:" + $0] })
         var retired: [String] = [], failed: [String] = []
-        let vault = try self.vault(creating: false)
-        for old in try store.plaidItems() where old.itemID != new.itemID && old.isLinked {
+        let vault = try await self.vault(creating: false)
+        for old in try await store.plaidItems() where old.itemID != new.itemID && old.isLinked {
             if let a = old.institutionID, let b = new.institutionID, a != b { continue }
             let oldAccounts = Set(old.accountIDs.compactMap { keys["plaid:" + $0] })
             guard !oldAccounts.isEmpty, oldAccounts.isSubset(of: newAccounts) else { continue }
@@ -110,7 +110,7 @@ extension PlaidService {
                 failed.append(old.itemID)
                 notice("could not remove the replaced item \(old.itemID) at Plaid (\(error)); remove it in the Plaid dashboard")
             }
-            try store.unlinkPlaidItem(old.itemID, status: .retired, replacedBy: new.itemID)
+            try await store.unlinkPlaidItem(old.itemID, status: .retired, replacedBy: new.itemID)
             retired.append(old.itemID)
         }
         return (retired, failed)
@@ -120,10 +120,10 @@ extension PlaidService {
     /// and subtype) is not guessed by the import: when a ``chooseAccount`` is set, the user
     /// picks, and the account's key is attached to their choice before the import, which then
     /// lands it there.
-    func askWhereAmbiguousAccountsBelong(_ accountsBody: Data) throws {
+    func askWhereAmbiguousAccountsBelong(_ accountsBody: Data) async throws {
         guard let chooseAccount else { return }
         let statement = try PlaidImporter().read(ImportInput(fileName: "accounts", data: accountsBody), options: ImportOptions())
-        let existing = try store.accounts()
+        let existing = try await store.accounts()
         let known = Set(existing.flatMap(\.keys))
         for f in statement.accounts where f.provider == "plaid" && !known.contains(f.key) {
             let candidates = existing.filter {
@@ -134,7 +134,7 @@ extension PlaidService {
             if let chosen = chooseAccount(f.suggestedName, f.number, candidates.map(\.name)),
                 candidates.contains(where: { $0.name == chosen })
             {
-                try store.linkAccountKey(f.key, toAccount: chosen)
+                try await store.linkAccountKey(f.key, toAccount: chosen)
             }
         }
     }

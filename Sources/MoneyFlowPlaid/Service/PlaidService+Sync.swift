@@ -36,8 +36,8 @@ extension PlaidService {
     public func sync(
         itemIDs: [String], refresh: Bool, progress: (@Sendable (_ itemID: String, _ pages: Int, _ changes: Int) -> Void)? = nil
     ) async throws -> [PlaidItemSyncResult] {
-        try archive.recover(store: store)
-        let all = try store.plaidItems()
+        try await recoverArchive()
+        let all = try await store.plaidItems()
         let chosen: [PlaidItemRecord]
         if itemIDs.isEmpty {
             chosen = all.filter(\.isLinked)
@@ -46,13 +46,15 @@ extension PlaidService {
                     "no linked Plaid item in \(store.path); link one with `moneyflow plaid link`", missing: .anyLinkedItem)
             }
         } else {
-            chosen = try itemIDs.map { id in
-                let item = try self.item(id)
-                if !item.isLinked { _ = try accessToken(item, vault: try vault(creating: false)) } // says why it cannot sync
-                return item
+            var asked: [PlaidItemRecord] = []
+            for id in itemIDs {
+                let item = try await self.item(id)
+                if !item.isLinked { _ = try accessToken(item, vault: try await vault(creating: false)) } // says why it cannot sync
+                asked.append(item)
             }
+            chosen = asked
         }
-        let tokenVault = try self.vault(creating: false)
+        let tokenVault = try await self.vault(creating: false)
         var results: [PlaidItemSyncResult] = []
         for item in chosen {
             let token = try accessToken(item, vault: tokenVault)
@@ -63,9 +65,9 @@ extension PlaidService {
 
     /// True when the update's accounts carry a balance the store does not have yet: a quiet
     /// day still brings the day's balances (applied like any update, so they are archived too).
-    func balancesChanged(_ update: PlaidUpdate) throws -> Bool {
+    func balancesChanged(_ update: PlaidUpdate) async throws -> Bool {
         let statement = try PlaidImporter().read(ImportInput(fileName: "sync", data: update.fileBytes), options: ImportOptions())
-        let stored = try store.accounts()
+        let stored = try await store.accounts()
         for f in statement.accounts where f.currentBalance != nil || f.availableBalance != nil {
             guard let account = stored.first(where: { $0.keys.contains(f.key) }) else { return true }
             if (f.currentBalance != nil && f.currentBalance != account.currentBalance)
@@ -96,7 +98,9 @@ extension PlaidService {
                 _ = try await finishUpdate(itemID: item.itemID)
             }
             let scope = SyncUpdate.plaidItemScope(itemID: item.itemID)
-            let cursor = try store.syncProgress(scope: scope) ?? store.syncCursor(scope: scope)
+            var saved = try await store.syncProgress(scope: scope)
+            if saved == nil { saved = try await store.syncCursor(scope: scope) }
+            let cursor = saved
             let itemID = item.itemID
             var loop = PlaidSyncLoop(client: client, accessToken: token, itemID: itemID)
             if let progress {
@@ -106,7 +110,7 @@ extension PlaidService {
             case .notReady:
                 result.outcome = .notReady
                 result.updateStatus = "NOT_READY"
-                try store.notePlaidSync(
+                try await store.notePlaidSync(
                     itemID: item.itemID, status: .active, errorCode: nil, errorMessage: nil, at: startedAt, succeeded: false,
                     plaidLastUpdate: nil)
                 return result
@@ -115,18 +119,18 @@ extension PlaidService {
                 result.restarts = update.restarts
                 result.updateStatus = update.updateStatus
                 let quiet = update.changeCount == 0 && update.nextCursor == (cursor ?? "")
-                let balancesMoved = quiet ? try balancesChanged(update) : true
+                let balancesMoved = quiet ? try await balancesChanged(update) : true
                 if quiet && !balancesMoved {
                     result.outcome = .upToDate
                 } else {
-                    let (imported, path) = try importArchived(update.fileBytes, kind: "sync", itemID: item.itemID)
+                    let (imported, path) = try await importArchived(update.fileBytes, kind: "sync", itemID: item.itemID)
                     result.importResult = imported
                     result.archiveFile = path
                     result.outcome = .synced
                 }
             }
             let freshness = try? await client.item(accessToken: token)
-            try store.notePlaidSync(
+            try await store.notePlaidSync(
                 itemID: item.itemID, status: .active, errorCode: nil, errorMessage: nil, at: startedAt, succeeded: true,
                 plaidLastUpdate: freshness?.status?.transactions?.last_successful_update)
         } catch {
@@ -144,7 +148,7 @@ extension PlaidService {
                 result.errorCode = "SYNC_FAILED"
                 result.error = String(describing: error)
             }
-            try? store.notePlaidSync(
+            try? await store.notePlaidSync(
                 itemID: item.itemID, status: status, errorCode: result.errorCode, errorMessage: result.error, at: startedAt,
                 succeeded: false, plaidLastUpdate: nil)
         }

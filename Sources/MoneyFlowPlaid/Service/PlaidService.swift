@@ -39,8 +39,8 @@ public struct PlaidService: Sendable {
     }
 
     /// The vault for this store's tokens; a key is created only before the first token.
-    func vault(creating: Bool) throws -> TokenVault {
-        let keyID = try store.plaidTokenKeyID()
+    func vault(creating: Bool) async throws -> TokenVault {
+        let keyID = try await store.plaidTokenKeyID()
         return try TokenVault.open(keyFile: keyFile, mayCreate: creating && keyID == nil, storeKeyID: keyID)
     }
 
@@ -53,9 +53,9 @@ public struct PlaidService: Sendable {
         return try vault.open(sealed, itemID: item.itemID)
     }
 
-    func item(_ itemID: String) throws -> PlaidItemRecord {
-        guard let item = try store.plaidItem(itemID) else {
-            let known = try store.plaidItems().map(\.itemID)
+    func item(_ itemID: String) async throws -> PlaidItemRecord {
+        guard let item = try await store.plaidItem(itemID) else {
+            let known = try await store.plaidItems().map(\.itemID)
             throw PlaidServiceError.notFound(
                 itemID: itemID,
                 "no Plaid item \(itemID) in \(store.path)\(known.isEmpty ? "; link one with `moneyflow plaid link`" : " (known: \(known.joined(separator: ", ")))")"
@@ -71,20 +71,31 @@ public struct PlaidService: Sendable {
     }
 
     /// Archives `data` under `kind` for `itemID`, imports it as Plaid JSON, and keeps the
-    /// archive file only once the import committed.
-    func importArchived(_ data: Data, kind: String, itemID: String) throws -> (FileImportResult, String) {
+    /// archive file only once the import committed (all on the store's threads: the archive
+    /// file and the import block).
+    func importArchived(_ data: Data, kind: String, itemID: String) async throws -> (FileImportResult, String) {
+        let archive = self.archive
         let name = PlaidArchive.fileName(kind: kind, itemID: itemID, at: now())
-        let partial = try archive.writePartial(data, name: name)
-        let finalPath = (archive.directory as NSString).appendingPathComponent(name)
-        do {
-            let result = try ImportService(store: store).importFile(
-                path: partial, displayName: finalPath, options: FileImportOptions(format: "plaid"))
-            try archive.commit(partial)
-            return (result, finalPath)
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw error
+        return try await store.perform { store in
+            let partial = try archive.writePartial(data, name: name)
+            let finalPath = (archive.directory as NSString).appendingPathComponent(name)
+            do {
+                let result = try ImportService(store: store).importFile(
+                    path: partial, displayName: finalPath, options: FileImportOptions(format: "plaid"))
+                try archive.commit(partial)
+                return (result, finalPath)
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw error
+            }
         }
+    }
+
+    /// Settles the archive's partial files a killed run left (see ``PlaidArchive/recover(store:)``),
+    /// on the store's threads.
+    func recoverArchive() async throws {
+        let archive = self.archive
+        try await store.perform { try archive.recover(store: $0) }
     }
 
     // MARK: - Items and removal
@@ -100,24 +111,24 @@ public struct PlaidService: Sendable {
 
     /// Every item, with Plaid's freshness (`/item/get`) for the linked ones when `askPlaid`.
     public func items(askPlaid: Bool) async throws -> [ItemInfo] {
-        try archive.recover(store: store)
+        try await recoverArchive()
         var statusErrors: [String: String] = [:]
-        let linked = try store.plaidItems().filter(\.isLinked)
+        let linked = try await store.plaidItems().filter(\.isLinked)
         if askPlaid, !linked.isEmpty {
-            let vault = try self.vault(creating: false)
+            let vault = try await self.vault(creating: false)
             for item in linked {
                 do {
                     let status = try await client.item(accessToken: try accessToken(item, vault: vault))
                     let code = status.item.error?.error_code
                     let newStatus: PlaidItemRecord.Status = code == nil ? (item.status == .needsUser ? .active : item.status) : .needsUser
-                    try store.notePlaidFreshness(
+                    try await store.notePlaidFreshness(
                         itemID: item.itemID, status: newStatus, errorCode: code ?? (newStatus == .active ? nil : item.errorCode),
                         errorMessage: status.item.error?.error_message, plaidLastUpdate: status.status?.transactions?.last_successful_update
                     )
                 } catch let e as PlaidAPIError {
                     statusErrors[item.itemID] = e.description
                     if e.handling == .itemNeedsUser || e.handling == .itemGone {
-                        try store.notePlaidFreshness(
+                        try await store.notePlaidFreshness(
                             itemID: item.itemID, status: e.handling == .itemNeedsUser ? .needsUser : .error, errorCode: e.errorCode,
                             errorMessage: e.errorMessage, plaidLastUpdate: nil)
                     }
@@ -126,7 +137,7 @@ public struct PlaidService: Sendable {
                 }
             }
         }
-        return try Self.storedItems(store).map { info in
+        return try await Self.storedItems(store).map { info in
             var info = info
             info.statusError = statusErrors[info.item.itemID]
             return info
@@ -135,9 +146,9 @@ public struct PlaidService: Sendable {
 
     /// Every item as the store knows it, without asking Plaid (`plaid items --offline`: needs
     /// no Plaid keys and no key file).
-    public static func storedItems(_ store: LedgerStore) throws -> [ItemInfo] {
-        let keys = Dictionary(try store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
-        return try store.plaidItems().map { item in
+    public static func storedItems(_ store: LedgerStore) async throws -> [ItemInfo] {
+        let keys = Dictionary(try await store.plaidAccountKeys().map { ($0.key, $0.account) }, uniquingKeysWith: { a, _ in a })
+        return try await store.plaidItems().map { item in
             var accounts: [String] = []
             for name in item.accountIDs.compactMap({ keys["plaid:" + $0] }) where !accounts.contains(name) { accounts.append(name) }
             return ItemInfo(item: item, accounts: accounts, statusError: nil)
@@ -146,12 +157,12 @@ public struct PlaidService: Sendable {
 
     /// `/item/remove` at Plaid and the sealed token deleted; the item's transactions stay.
     public func remove(itemID: String) async throws {
-        let item = try self.item(itemID)
+        let item = try await self.item(itemID)
         guard item.isLinked else { throw PlaidServiceError("item \(itemID) is already \(item.status.rawValue)") }
-        let token = try accessToken(item, vault: try vault(creating: false))
+        let token = try accessToken(item, vault: try await vault(creating: false))
         do { try await client.removeItem(accessToken: token) } catch let e as PlaidAPIError where e.handling == .itemGone {
             notice("Plaid no longer knows item \(itemID) (\(e.errorCode)); forgetting its token")
         }
-        try store.unlinkPlaidItem(itemID, status: .removed)
+        try await store.unlinkPlaidItem(itemID, status: .removed)
     }
 }

@@ -36,7 +36,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
         let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         let users = self.users
-        guard !token.isEmpty, let user = try await Blocking.run({ try users.authenticate(token: token) }) else {
+        guard !token.isEmpty, let user = try await users.authenticate(token: token) else {
             throw APIError.unauthorized
         }
         var context = context

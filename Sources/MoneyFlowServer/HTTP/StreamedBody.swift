@@ -1,25 +1,29 @@
 import Foundation
 import Hummingbird
+import MoneyFlowStore
 
 /// A response body produced by blocking code (a store read) as it goes: the producer runs on
-/// the ``Blocking`` pool and hands over one chunk at a time, waiting until the client took it,
-/// so a large export holds one chunk in memory, not the whole text. A client that goes away
-/// stops the producer at its next chunk.
+/// the store's threads (``LedgerStore/perform(_:)``) and hands over one chunk at a time,
+/// waiting until the client took it, so a large export holds one chunk in memory, not the
+/// whole text. A client that goes away stops the producer at its next chunk.
 enum StreamedBody {
-    static func make(chunkSize: Int = 1 << 16, _ produce: @escaping @Sendable (_ write: (String) throws -> Void) throws -> Void) -> ResponseBody {
+    static func make(
+        on store: LedgerStore, chunkSize: Int = 1 << 16,
+        _ produce: @escaping @Sendable (_ store: LedgerStore, _ write: (String) throws -> Void) throws -> Void
+    ) -> ResponseBody {
         ResponseBody { writer in
             let (chunks, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
             let handOver = HandOver()
             let producer = Task {
                 do {
-                    try await Blocking.run {
+                    try await store.perform { store in
                         var pending = ""
                         func send() throws {
                             continuation.yield(ByteBuffer(string: pending))
                             pending = ""
                             try handOver.waitUntilTaken()
                         }
-                        try produce { text in
+                        try produce(store) { text in
                             pending += text
                             if pending.utf8.count >= chunkSize { try send() }
                         }

@@ -26,8 +26,8 @@ struct ExportRoutes {
                 throw APIError.badRequest("operating_currency must be currency codes such as USD (several: USD,CNY)")
             }
             // Checked before the 200 goes out: an unknown account is a 404, as the CLI's error.
-            try await Blocking.run { try store.requireAccount(account) }
-            let body = StreamedBody.make { write in
+            try await store.requireAccount(account)
+            let body = StreamedBody.make(on: store) { store, write in
                 _ = try LedgerExport.write(format, store: store, account: account, from: from, through: to, operatingCurrencies: currencies, to: write)
             }
             return Response(status: .ok, headers: [.contentType: Self.contentType(format)], body: body)

@@ -29,7 +29,7 @@ struct ImportRoutes {
             }
             if let profile = q.get("csv_profile"), !profile.isEmpty {
                 let own = UserProfiles(users: users, user: user)
-                options.csvProfiles = try await Blocking.run { try ProfileRoutes.resolve(profile, own: own) }
+                options.csvProfiles = try await users.perform { _ in try ProfileRoutes.resolve(profile, own: own) }
             }
             // The ZIP password comes in a header (never a query string: those end up in logs).
             if let password = request.headers[HTTPField.Name("X-MoneyFlow-Password")!] {
@@ -41,7 +41,7 @@ struct ImportRoutes {
             if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
             let uploads = (users.ledgerPath(for: user) as NSString).deletingLastPathComponent + "/uploads"
             var result = try await ledgers.exclusive(user, "an import") { store in
-                try await Blocking.run {
+                try await store.perform { store in
                     try FileManager.default.createDirectory(
                         atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                     let path = uploads + "/\(UUID().uuidString)"

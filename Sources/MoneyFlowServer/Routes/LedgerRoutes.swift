@@ -13,7 +13,7 @@ struct LedgerRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.get("accounts") { _, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let accounts = try await Blocking.run { try store.accounts() }
+            let accounts = try await store.accounts()
             return JSONResponse.make(.object([("accounts", Contracts.accounts(accounts))]))
         }
         v1.get("transactions") { request, context in
@@ -24,10 +24,8 @@ struct LedgerRoutes {
             let account = q.get("account")
             let user = try context.requireUser()
             let after = try q.get("cursor").map { try TransactionCursor.decode($0, user: user) } ?? 0
-            let page = try await Blocking.run {
-                try store.requireAccount(account)
-                return try store.transactionsPage(account: account, from: from, through: to, afterID: after, limit: limit + 1)
-            }
+            try await store.requireAccount(account)
+            let page = try await store.transactionsPage(account: account, from: from, through: to, afterID: after, limit: limit + 1)
             let shown = Array(page.prefix(limit))
             let next: JSONOutput = page.count > limit ? .string(TransactionCursor.encode(shown.last!.id, user: user)) : .null
             return JSONResponse.make(.object([("transactions", Contracts.transactions(shown)), ("next_cursor", next)]))
@@ -35,15 +33,13 @@ struct LedgerRoutes {
         v1.get("reconcile") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
             let account = FormQuery(request).get("account")
-            let report = try await Blocking.run {
-                try store.requireAccount(account)
-                return try ReconciliationReport.build(store: store, account: account)
-            }
+            try await store.requireAccount(account)
+            let report = try await store.perform { try ReconciliationReport.build(store: $0, account: account) }
             return JSONResponse.make(report.json)
         }
         v1.get("review") { _, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let reviews = try await Blocking.run { try store.pendingReviews() }
+            let reviews = try await store.pendingReviews()
             return JSONResponse.make(.object([("review", Contracts.review(reviews))]))
         }
         v1.post("links") { request, context in
@@ -51,7 +47,7 @@ struct LedgerRoutes {
             let ids = try await JSONBody.ids(request, context, ["record", "transaction"])
             let (record, transaction) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a link") { store in
-                try await Blocking.run { try store.userLink(recordID: record, transactionID: transaction) }
+                try await store.userLink(recordID: record, transactionID: transaction)
             }
             return JSONResponse.make(.object([("record", .int(record)), ("transaction", .int(transaction))]))
         }
@@ -59,17 +55,15 @@ struct LedgerRoutes {
             let user = try context.requireUser()
             let record = try Query.pathID(context, "record")
             let result = try await ledgers.exclusive(user, "an unlink") { store in
-                try await Blocking.run { try store.unlink(recordID: record) }
+                try await store.unlink(recordID: record)
             }
             return JSONResponse.make(.object([("record", .int(record)), ("transaction", .int(result.transactionID))]))
         }
         v1.get("transfers") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
             let account = FormQuery(request).get("account")
-            let (linked, review) = try await Blocking.run {
-                try store.requireAccount(account)
-                return try store.transfers(account: account)
-            }
+            try await store.requireAccount(account)
+            let (linked, review) = try await store.transfers(account: account)
             return JSONResponse.make(Contracts.transfers(linked: linked, review: review))
         }
         v1.post("transfers") { request, context in
@@ -77,7 +71,7 @@ struct LedgerRoutes {
             let ids = try await JSONBody.ids(request, context, ["out", "in"])
             let (out, into) = (ids[0], ids[1])
             try await ledgers.exclusive(user, "a transfer link") { store in
-                try await Blocking.run { try store.linkTransfer(out, into) }
+                try await store.linkTransfer(out, into)
             }
             return JSONResponse.make(.object([("out", .int(out)), ("in", .int(into)), ("transfer", .bool(true))]))
         }
@@ -85,20 +79,20 @@ struct LedgerRoutes {
             let user = try context.requireUser()
             let id = try Query.pathID(context, "transaction")
             let other = try await ledgers.exclusive(user, "a transfer unlink") { store in
-                try await Blocking.run { try store.unlinkTransfer(id) }
+                try await store.unlinkTransfer(id)
             }
             return JSONResponse.make(.object([("transaction", .int(id)), ("other", .int(other)), ("transfer", .bool(false))]))
         }
         v1.get("batches") { _, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let batches = try await Blocking.run { try store.batches() }
+            let batches = try await store.batches()
             return JSONResponse.make(.object([("batches", Contracts.batches(batches))]))
         }
         v1.post("batches/:id/undo") { _, context in
             let user = try context.requireUser()
             let id = try Query.pathID(context, "id")
             let result = try await ledgers.exclusive(user, "an undo") { store in
-                try await Blocking.run { try store.undo(batchID: id) }
+                try await store.undo(batchID: id)
             }
             let message =
                 "batch \(id) undone: \(result.recordsRemoved) records removed, \(result.recordsKept) kept by other batches, \(result.transactionsRemoved) transactions removed"

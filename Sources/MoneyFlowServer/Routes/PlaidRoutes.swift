@@ -61,7 +61,7 @@ struct PlaidRoutes {
             }
             let result = try await ledgers.exclusive(user, "a Plaid link") { store in
                 let linked = try await service(user, store).finishLink(publicToken: publicToken)
-                try await Blocking.run { try users.setItemOwner(itemID: linked.itemID, user: user) }
+                try await users.setItemOwner(itemID: linked.itemID, user: user)
                 return linked
             }
             return JSONResponse.make(PlaidContracts.link(result))

@@ -33,17 +33,15 @@ struct PlaidWebhookRoute {
                 throw APIError(.unauthorized, "webhook_rejected", e.message)
             }
             let logger = context.logger
-            guard let itemID = hook.itemID, let user = try await Blocking.run({ try users.owner(ofItem: itemID) }) else {
+            guard let itemID = hook.itemID, let user = try await users.owner(ofItem: itemID) else {
                 logger.info("webhook \(hook.webhookType)/\(hook.webhookCode) for an item no user owns: ignored")
                 return JSONResponse.make(.object([("accepted", .bool(true))]))
             }
             if hook.itemNeedsUser {
                 let store = try await ledgers.store(for: user)
-                try await Blocking.run {
-                    try store.notePlaidFreshness(
-                        itemID: itemID, status: .needsUser, errorCode: hook.errorCode ?? hook.webhookCode,
-                        errorMessage: "Plaid reported \(hook.webhookCode) by webhook", plaidLastUpdate: nil)
-                }
+                try await store.notePlaidFreshness(
+                    itemID: itemID, status: .needsUser, errorCode: hook.errorCode ?? hook.webhookCode,
+                    errorMessage: "Plaid reported \(hook.webhookCode) by webhook", plaidLastUpdate: nil)
             }
             if hook.startsSync {
                 let ledgers = self.ledgers, users = self.users

@@ -15,7 +15,7 @@ struct ProfileRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.get("profiles") { _, context in
             let own = UserProfiles(users: users, user: try context.requireUser())
-            let mine = try await Blocking.run { try own.all() }
+            let mine = try await users.perform { _ in try own.all() }
             let builtIn = BuiltInCSVProfiles.all.map { Self.entry($0, name: nil, origin: "built-in") }
             return JSONResponse.make(.object([("profiles", .array(builtIn + mine.map { Self.entry($0.profile, name: $0.name, origin: "user") }))]))
         }
@@ -25,13 +25,13 @@ struct ProfileRoutes {
             var request = request
             let body = Data(try await request.collectBody(upTo: Self.maxProfileBytes).readableBytesView)
             if body.isEmpty { throw APIError.badRequest("the request body is empty: send the profile's TOML") }
-            let (profile, created) = try await Blocking.run { try own.put(name: name, toml: body) }
+            let (profile, created) = try await users.perform { _ in try own.put(name: name, toml: body) }
             return JSONResponse.make(Self.entry(profile, name: name, origin: "user"), status: created ? .created : .ok)
         }
         v1.delete("profiles/:name") { _, context in
             let own = UserProfiles(users: users, user: try context.requireUser())
             let name = context.parameters.get("name") ?? ""
-            guard try await Blocking.run({ try own.delete(name) }) else { throw APIError.notFound("you have no CSV profile named '\(name)'") }
+            guard try await users.perform({ _ in try own.delete(name) }) else { throw APIError.notFound("you have no CSV profile named '\(name)'") }
             return JSONResponse.make(.object([("name", .string(name)), ("deleted", .bool(true))]))
         }
     }

@@ -14,18 +14,16 @@ struct RecordRoutes {
         v1.get("transactions/:id") { _, context in
             let store = try await ledgers.store(for: try context.requireUser())
             let id = try Query.pathID(context, "id")
-            return JSONResponse.make(Contracts.transaction(try await Blocking.run { try Self.existing(id, in: store) }))
+            return JSONResponse.make(Contracts.transaction(try await Self.existing(id, in: store)))
         }
         v1.patch("transactions/:id") { request, context in
             let user = try context.requireUser()
             let id = try Query.pathID(context, "id")
             let edit = try await JSONBody.strings(request, context, ["description", "counterparty", "note"])
             let edited = try await ledgers.exclusive(user, "an edit") { store in
-                try await Blocking.run {
-                    _ = try Self.existing(id, in: store)
-                    try store.editTransaction(id, description: edit["description"], counterparty: edit["counterparty"], note: edit["note"])
-                    return try Self.existing(id, in: store)
-                }
+                _ = try await Self.existing(id, in: store)
+                try await store.editTransaction(id, description: edit["description"], counterparty: edit["counterparty"], note: edit["note"])
+                return try await Self.existing(id, in: store)
             }
             return JSONResponse.make(Contracts.transaction(edited))
         }
@@ -35,11 +33,9 @@ struct RecordRoutes {
             let change = try await JSONBody.strings(request, context, ["name", "ledger_name"])
             if change["name"]?.isEmpty == true { throw APIError.badRequest("name must not be empty") }
             let account = try await ledgers.exclusive(user, "an account rename") { store in
-                try await Blocking.run {
-                    try store.requireAccount(name)
-                    try store.renameAccount(name, to: change["name"], ledgerName: change["ledger_name"])
-                    return try store.accounts().filter { $0.name == change["name"] ?? name }
-                }
+                try await store.requireAccount(name)
+                try await store.renameAccount(name, to: change["name"], ledgerName: change["ledger_name"])
+                return try await store.accounts().filter { $0.name == change["name"] ?? name }
             }
             guard case .array(let one) = Contracts.accounts(account), let object = one.first else { throw APIError.notFound() }
             return JSONResponse.make(.object([("account", object)]))
@@ -50,11 +46,9 @@ struct RecordRoutes {
             var request = request
             let (from, dryRun) = try await Self.mergeBody(&request)
             let merged = try await ledgers.exclusive(user, "an account merge") { store in
-                try await Blocking.run {
-                    try store.requireAccount(into)
-                    try store.requireAccount(from)
-                    return try ImportService(store: store).mergeAccount(from, into: into, dryRun: dryRun)
-                }
+                try await store.requireAccount(into)
+                try await store.requireAccount(from)
+                return try await store.perform { try ImportService(store: $0).mergeAccount(from, into: into, dryRun: dryRun) }
             }
             return JSONResponse.make(.object([("merge", Contracts.merge(merged))]))
         }
@@ -79,8 +73,8 @@ struct RecordRoutes {
     }
 
     /// The live transaction `id` of this ledger, or 404 (another user's ids are never here).
-    static func existing(_ id: Int64, in store: LedgerStore) throws -> LedgerTransaction {
-        guard let t = try store.transaction(id: id) else { throw APIError.notFound("no transaction \(id)") }
+    static func existing(_ id: Int64, in store: LedgerStore) async throws -> LedgerTransaction {
+        guard let t = try await store.transaction(id: id) else { throw APIError.notFound("no transaction \(id)") }
         return t
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import MoneyFlowCore
+import MoneyFlowStore
 
 /// A user of `moneyflow serve`: their own ledger, reached with their own API token.
 public struct ServerUser: Sendable, Hashable {
@@ -27,6 +28,8 @@ public struct ServerUser: Sendable, Hashable {
 public final class UserDirectory: Sendable {
     public let dataDirectory: String
     private let db: DatabasePool
+    /// The threads its `async` calls run on (see UserDirectory+Async.swift).
+    let executor = StoreExecutor(label: "moneyflow-users")
 
     public init(dataDirectory: String) throws {
         self.dataDirectory = dataDirectory
