@@ -6,8 +6,8 @@ import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowStore
 
-/// `POST /v1/imports`: the file is the body; the same ImportService call and `import --json`
-/// object as `moneyflow import FILE --json`.
+/// `POST /v1/imports`: the file is the body, imported from memory by the same batch code
+/// (``BatchRunner``) and answered with the same `import --json` object as `moneyflow import FILE --json`.
 struct ImportRoutes {
     let ledgers: Ledgers
     let users: UserDirectory
@@ -39,19 +39,10 @@ struct ImportRoutes {
             var request = request
             let body = try await request.collectBody(upTo: maxBodyBytes)
             if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
-            let uploads = (users.ledgerPath(for: user) as NSString).deletingLastPathComponent + "/uploads"
+            // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
+            let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
             var result = try await ledgers.exclusive(user, "an import") { store in
-                try await Blocking.run {
-                    try FileManager.default.createDirectory(
-                        atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                    let path = uploads + "/\(UUID().uuidString)"
-                    guard
-                        FileManager.default.createFile(
-                            atPath: path, contents: Data(body.readableBytesView), attributes: [.posixPermissions: 0o600])
-                    else { throw APIError(.internalServerError, "internal", "cannot keep the upload") }
-                    defer { try? FileManager.default.removeItem(atPath: path) }
-                    return try ImportService(store: store).importFile(path: path, displayName: name, options: importOptions)
-                }
+                try await Blocking.run { try BatchRunner(service: ImportService(store: store)).run(items: [upload])[0].imported() }
             }
             result.plan.statement.warnings = HTTPAdvice.warnings(result.plan.statement.warnings)
             return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))
