@@ -16,18 +16,18 @@ struct ImportRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("imports") { request, context in
             let user = try context.requireUser()
-            let q = FormQuery(request)
-            guard let name = q.get("filename"), !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
+            let q = try Query.decode(ImportQuery.self, request, context)
+            guard let name = q.filename, !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
                 throw APIError.badRequest("filename is required: the uploaded file's name (no folders), e.g. ?filename=chase.csv")
             }
-            var options = FileImportOptions(dryRun: try Query.bool(q, "dry_run"))
-            if let account = q.get("account"), !account.isEmpty { options.accountName = account }
+            var options = FileImportOptions(dryRun: q.dryRun?.value ?? false)
+            if let account = q.account, !account.isEmpty { options.accountName = account }
             // `--new-account`: create `account` even when it is one or two edits from an existing name.
-            options.newAccount = try Query.bool(q, "new_account")
+            options.newAccount = q.newAccount?.value ?? false
             if options.newAccount && options.accountName == nil {
                 throw APIError.badRequest("new_account=true goes with account=NAME")
             }
-            if let profile = q.get("csv_profile"), !profile.isEmpty {
+            if let profile = q.csvProfile, !profile.isEmpty {
                 let own = UserProfiles(users: users, user: user)
                 options.csvProfiles = try await Blocking.run { try ProfileRoutes.resolve(profile, own: own) }
             }
@@ -47,5 +47,20 @@ struct ImportRoutes {
             result.plan.statement.warnings = HTTPAdvice.warnings(result.plan.statement.warnings)
             return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))
         }
+    }
+}
+
+/// `POST /v1/imports`'s query (the file itself is the body).
+struct ImportQuery: QueryParameters {
+    var filename: String?
+    var account: String?
+    var newAccount: QueryBool?
+    var csvProfile: String?
+    var dryRun: QueryBool?
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case filename, account
+        case newAccount = "new_account"
+        case csvProfile = "csv_profile"
+        case dryRun = "dry_run"
     }
 }
