@@ -41,4 +41,30 @@ struct UploadInMemoryTests {
         #expect(added.isEmpty, "an upload left files in the data folder: \(added.sorted())")
         await h.stop()
     }
+
+    @Test("an upload's reply is the element `moneyflow import FILE --json` prints for the same file (one batch code)")
+    func uploadAnswersAsTheCommand() async throws {
+        let dir = try TestPaths.tempDir("upload-vs-cli")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = TestPaths.samples.appendingPathComponent("cmb").path
+        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.expected.json")))
+        let password = try #require((expected as? [String: Any])?["password"] as? String)
+        let cli = try MoneyFlowBinary.run(
+            ["import", "cmb2024_basic.aes256.zip", "--password-env", "CMB_PW", "--json", "--store", dir + "/cli.sqlite"], cwd: folder,
+            env: ["CMB_PW": password])
+        try #require(cli.status == 0, "\(cli.stderr)")
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [Any])
+
+        let h = try await ServeHarness.start()
+        let token = try await h.addUser("alice")
+        let r = try await h.send(
+            "POST", "/v1/imports?filename=cmb2024_basic.aes256.zip", token: token,
+            body: try Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.aes256.zip")), headers: ["X-MoneyFlow-Password": password])
+        #expect(r.status == 200, "\(r.text)")
+        // The same object but for the batch id (a server's ledger numbers its batches in blocks of its own).
+        var command = try #require(printed.first as? [String: Any]), answer = try #require(r.json as? [String: Any])
+        #expect(command.removeValue(forKey: "batch") is Int && answer.removeValue(forKey: "batch") is Int)
+        #expect(printed.count == 1 && NSDictionary(dictionary: command) == NSDictionary(dictionary: answer), "CLI: \(cli.stdout)\nHTTP: \(r.text)")
+        await h.stop()
+    }
 }
