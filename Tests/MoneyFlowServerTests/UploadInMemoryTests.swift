@@ -27,7 +27,8 @@ struct UploadInMemoryTests {
         let r1 = try await h.send("POST", "/v1/imports?filename=chase.csv", token: token, body: csv)
         #expect(r1.status == 200, "\(r1.text)")
         let zip = try Data(contentsOf: samples.appendingPathComponent("cmb/cmb2024_basic.aes256.zip"))
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: samples.appendingPathComponent("cmb/cmb2024_basic.expected.json")))
+        let expected = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: samples.appendingPathComponent("cmb/cmb2024_basic.expected.json")))
         let password = try #require((expected as? [String: Any])?["password"] as? String)
         let r2 = try await h.send(
             "POST", "/v1/imports?filename=statement.zip", token: token, body: zip, headers: ["X-MoneyFlow-Password": password])
@@ -47,7 +48,8 @@ struct UploadInMemoryTests {
         let dir = try TestPaths.tempDir("upload-vs-cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let folder = TestPaths.samples.appendingPathComponent("cmb").path
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.expected.json")))
+        let expected = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.expected.json")))
         let password = try #require((expected as? [String: Any])?["password"] as? String)
         let cli = try MoneyFlowBinary.run(
             ["import", "cmb2024_basic.aes256.zip", "--password-env", "CMB_PW", "--json", "--store", dir + "/cli.sqlite"], cwd: folder,
@@ -59,12 +61,15 @@ struct UploadInMemoryTests {
         let token = try await h.addUser("alice")
         let r = try await h.send(
             "POST", "/v1/imports?filename=cmb2024_basic.aes256.zip", token: token,
-            body: try Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.aes256.zip")), headers: ["X-MoneyFlow-Password": password])
+            body: try Data(contentsOf: URL(fileURLWithPath: folder + "/cmb2024_basic.aes256.zip")),
+            headers: ["X-MoneyFlow-Password": password])
         #expect(r.status == 200, "\(r.text)")
         // The same object but for the batch id (a server's ledger numbers its batches in blocks of its own).
         var command = try #require(printed.first as? [String: Any]), answer = try #require(r.json as? [String: Any])
         #expect(command.removeValue(forKey: "batch") is Int && answer.removeValue(forKey: "batch") is Int)
-        #expect(printed.count == 1 && NSDictionary(dictionary: command) == NSDictionary(dictionary: answer), "CLI: \(cli.stdout)\nHTTP: \(r.text)")
+        #expect(
+            printed.count == 1 && NSDictionary(dictionary: command) == NSDictionary(dictionary: answer),
+            "CLI: \(cli.stdout)\nHTTP: \(r.text)")
         await h.stop()
     }
 }
