@@ -19,7 +19,7 @@ struct RequestBodyTests {
             ("PATCH", "/v1/transactions/1", "", "send a JSON object with any of \"description\": \"...\""),
             ("PATCH", "/v1/accounts/A", #"{"ledger": "x"}"#, "unknown key 'ledger': send a JSON object with any of \"name\""),
             ("POST", "/v1/links", #"{"record": 1}"#, #"send {"record": <id>, "transaction": <id>}"#),
-            ("POST", "/v1/transfers", #"{"out": 1, "in": "2"}"#, #"send {"out": <id>, "in": <id>}"#),
+            ("POST", "/v1/transfers", #"{"out": 1, "in": "2"}"#, #"in must be a whole number: send {"out": <id>, "in": <id>}"#),
             ("POST", "/v1/transfers", "[1, 2]", #"send {"out": <id>, "in": <id>}"#),
         ]
         for (method, path, body, expected) in cases {

@@ -4,7 +4,7 @@ import MoneyFlowTestSupport
 import Testing
 
 /// The server's promised limits, each probed at the edge: 64 KiB for a JSON (or TOML profile)
-/// body, 1 MiB for a Plaid webhook, and an uploads folder that keeps nothing after an import.
+/// body, 1 MiB for a Plaid webhook, and nothing of an upload kept on disk.
 @Suite("moneyflow serve: limits", .serialized)
 struct ServerLimitsTests {
     static let jsonCap = 64 << 10
@@ -57,7 +57,7 @@ struct ServerLimitsTests {
         await h.stop()
     }
 
-    @Test("after every import, good or failed, the user's uploads folder is empty and 0700")
+    @Test("after every import, good or failed, nothing but the ledger is beside the ledger (uploads stay in memory)")
     func uploadsLeaveNothing() async throws {
         let h = try await ServeHarness.start(extraArgs: ["--max-body-mib", "1"])
         let token = try await h.addUser("carol")
@@ -87,12 +87,10 @@ struct ServerLimitsTests {
         for u in uploads {
             let r = try await u.send()
             #expect(r.status == u.status, "\(u.what): \(r.text)")
-            // The folder exists once anything was uploaded (the first import): empty and private.
+            // Uploads are read from memory: beside the ledger there is only the ledger.
             let user = try #require(try FileManager.default.contentsOfDirectory(atPath: h.data + "/ledgers").first)
-            let folder = h.data + "/ledgers/" + user + "/uploads"
-            let attributes = try FileManager.default.attributesOfItem(atPath: folder)
-            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700, "\(u.what): mode of \(folder)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [], "\(u.what) left an upload behind")
+            let beside = try FileManager.default.contentsOfDirectory(atPath: h.data + "/ledgers/" + user)
+            #expect(beside.allSatisfy { $0.hasPrefix("ledger.sqlite") }, "\(u.what) left something behind: \(beside.sorted())")
         }
         await h.stop()
     }

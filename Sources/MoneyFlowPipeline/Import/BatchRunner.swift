@@ -16,6 +16,32 @@ public struct FileRule: Sendable {
     }
 }
 
+/// One file of a batch: a file on disk, or bytes already in memory (an upload to the server,
+/// which is never written to disk), with the settings it is imported with.
+public struct BatchItem: Sendable {
+    public enum Source: Sendable {
+        case path(String)
+        /// The bytes and the name they are known by (the uploaded file's name).
+        case bytes(Data, name: String)
+    }
+    public var source: Source
+    public var options: FileImportOptions
+    /// The user named this file (an unrecognised one is then an error, not skipped).
+    public var explicit: Bool
+
+    public init(_ source: Source, options: FileImportOptions, explicit: Bool = true) {
+        self.source = source; self.options = options; self.explicit = explicit
+    }
+
+    /// The path, or the bytes' name: what the batch's result names the file by.
+    public var path: String {
+        switch source {
+        case .path(let p): return p
+        case .bytes(_, let name): return name
+        }
+    }
+}
+
 /// One file of a batch and what happened to it.
 public struct BatchFileResult: Sendable {
     public enum Outcome: Sendable {
@@ -26,7 +52,21 @@ public struct BatchFileResult: Sendable {
     }
     public var path: String
     public var outcome: Outcome
+    /// The error as it was thrown when it was not an ``ImportError`` (a store refusal), which
+    /// `outcome` holds as a file's failure: a shell that answers per kind of error (the
+    /// server's statuses) answers with this one.
+    public var cause: (any Error)? = nil
     public var displayPath: String { BatchRunner.display(path) }
+
+    /// The imported file's result, or what failed thrown (``cause`` when there is one): for a
+    /// shell that imports one file and answers with it or with its error.
+    public func imported() throws -> FileImportResult {
+        switch outcome {
+        case .imported(let r): return r
+        case .failed(let e): throw cause ?? e
+        case .skipped(let why): throw ImportError(.unrecognized, file: displayPath, problem: why)
+        }
+    }
 }
 
 /// Progress callbacks (called from one thread at a time).
@@ -145,11 +185,11 @@ public struct BatchRunner: Sendable {
         return try! NSRegularExpression(pattern: re + "$")
     }
 
-    /// Runs the batch. `progress` is called as files are parsed and applied.
+    /// Runs the batch of the files `rules` name. `progress` is called as files are parsed and applied.
     public func run(_ rules: [FileRule], progress: (@Sendable (BatchProgress) -> Void)? = nil) -> [BatchFileResult] {
         // Expand; a later rule's settings win for a file named twice.
         var order: [String] = []
-        var settings: [String: (FileImportOptions, Bool)] = [:]
+        var settings: [String: BatchItem] = [:]
         // The store itself (and its journal files) may sit in the folder being walked, e.g. a
         // manifest's `store = "ledger.sqlite"`: it is never an input.
         let store = Self.absolute(service.store.path, base: ".")
@@ -158,11 +198,15 @@ public struct BatchRunner: Sendable {
             for f in Self.expand(rule) where !storeFiles.contains(f.path) {
                 let key = f.path
                 if settings[key] == nil { order.append(key) }
-                settings[key] = (rule.options, f.explicit || (settings[key]?.1 ?? false))
+                settings[key] = BatchItem(.path(key), options: rule.options, explicit: f.explicit || (settings[key]?.explicit ?? false))
             }
         }
-        let files = order
-        let frozen = settings
+        return run(items: order.map { settings[$0]! }, progress: progress)
+    }
+
+    /// Runs a batch of files given one by one, in this order: the one batch code of the CLI's
+    /// `import` and the server's upload (`POST /v1/imports`, one item of bytes).
+    public func run(items files: [BatchItem], progress: (@Sendable (BatchProgress) -> Void)? = nil) -> [BatchFileResult] {
         let state = ProgressState(total: files.count, callback: progress)
         // Parse in parallel, bounded by cores, in chunks so memory stays bounded.
         var results: [BatchFileResult] = []
@@ -171,35 +215,36 @@ public struct BatchRunner: Sendable {
         outer: while start < files.count {
             let slice = Array(files[start..<min(files.count, start + chunk)])
             let parsed = ParallelMap.map(slice.count, workers: slice.count) { _, i -> ParseOutcome in
-                let (opts, explicit) = frozen[slice[i]]!
+                let item = slice[i]
                 do {
-                    let (s, sha256) = try service.read(path: slice[i], displayName: Self.display(slice[i]), options: opts)
-                    state.parsed(rows: s.records.count, file: slice[i])
+                    let (s, sha256) = try read(item)
+                    state.parsed(rows: s.records.count, file: item.path)
                     return .success((s, sha256))
                 } catch let e as ImportError {
-                    state.parsed(rows: 0, file: slice[i])
-                    return !explicit && e.kind == .unrecognized ? .failure(.skipped(e.problem)) : .failure(.failed(e))
+                    state.parsed(rows: 0, file: item.path)
+                    return !item.explicit && e.kind == .unrecognized ? .failure(.skipped(e.problem), nil) : .failure(.failed(e), nil)
                 } catch {
-                    state.parsed(rows: 0, file: slice[i])
-                    return .failure(.failed(ImportError(.malformed, file: slice[i], problem: String(describing: error))))
+                    state.parsed(rows: 0, file: item.path)
+                    return .failure(.failed(ImportError(.malformed, file: item.path, problem: String(describing: error))), error)
                 }
             }
-            for (i, path) in slice.enumerated() {
-                let (opts, _) = settings[path]!
+            for (i, item) in slice.enumerated() {
+                let path = item.path
                 switch parsed[i] {
                 case .success((let statement, let sha)):
                     do {
-                        let r = try service.apply(statement, fileName: Self.display(path), sha256: sha, options: opts)
+                        let r = try service.apply(statement, fileName: Self.display(path), sha256: sha, options: item.options)
                         results.append(BatchFileResult(path: path, outcome: .imported(r)))
                     } catch let e as ImportError {
                         results.append(BatchFileResult(path: path, outcome: .failed(e)))
                     } catch {
                         results.append(
                             BatchFileResult(
-                                path: path, outcome: .failed(ImportError(.rejected, file: path, problem: String(describing: error)))))
+                                path: path, outcome: .failed(ImportError(.rejected, file: path, problem: String(describing: error))),
+                                cause: error))
                     }
-                case .failure(let outcome):
-                    results.append(BatchFileResult(path: path, outcome: outcome))
+                case .failure(let outcome, let cause):
+                    results.append(BatchFileResult(path: path, outcome: outcome, cause: cause))
                 }
                 state.applied(file: path)
                 if failFast, case .failed = results.last!.outcome { break outer }
@@ -208,11 +253,20 @@ public struct BatchRunner: Sendable {
         }
         return results
     }
+
+    /// One item's statement and the SHA-256 of its bytes.
+    func read(_ item: BatchItem) throws -> (statement: ImportedStatement, sha256: String) {
+        switch item.source {
+        case .path(let path): return try service.read(path: path, displayName: Self.display(path), options: item.options)
+        case .bytes(let data, let name): return try service.read(data: data, fileName: name, options: item.options)
+        }
+    }
 }
 
 enum ParseOutcome: Sendable {
     case success((ImportedStatement, String))
-    case failure(BatchFileResult.Outcome)
+    /// The outcome, and the error as thrown when it was not an ``ImportError``.
+    case failure(BatchFileResult.Outcome, (any Error)?)
 }
 
 /// Results written by parallel workers.

@@ -70,7 +70,6 @@ public struct ImportService: Sendable {
         statement: ImportedStatement, sha256: String
     ) {
         let name = displayName ?? path
-        let url = URL(fileURLWithPath: path)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw ImportError(.unrecognized, file: name, problem: "no such file")
@@ -81,7 +80,21 @@ public struct ImportService: Sendable {
             throw ImportError(.limitExceeded, file: name, problem: "file larger than \(maxFileSize / 1024 / 1024) MiB")
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw ImportError(.unrecognized, file: name, problem: "cannot read file") }
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ImportError(.unrecognized, file: name, problem: "cannot read file")
+        }
+        return try read(data: data, fileName: name, options: options)
+    }
+
+    /// Reads a file's bytes already in memory (an upload to the server: it is never written
+    /// to disk) into an ``ImportedStatement``, as ``read(path:displayName:options:)`` reads a
+    /// file; `fileName` names it in messages and in the batch.
+    public func read(data: Data, fileName name: String, options: FileImportOptions) throws -> (
+        statement: ImportedStatement, sha256: String
+    ) {
+        if data.count > maxFileSize {
+            throw ImportError(.limitExceeded, file: name, problem: "file larger than \(maxFileSize / 1024 / 1024) MiB")
+        }
         if data.isEmpty { throw ImportError(.malformed, file: name, problem: "empty file") }
         let input = ImportInput(fileName: name, data: data)
         let importOptions = ImportOptions(csvProfiles: options.csvProfiles, password: options.password, splitCards: options.splitCards)

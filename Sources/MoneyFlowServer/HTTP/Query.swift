@@ -2,50 +2,52 @@ import Foundation
 import Hummingbird
 import MoneyFlowCore
 
-/// A request's query string, decoded as HTML forms and curl's `--url-query` encode it: `+` is a
-/// space and `%XX` a byte (so `account=Plaid+Checking+0000` names "Plaid Checking 0000", and a
-/// literal plus travels as `%2B`). The first value of a repeated name wins.
-struct FormQuery {
-    private var values: [String: String] = [:]
+/// A route's query string as a Decodable type, read by Hummingbird's
+/// `uri.decodeQuery(as:context:)` (as HTML forms and curl's `--url-query` encode it: `+` is a
+/// space and `%XX` a byte, so `account=Plaid+Checking+0000` names "Plaid Checking 0000").
+/// The names a route takes are its `CodingKeys`: any other name, a name given twice or a value
+/// of the wrong type is a 400 naming the parameter, never a silent default.
+protocol QueryParameters: Decodable {
+    associatedtype CodingKeys: CodingKey & CaseIterable
+}
 
-    init(_ request: Request) {
-        for pair in (request.uri.query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]), !name.isEmpty, values[name] == nil else { continue }
-            values[name] = parts.count > 1 ? (Self.decode(parts[1]) ?? "") : ""
-        }
-    }
-
-    func get(_ name: String) -> String? { values[name] }
-
-    static func decode(_ s: Substring) -> String? {
-        s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-    }
+/// The query of a route that takes no parameters: any parameter is refused.
+struct NoQuery: QueryParameters {
+    enum CodingKeys: CodingKey, CaseIterable {}
+    init() {}
+    init(from decoder: any Decoder) throws {}
 }
 
 /// Query and path parameters, each refused with a 400 that names it when malformed.
 enum Query {
-    static func int(_ q: FormQuery, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = q.get(name) else { return value }
-        guard let n = Int(text), range.contains(n) else {
-            throw APIError.badRequest("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+    /// The request's query as `Q`: unknown and repeated names, and values of the wrong type,
+    /// are a 400 naming the parameter.
+    static func decode<Q: QueryParameters>(_ type: Q.Type, _ request: Request, _ context: ServerRequestContext) throws -> Q {
+        do {
+            let taken = Q.CodingKeys.allCases.map(\.stringValue)
+            let names = try request.uri.decodeQuery(as: QueryNames.self, context: context).names
+            if let unknown = names.sorted().first(where: { !taken.contains($0) }) {
+                throw APIError.badRequest(
+                    "unknown query parameter '\(unknown)': "
+                        + (taken.isEmpty ? "this route takes none" : "this route takes \(taken.joined(separator: ", "))"))
+            }
+            return try request.uri.decodeQuery(as: Q.self, context: context)
+        } catch let e as URLEncodedFormError {
+            if e.code == .duplicateKeys { throw APIError.badRequest("query parameter '\(e.value)' is given more than once") }
+            throw APIError.badRequest("the query string cannot be read near '\(e.value)': encode names and values as a form does")
+        } catch let e as HTTPError where e.status == .badRequest {
+            // A value that is a list or object (`account[]=x`) where the route takes one text.
+            throw APIError.badRequest("the query string does not fit this route: \(e.body ?? "malformed")")
         }
-        return n
     }
 
-    static func date(_ q: FormQuery, _ name: String) throws -> LocalDate? {
-        guard let text = q.get(name) else { return nil }
-        guard let d = LocalDate(iso: text, .exact) else { throw APIError.badRequest("\(name) must be a date YYYY-MM-DD") }
-        return d
+    /// The route takes no query parameters: any is a 400 naming it.
+    static func none(_ request: Request, _ context: ServerRequestContext) throws {
+        _ = try decode(NoQuery.self, request, context)
     }
 
-    static func bool(_ q: FormQuery, _ name: String) throws -> Bool {
-        switch q.get(name)?.lowercased() {
-        case nil, "false", "0", "": return false
-        case "true", "1": return true
-        default: throw APIError.badRequest("\(name) must be true or false")
-        }
-    }
+    /// The name of the query parameter `decoder` is reading, for messages.
+    static func name(_ decoder: any Decoder) -> String { decoder.codingPath.last?.stringValue ?? "a parameter" }
 
     /// A name in the path (`/v1/accounts/CMB%202468`), percent-decoded.
     static func pathName(_ context: ServerRequestContext, _ name: String) throws -> String {
@@ -63,68 +65,54 @@ enum Query {
     }
 }
 
-/// Small JSON request bodies (links, Plaid calls) read as a dictionary.
-enum JSONBody {
-    static func object(_ request: inout Request, limit: Int) async throws -> [String: Any] {
-        let buffer = try await request.collectBody(upTo: limit)
-        if buffer.readableBytes == 0 { return [:] }
-        guard let o = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else {
-            throw APIError.badRequest("the body must be a JSON object")
-        }
-        return o
+/// Every name of a query string (values unread), to refuse the ones a route does not take.
+struct QueryNames: Decodable {
+    var names: [String]
+    init(from decoder: any Decoder) throws {
+        names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
     }
+}
 
-    /// The request's JSON object of optional text fields, at least one of `keys` and nothing
-    /// else (a misspelt key is refused, never ignored).
-    static func strings(_ request: Request, _ context: ServerRequestContext, _ keys: [String]) async throws -> [String: String] {
-        let shape = "send a JSON object with any of " + keys.map { "\"\($0)\": \"...\"" }.joined(separator: ", ")
-        var out: [String: String] = [:]
-        for (key, value) in try await fields(request, context, shape: shape) {
-            guard keys.contains(key) else { throw APIError.badRequest("unknown key '\(key)': \(shape)") }
-            guard case .text(let text) = value else { throw APIError.badRequest("\(key) must be a string: \(shape)") }
-            out[key] = text
-        }
-        if out.isEmpty { throw APIError.badRequest(shape) }
-        return out
-    }
+/// Any name, as a coding key (the names of a query or body before they are checked).
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
 
-    /// The request's JSON object holding an integer id under each of `keys`, in that order;
-    /// anything else is a 400 that shows the expected shape.
-    static func ids(_ request: Request, _ context: ServerRequestContext, _ keys: [String]) async throws -> [Int64] {
-        let shape = "send {" + keys.map { "\"\($0)\": <id>" }.joined(separator: ", ") + "}"
-        let body = try await fields(request, context, shape: shape)
-        let ids = keys.compactMap { key -> Int64? in if case .id(let id) = body[key] { id } else { nil } }
-        guard ids.count == keys.count else { throw APIError.badRequest(shape) }
-        return ids
-    }
-
-    /// The body decoded by Hummingbird's `request.decode(as:context:)`, which reads at most the
-    /// context's `maxUploadSize` (64 KiB) before decoding; a body that is not a JSON object
-    /// (or is empty) is a 400 showing `shape`.
-    static func fields(_ request: Request, _ context: ServerRequestContext, shape: String) async throws -> [String: BodyValue] {
-        do {
-            return try await request.decode(as: [String: BodyValue].self, context: context)
-        } catch let e as HTTPError where e.status == .badRequest {
-            throw APIError.badRequest(shape)
+/// `true`/`false` (also `1`/`0`, any case; empty is false), else a 400 naming the parameter.
+struct QueryBool: Decodable {
+    var value: Bool
+    init(from decoder: any Decoder) throws {
+        switch try decoder.singleValueContainer().decode(String.self).lowercased() {
+        case "false", "0", "": value = false
+        case "true", "1": value = true
+        default: throw APIError.badRequest("\(Query.name(decoder)) must be true or false")
         }
     }
 }
 
-/// One value of a small JSON request body: the text or integer id a route reads, or anything
-/// else (refused by the reader with the key's name).
-enum BodyValue: Decodable {
-    case text(String)
-    case id(Int64)
-    case other
-
+/// A date `YYYY-MM-DD`, else a 400 naming the parameter.
+struct QueryDate: Decodable {
+    var date: LocalDate
     init(from decoder: any Decoder) throws {
-        let value = try decoder.singleValueContainer()
-        if let text = try? value.decode(String.self) {
-            self = .text(text)
-        } else if let id = try? value.decode(Int64.self) {
-            self = .id(id)
-        } else {
-            self = .other
+        guard let d = LocalDate(iso: try decoder.singleValueContainer().decode(String.self), .exact) else {
+            throw APIError.badRequest("\(Query.name(decoder)) must be a date YYYY-MM-DD")
         }
+        date = d
+    }
+}
+
+/// A page size from 1 to 1000, else a 400 naming the parameter.
+struct QueryPageSize: Decodable {
+    static let range = 1...1000
+    var value: Int
+    init(from decoder: any Decoder) throws {
+        guard let n = Int(try decoder.singleValueContainer().decode(String.self)), Self.range.contains(n) else {
+            throw APIError.badRequest(
+                "\(Query.name(decoder)) must be a whole number from \(Self.range.lowerBound) to \(Self.range.upperBound)")
+        }
+        value = n
     }
 }

@@ -10,15 +10,15 @@ struct ExportRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.get("export") { request, context in
             let store = try await ledgers.store(for: try context.requireUser())
-            let q = FormQuery(request)
+            let q = try Query.decode(ExportQuery.self, request, context)
             let formats = ExportFormat.allCases.map(\.rawValue)
-            guard let format = q.get("format").flatMap(ExportFormat.init(rawValue:)) else {
+            guard let format = q.format.flatMap(ExportFormat.init(rawValue:)) else {
                 throw APIError.badRequest("format must be one of \(formats.joined(separator: ", ")), e.g. ?format=beancount")
             }
-            let from = try Query.date(q, "from"), to = try Query.date(q, "to")
+            let from = q.from?.date, to = q.to?.date
             if let from, let to, from > to { throw APIError.badRequest("from is after to") }
-            let account = q.get("account")
-            let currencies = (q.get("operating_currency") ?? "").split(separator: ",").map(String.init)
+            let account = q.account
+            let currencies = (q.operatingCurrency ?? "").split(separator: ",").map(String.init)
             if !currencies.isEmpty && format != .beancount {
                 throw APIError.badRequest("operating_currency only applies to format=beancount")
             }
@@ -40,5 +40,18 @@ struct ExportRoutes {
         case .csv: return "text/csv; charset=utf-8"
         case .json: return "application/json; charset=utf-8"
         }
+    }
+}
+
+/// `GET /v1/export`'s query.
+struct ExportQuery: QueryParameters {
+    var format: String?
+    var account: String?
+    var from: QueryDate?
+    var to: QueryDate?
+    var operatingCurrency: String?
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case format, account, from, to
+        case operatingCurrency = "operating_currency"
     }
 }

@@ -6,8 +6,8 @@ import MoneyFlowImporters
 import MoneyFlowPipeline
 import MoneyFlowStore
 
-/// `POST /v1/imports`: the file is the body; the same ImportService call and `import --json`
-/// object as `moneyflow import FILE --json`.
+/// `POST /v1/imports`: the file is the body, imported from memory by the same batch code
+/// (``BatchRunner``) and answered with the same `import --json` object as `moneyflow import FILE --json`.
 struct ImportRoutes {
     let ledgers: Ledgers
     let users: UserDirectory
@@ -16,18 +16,18 @@ struct ImportRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("imports") { request, context in
             let user = try context.requireUser()
-            let q = FormQuery(request)
-            guard let name = q.get("filename"), !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
+            let q = try Query.decode(ImportQuery.self, request, context)
+            guard let name = q.filename, !name.isEmpty, name.count <= 255, !name.contains("/"), name != ".", name != ".." else {
                 throw APIError.badRequest("filename is required: the uploaded file's name (no folders), e.g. ?filename=chase.csv")
             }
-            var options = FileImportOptions(dryRun: try Query.bool(q, "dry_run"))
-            if let account = q.get("account"), !account.isEmpty { options.accountName = account }
+            var options = FileImportOptions(dryRun: q.dryRun?.value ?? false)
+            if let account = q.account, !account.isEmpty { options.accountName = account }
             // `--new-account`: create `account` even when it is one or two edits from an existing name.
-            options.newAccount = try Query.bool(q, "new_account")
+            options.newAccount = q.newAccount?.value ?? false
             if options.newAccount && options.accountName == nil {
                 throw APIError.badRequest("new_account=true goes with account=NAME")
             }
-            if let profile = q.get("csv_profile"), !profile.isEmpty {
+            if let profile = q.csvProfile, !profile.isEmpty {
                 let own = UserProfiles(users: users, user: user)
                 options.csvProfiles = try await users.perform { _ in try ProfileRoutes.resolve(profile, own: own) }
             }
@@ -39,22 +39,28 @@ struct ImportRoutes {
             var request = request
             let body = try await request.collectBody(upTo: maxBodyBytes)
             if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
-            let uploads = (users.ledgerPath(for: user) as NSString).deletingLastPathComponent + "/uploads"
+            // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
+            let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
             var result = try await ledgers.exclusive(user, "an import") { store in
-                try await store.perform { store in
-                    try FileManager.default.createDirectory(
-                        atPath: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                    let path = uploads + "/\(UUID().uuidString)"
-                    guard
-                        FileManager.default.createFile(
-                            atPath: path, contents: Data(body.readableBytesView), attributes: [.posixPermissions: 0o600])
-                    else { throw APIError(.internalServerError, "internal", "cannot keep the upload") }
-                    defer { try? FileManager.default.removeItem(atPath: path) }
-                    return try ImportService(store: store).importFile(path: path, displayName: name, options: importOptions)
-                }
+                try await store.perform { store in try BatchRunner(service: ImportService(store: store)).run(items: [upload])[0].imported() }
             }
             result.plan.statement.warnings = HTTPAdvice.warnings(result.plan.statement.warnings)
             return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))
         }
+    }
+}
+
+/// `POST /v1/imports`'s query (the file itself is the body).
+struct ImportQuery: QueryParameters {
+    var filename: String?
+    var account: String?
+    var newAccount: QueryBool?
+    var csvProfile: String?
+    var dryRun: QueryBool?
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case filename, account
+        case newAccount = "new_account"
+        case csvProfile = "csv_profile"
+        case dryRun = "dry_run"
     }
 }

@@ -41,12 +41,12 @@ struct PlaidRoutes {
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("plaid/link-token") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let body = try await JSONBody.object(&request, limit: 1 << 16)
-            let days = (body["days"] as? Int) ?? PlaidService.defaultDays
+            try Query.none(request, context)
+            let body = try await JSONBody.decode(LinkTokenBody.self, request, context)
+            let days = body.days ?? PlaidService.defaultDays
             guard (1...730).contains(days) else { throw APIError.badRequest("days must be 1-730") }
-            let item = body["item_id"] as? String
-            let redirect = body["redirect_uri"] as? String
+            let item = body.itemID
+            let redirect = body.redirectURI
             let store = try await ledgers.store(for: user)
             let service = try service(user, store)
             let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
@@ -54,11 +54,8 @@ struct PlaidRoutes {
         }
         v1.post("plaid/exchange") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let body = try await JSONBody.object(&request, limit: 1 << 16)
-            guard let publicToken = body["public_token"] as? String, !publicToken.isEmpty else {
-                throw APIError.badRequest("send {\"public_token\": \"public-...\"} from Plaid Link's onSuccess")
-            }
+            try Query.none(request, context)
+            let publicToken = try await JSONBody.decode(ExchangeBody.self, request, context).publicToken
             let result = try await ledgers.exclusive(user, "a Plaid link") { store in
                 let linked = try await service(user, store).finishLink(publicToken: publicToken)
                 try await users.setItemOwner(itemID: linked.itemID, user: user)
@@ -66,7 +63,8 @@ struct PlaidRoutes {
             }
             return JSONResponse.make(PlaidContracts.link(result))
         }
-        v1.get("plaid/items") { _, context in
+        v1.get("plaid/items") { request, context in
+            try Query.none(request, context)
             let user = try context.requireUser()
             let store = try await ledgers.store(for: user)
             let infos = try await service(user, store).items(askPlaid: true)
@@ -74,10 +72,10 @@ struct PlaidRoutes {
         }
         v1.post("plaid/sync") { request, context in
             let user = try context.requireUser()
-            var request = request
-            let body = try await JSONBody.object(&request, limit: 1 << 16)
-            let items = body["items"] as? [String] ?? []
-            let refresh = body["refresh"] as? Bool ?? false
+            try Query.none(request, context)
+            let body = try await JSONBody.decode(SyncBody.self, request, context)
+            let items = body.items ?? []
+            let refresh = body.refresh ?? false
             let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
                 try await service(user, store).sync(itemIDs: items, refresh: refresh)
             }
@@ -85,4 +83,37 @@ struct PlaidRoutes {
             return JSONResponse.make(PlaidContracts.sync(results.map { Self.forClient($0, paths: paths) }))
         }
     }
+}
+
+/// `POST /v1/plaid/link-token`: all optional (an empty body links a new item).
+struct LinkTokenBody: RequestBody {
+    var days: Int?
+    var itemID: String?
+    var redirectURI: String?
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case days
+        case itemID = "item_id"
+        case redirectURI = "redirect_uri"
+    }
+    static let shape = #"send {"days": <1-730>, "item_id": "<item to update>", "redirect_uri": "<your app's URI>"}, each optional"#
+    static var empty: LinkTokenBody? { LinkTokenBody() }
+}
+
+/// `POST /v1/plaid/exchange`: the public token Plaid Link's onSuccess handed over.
+struct ExchangeBody: RequestBody {
+    var publicToken: String
+    enum CodingKeys: String, CodingKey, CaseIterable { case publicToken = "public_token" }
+    static let shape = #"send {"public_token": "public-..."} from Plaid Link's onSuccess"#
+    func validate() throws {
+        if publicToken.isEmpty { throw APIError.badRequest(Self.shape) }
+    }
+}
+
+/// `POST /v1/plaid/sync`: which items (none: all) and whether to ask Plaid to refresh first.
+struct SyncBody: RequestBody {
+    var items: [String]?
+    var refresh: Bool?
+    enum CodingKeys: String, CodingKey, CaseIterable { case items, refresh }
+    static let shape = #"send {"items": ["<item id>", ...], "refresh": true|false}, each optional"#
+    static var empty: SyncBody? { SyncBody() }
 }

@@ -13,13 +13,15 @@ struct ProfileRoutes {
     static let maxProfileBytes = 1 << 16
 
     func register(_ v1: RouterGroup<ServerRequestContext>) {
-        v1.get("profiles") { _, context in
+        v1.get("profiles") { request, context in
+            try Query.none(request, context)
             let own = UserProfiles(users: users, user: try context.requireUser())
             let mine = try await users.perform { _ in try own.all() }
             let builtIn = BuiltInCSVProfiles.all.map { Self.entry($0, name: nil, origin: "built-in") }
             return JSONResponse.make(.object([("profiles", .array(builtIn + mine.map { Self.entry($0.profile, name: $0.name, origin: "user") }))]))
         }
         v1.put("profiles/:name") { request, context in
+            try Query.none(request, context)
             let own = UserProfiles(users: users, user: try context.requireUser())
             let name = context.parameters.get("name") ?? ""
             var request = request
@@ -28,7 +30,8 @@ struct ProfileRoutes {
             let (profile, created) = try await users.perform { _ in try own.put(name: name, toml: body) }
             return JSONResponse.make(Self.entry(profile, name: name, origin: "user"), status: created ? .created : .ok)
         }
-        v1.delete("profiles/:name") { _, context in
+        v1.delete("profiles/:name") { request, context in
+            try Query.none(request, context)
             let own = UserProfiles(users: users, user: try context.requireUser())
             let name = context.parameters.get("name") ?? ""
             guard try await users.perform({ _ in try own.delete(name) }) else { throw APIError.notFound("you have no CSV profile named '\(name)'") }
