@@ -208,8 +208,10 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowServerTests",
             dependencies: [
-                "MoneyFlowServer", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
+                "MoneyFlowServer", "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Route logic tested in process: the router answers without a process or a socket.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
     ],
