@@ -189,6 +189,10 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowStoreTests",
             dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPostgres", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
+        // PostgreSQL only: how `--store postgres://...` is read, and stores that follow each other's writes.
+        .testTarget(
+            name: "MoneyFlowPostgresTests",
+            dependencies: ["MoneyFlowPostgres", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
         .testTarget(
             name: "MoneyFlowReconcileTests",
             dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
