@@ -173,6 +173,8 @@ let package = Package(
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
+        // TOML profile files and the TOML reader's guards.
+        .testTarget(name: "MoneyFlowConfigTests", dependencies: ["MoneyFlowConfig", "MoneyFlowImporters", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
         // and plain SQL on the test PostgreSQL server for the tests that look behind the store.
