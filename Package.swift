@@ -176,6 +176,12 @@ let package = Package(
         // TOML profile files and the TOML reader's guards.
         .testTarget(name: "MoneyFlowConfigTests", dependencies: ["MoneyFlowConfig", "MoneyFlowImporters", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
+        // Text from PDFs (poppler): what a damaged, scanned or non-PDF file gives.
+        .testTarget(name: "MoneyFlowPDFTests", dependencies: ["MoneyFlowPDF", "MoneyFlowTestSupport"]),
+        // CMB's statements from their containers (PDF, encrypted ZIP): the sample statements field by field.
+        .testTarget(
+            name: "MoneyFlowCMBTests",
+            dependencies: ["MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
         // and plain SQL on the test PostgreSQL server for the tests that look behind the store.
         .target(
