@@ -201,9 +201,15 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowPostgresTests",
             dependencies: ["MoneyFlowPostgres", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        // The engine alone: plans against InMemoryLedgerView, never a store.
+        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowTestSupport"]),
+        // File -> importer -> engine -> store on both stores: scenarios, review decisions, relinks, exports.
         .testTarget(
-            name: "MoneyFlowReconcileTests",
-            dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
+            name: "MoneyFlowPipelineTests",
+            dependencies: [
+                "MoneyFlowPipeline", "MoneyFlowStore", "MoneyFlowReconcile", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // HTTP helpers for the tests that call a server on loopback (Plaid-shaped or `moneyflow serve`).
         .target(
             name: "MoneyFlowHTTPTestSupport",
