@@ -182,8 +182,9 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowCMBTests",
             dependencies: ["MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
-        // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
-        // and plain SQL on the test PostgreSQL server for the tests that look behind the store.
+        // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger), and
+        // TestPostgres: the one helper for the test PostgreSQL server (ledger names and URLs, plain
+        // SQL for the tests that look behind the store), used by the store, CLI and server suites.
         .target(
             name: "MoneyFlowStoreTestSupport",
             dependencies: [
@@ -226,12 +227,14 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowServerTests",
             dependencies: [
-                "MoneyFlowServer", "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
+                "MoneyFlowServer", "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport",
+                "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Route logic tested in process: the router answers without a process or a socket.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
-        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
