@@ -19,20 +19,12 @@ final class ServeHarness: ServerUnderTest, @unchecked Sendable {
         let data = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let child = try MoneyFlowBinary.spawn(["serve", "--listen", "127.0.0.1:0", "--data", data] + extraArgs, env: env)
-        var url: String?
-        for _ in 0..<400 where url == nil {
-            if let line = child.stdoutSoFar().split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-                let r = line.range(of: "http://")
-            {
-                url = String(line[r.lowerBound...].prefix { !$0.isWhitespace })
-            } else if child.hasExited {
-                break
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        let url: String?
+        do throws(ChildTimeout) { url = try await offPool { () throws(ChildTimeout) in try child.listeningURL() } } catch {
+            _ = try? await waitOffPool(child)
+            throw error
         }
         guard let url else {
-            kill(child.pid, SIGKILL)
             let run = try await waitOffPool(child)
             throw HarnessError("serve did not start: \(run.stderr)")
         }
