@@ -148,8 +148,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
-        // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view and
-        // the fuzz harnesses' input encodings (a regular target: test targets cannot depend on each other).
+        // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view, the
+        // engine's fixtures (shared by the engine's and the pipeline's tests) and the fuzz harnesses'
+        // input encodings (a regular target: test targets cannot depend on each other).
         .target(
             name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
             path: "Tests/MoneyFlowTestSupport"),
