@@ -182,7 +182,9 @@ let package = Package(
         // CMB's statements from their containers (PDF, encrypted ZIP): the sample statements field by field.
         .testTarget(
             name: "MoneyFlowCMBTests",
-            dependencies: ["MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+            dependencies: [
+                "MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport",
+            ]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger), and
         // TestPostgres: the one helper for the test PostgreSQL server (ledger names and URLs, plain
         // SQL for the tests that look behind the store), used by the store, CLI and server suites.
@@ -235,7 +237,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(
-            name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
+            name: "MoneyFlowCLITests",
+            dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

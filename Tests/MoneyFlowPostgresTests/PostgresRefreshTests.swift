@@ -90,7 +90,8 @@ struct PostgresRefreshTests {
         let expected = try Self.open(ledger, access: .readOnly).contentDigest()
         #expect(try reopened.contentDigest() == expected)
         // Another machine imports meanwhile; the next process fetches just that.
-        _ = try ImportService(store: try Self.open(ledger)).importFile(path: TestPaths.sample("csv/chase_card.csv"), options: FileImportOptions())
+        _ = try ImportService(store: try Self.open(ledger)).importFile(
+            path: TestPaths.sample("csv/chase_card.csv"), options: FileImportOptions())
         let later = try Self.open(ledger, cachePrefix: cache)
         #expect(try later.contentDigest() == Self.open(ledger, access: .readOnly).contentDigest())
         #expect(Self.fullLoads(later) == 0)

@@ -187,7 +187,8 @@ struct PostgresStoreTests {
         let waiting = try StoreOpener.open(location, waitNotice: { notices.append($0) })
         let blocker = try TestPostgres.Session()
         try blocker.execute("BEGIN")
-        try blocker.execute("SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger: ledger))', 0))")
+        try blocker.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger: ledger))', 0))")
         let (noticed, error) = try writeWhileLocked(waiting, notices: notices) { try blocker.execute("COMMIT") }
         blocker.close()
         #expect(noticed)
