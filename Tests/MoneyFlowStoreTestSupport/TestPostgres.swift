@@ -105,7 +105,7 @@ public enum TestPostgres {
         let connection: PostgresConnection
 
         public init() throws {
-            guard let url else { throw NoServer() }
+            guard isAvailable else { throw NoServer() }
             let l = try PostgresLocation.parse(storeURL(ledger: "unused"))
             let config: PostgresConnection.Configuration =
                 l.unixSocketPath.map { .init(unixSocketPath: $0, username: l.user, password: l.password, database: l.database) }
@@ -142,11 +142,15 @@ public enum TestPostgres {
         deinit { if !connection.isClosed { close() } }
     }
 
+    /// A value as text by its type: postgres-nio decodes any binary value as a String (an
+    /// integer's bytes would read as garbage), so integers and booleans are decoded as such first.
     static func text(_ cell: PostgresCell) -> String? {
         guard cell.bytes != nil else { return nil }
-        if let s = try? cell.decode(String.self) { return s }
-        if let i = try? cell.decode(Int64.self) { return String(i) }
-        if let b = try? cell.decode(Bool.self) { return String(b) }
+        switch cell.dataType {
+        case .int2, .int4, .int8: if let i = try? cell.decode(Int64.self) { return String(i) }
+        case .bool: if let b = try? cell.decode(Bool.self) { return String(b) }
+        default: if let s = try? cell.decode(String.self) { return s }
+        }
         return "<\(cell.dataType)>"
     }
 
