@@ -148,8 +148,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
-        // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view and
-        // the fuzz harnesses' input encodings (a regular target: test targets cannot depend on each other).
+        // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view, the
+        // engine's fixtures (shared by the engine's and the pipeline's tests) and the fuzz harnesses'
+        // input encodings (a regular target: test targets cannot depend on each other).
         .target(
             name: "MoneyFlowTestSupport", dependencies: ["MoneyFlowCore", "MoneyFlowReconcile"],
             path: "Tests/MoneyFlowTestSupport"),
@@ -173,9 +174,20 @@ let package = Package(
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
+        // TOML profile files and the TOML reader's guards.
+        .testTarget(name: "MoneyFlowConfigTests", dependencies: ["MoneyFlowConfig", "MoneyFlowImporters", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
-        // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
-        // and plain SQL on the test PostgreSQL server for the tests that look behind the store.
+        // Text from PDFs (poppler): what a damaged, scanned or non-PDF file gives.
+        .testTarget(name: "MoneyFlowPDFTests", dependencies: ["MoneyFlowPDF", "MoneyFlowTestSupport"]),
+        // CMB's statements from their containers (PDF, encrypted ZIP): the sample statements field by field.
+        .testTarget(
+            name: "MoneyFlowCMBTests",
+            dependencies: [
+                "MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport",
+            ]),
+        // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger), and
+        // TestPostgres: the one helper for the test PostgreSQL server (ledger names and URLs, plain
+        // SQL for the tests that look behind the store), used by the store, CLI and server suites.
         .target(
             name: "MoneyFlowStoreTestSupport",
             dependencies: [
@@ -189,9 +201,19 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowStoreTests",
             dependencies: ["MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowPostgres", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
+        // PostgreSQL only: how `--store postgres://...` is read, and stores that follow each other's writes.
         .testTarget(
-            name: "MoneyFlowReconcileTests",
-            dependencies: ["MoneyFlowReconcile", "MoneyFlowPipeline", "MoneyFlowCMB", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
+            name: "MoneyFlowPostgresTests",
+            dependencies: ["MoneyFlowPostgres", "MoneyFlowStore", "MoneyFlowPipeline", "MoneyFlowTestSupport"]),
+        // The engine alone: plans against InMemoryLedgerView, never a store.
+        .testTarget(name: "MoneyFlowReconcileTests", dependencies: ["MoneyFlowReconcile", "MoneyFlowTestSupport"]),
+        // File -> importer -> engine -> store on both stores: scenarios, review decisions, relinks, exports.
+        .testTarget(
+            name: "MoneyFlowPipelineTests",
+            dependencies: [
+                "MoneyFlowPipeline", "MoneyFlowStore", "MoneyFlowReconcile", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         // HTTP helpers for the tests that call a server on loopback (Plaid-shaped or `moneyflow serve`).
         .target(
             name: "MoneyFlowHTTPTestSupport",
@@ -208,10 +230,15 @@ let package = Package(
         .testTarget(
             name: "MoneyFlowServerTests",
             dependencies: [
-                "MoneyFlowServer", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowHTTPTestSupport", "moneyflow",
+                "MoneyFlowServer", "MoneyFlowPlaid", "PlaidTestServer", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport",
+                "MoneyFlowHTTPTestSupport", "moneyflow",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Route logic tested in process: the router answers without a process or a socket.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
-        .testTarget(name: "MoneyFlowCLITests", dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowCLITests",
+            dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -248,7 +249,7 @@ struct PostgresStoreURLTests {
         let server = try MoneyFlowBinary.spawn(
             ["serve", "--listen", "127.0.0.1:0", "--data", "\(dir)/serve-ok", "--database", TestPostgres.withoutLedger(url)], cwd: dir,
             env: env)
-        for _ in 0..<400 where !server.stdoutSoFar().contains("listening on") && !server.hasExited { usleep(25_000) }
+        _ = try server.listeningURL()
         kill(server.pid, SIGTERM)
         let served = try server.wait(timeout: ChildWait.stopTimeout)
         printed += served.stdout + served.stderr

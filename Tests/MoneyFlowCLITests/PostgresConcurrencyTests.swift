@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// What a PostgreSQL ledger holds per source file, read with SQL through one psql session
+/// What a PostgreSQL ledger holds per source file, read with SQL through one connection
 /// (cheap enough to run after every kill): the same facts as ``FileLevelState``.
 struct PostgresFileState: Equatable {
     /// file name -> records inserted by that file's batches.
@@ -14,16 +15,16 @@ struct PostgresFileState: Equatable {
     /// file name -> rows each (not undone) batch of that file accounted for.
     var batchRowsByFile: [String: [Int]] = [:]
 
-    static func read(_ psql: PsqlSession, ledger: String) throws -> PostgresFileState {
+    static func read(_ psql: TestPostgres.Session, ledger: String) throws -> PostgresFileState {
         let s = "\"\(TestPostgres.schema(ledger: ledger))\""
         var state = PostgresFileState()
-        for line in try psql.query(
+        for line in psql.lines(
             "SELECT b.file_name, COUNT(*) FROM \(s).record r JOIN \(s).batch b ON b.id = r.batch_id GROUP BY b.file_name")
         {
             let parts = line.split(separator: "|")
             state.recordsByFile[String(parts[0])] = Int(parts[1])
         }
-        for line in try psql.query(
+        for line in psql.lines(
             "SELECT file_name, new_count + present_count + linked_count + review_count FROM \(s).batch WHERE undone_at IS NULL ORDER BY id")
         {
             let parts = line.split(separator: "|")
@@ -33,14 +34,14 @@ struct PostgresFileState: Equatable {
     }
 
     /// Files with a committed batch (0 while the ledger does not exist yet).
-    static func committedFiles(_ psql: PsqlSession, ledger: String) throws -> Int {
-        try psql.int("SELECT COUNT(DISTINCT file_name) FROM \"\(TestPostgres.schema(ledger: ledger))\".batch")
+    static func committedFiles(_ psql: TestPostgres.Session, ledger: String) throws -> Int {
+        psql.int("SELECT COUNT(DISTINCT file_name) FROM \"\(TestPostgres.schema(ledger: ledger))\".batch")
     }
 
     /// True while some session holds the ledger's write lock (the advisory lock every write
     /// transaction takes first, see PostgresLedger.lockLedger): a write is in progress.
-    static func writeInProgress(_ psql: PsqlSession, ledger: String) throws -> Bool {
-        try psql.int(
+    static func writeInProgress(_ psql: TestPostgres.Session, ledger: String) throws -> Bool {
+        psql.int(
             """
             SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -85,7 +86,7 @@ struct PostgresCrashTests {
         let files = (batch.files.filter { kept.contains($0) || $0.hasPrefix("synthetic_") } + (0..<Self.bigFiles).map { "big_\($0).csv" })
             .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
         let args = ["import"] + files + ["--quiet"]
-        let psql = try PsqlSession()
+        let psql = try TestPostgres.Session()
 
         // Reference: one uninterrupted import.
         let refLedger = TestPostgres.ledgerName("cli_crash_ref")

@@ -25,12 +25,17 @@ public enum LoopbackHTTP {
     }
 }
 
-/// Waits for a started `moneyflow` process on its own thread (the wait blocks; the cooperative
-/// pool must stay free for the servers the tests run in-process), at most `timeout` (see
-/// ``BinaryChild/wait(timeout:)``).
-public func waitOffPool(_ child: BinaryChild, timeout: Duration = ChildWait.commandTimeout) async throws(ChildTimeout) -> BinaryRun {
-    let result = await withCheckedContinuation { (c: CheckedContinuation<Result<BinaryRun, ChildTimeout>, Never>) in
-        Thread { c.resume(returning: Result { () throws(ChildTimeout) in try child.wait(timeout: timeout) }) }.start()
+/// Runs a blocking wait on a child (`body`) on its own thread: the cooperative pool must stay
+/// free for the servers the tests run in-process.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws(ChildTimeout) -> T) async throws(ChildTimeout) -> T {
+    let result = await withCheckedContinuation { (c: CheckedContinuation<Result<T, ChildTimeout>, Never>) in
+        Thread { c.resume(returning: Result { () throws(ChildTimeout) in try body() }) }.start()
     }
     return try result.get()
+}
+
+/// Waits for a started `moneyflow` process off the pool (see ``offPool(_:)``), at most
+/// `timeout` (see ``BinaryChild/wait(timeout:)``).
+public func waitOffPool(_ child: BinaryChild, timeout: Duration = ChildWait.commandTimeout) async throws(ChildTimeout) -> BinaryRun {
+    try await offPool { () throws(ChildTimeout) in try child.wait(timeout: timeout) }
 }

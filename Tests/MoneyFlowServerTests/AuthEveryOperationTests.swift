@@ -3,7 +3,7 @@ import MoneyFlowHTTPTestSupport
 import MoneyFlowTestSupport
 import Testing
 
-/// Every operation the OpenAPI document names, probed on the real server: without a token and
+/// Every operation the OpenAPI document names, probed on the server's router (in process): without a token and
 /// with tokens the server never issued, each answers 401 before it does anything. The list of
 /// operations is read from the document, so a route added to it is probed without anyone
 /// remembering to; only these three are open by design.
@@ -24,36 +24,36 @@ struct AuthEveryOperationTests {
     @Test("no token or a token the server never issued: 401 on every operation but health, the document and the webhook")
     func everyOperation() async throws {
         let doc = try OpenAPIValidator.repositoryDocument().document
-        let h = try await ServeHarness.start()
-        let alice = try await h.addUser("alice")
-        var probed: [String] = []
-        var openInDocument: Set<String> = []
-        for (template, item) in try #require(doc["paths"]?.object) {
-            for method in OpenAPIDocumentTests.methods {
-                guard let op = item[method] else { continue }
-                let name = "\(method.uppercased()) \(template)"
-                if op["security"] == .array([]) { openInDocument.insert(name) }
-                if Self.open.contains(name) { continue }
-                let path = Self.concrete(template, op)
-                let body: Data? = op["requestBody"] == nil ? nil : Data("{}".utf8)
-                for token in [nil, "mf_" + String(repeating: "A", count: 43), alice + "x", String(alice.dropFirst(3))] {
-                    let r = try await h.send(method.uppercased(), path, token: token, body: body)
-                    #expect(r.status == 401, "\(name) with \(token == nil ? "no token" : "an unknown token") -> \(r.status) \(r.text)")
-                    #expect(((r.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "unauthorized", "\(name)")
+        try await InProcessServer.run { h in
+            let alice = try await h.addUser("alice")
+            var probed: [String] = []
+            var openInDocument: Set<String> = []
+            for (template, item) in try #require(doc["paths"]?.object) {
+                for method in OpenAPIDocumentTests.methods {
+                    guard let op = item[method] else { continue }
+                    let name = "\(method.uppercased()) \(template)"
+                    if op["security"] == .array([]) { openInDocument.insert(name) }
+                    if Self.open.contains(name) { continue }
+                    let path = Self.concrete(template, op)
+                    let body: Data? = op["requestBody"] == nil ? nil : Data("{}".utf8)
+                    for token in [nil, "mf_" + String(repeating: "A", count: 43), alice + "x", String(alice.dropFirst(3))] {
+                        let r = try await h.send(method.uppercased(), path, token: token, body: body)
+                        #expect(r.status == 401, "\(name) with \(token == nil ? "no token" : "an unknown token") -> \(r.status) \(r.text)")
+                        #expect(((r.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String == "unauthorized", "\(name)")
+                    }
+                    // Alice's own token gets past the check (the route answers for itself, never 401).
+                    let mine = try await h.send(method.uppercased(), path, token: alice, body: body)
+                    #expect(mine.status != 401, "\(name) refuses a valid token: \(mine.text)")
+                    probed.append(name)
                 }
-                // Alice's own token gets past the check (the route answers for itself, never 401).
-                let mine = try await h.send(method.uppercased(), path, token: alice, body: body)
-                #expect(mine.status != 401, "\(name) refuses a valid token: \(mine.text)")
-                probed.append(name)
             }
+            #expect(openInDocument == Self.open, "the document's open operations are exactly health, the document and the webhook")
+            // Every operation of the document that is not open was probed (none skipped by a filter).
+            let all = try #require(doc["paths"]?.object).flatMap { t, item in
+                OpenAPIDocumentTests.methods.filter { item[$0] != nil }.map { "\($0.uppercased()) \(t)" }
+            }
+            #expect(Set(probed) == Set(all).subtracting(Self.open))
+            #expect(probed.count == all.count - Self.open.count)
         }
-        #expect(openInDocument == Self.open, "the document's open operations are exactly health, the document and the webhook")
-        // Every operation of the document that is not open was probed (none skipped by a filter).
-        let all = try #require(doc["paths"]?.object).flatMap { t, item in
-            OpenAPIDocumentTests.methods.filter { item[$0] != nil }.map { "\($0.uppercased()) \(t)" }
-        }
-        #expect(Set(probed) == Set(all).subtracting(Self.open))
-        #expect(probed.count == all.count - Self.open.count)
-        await h.stop()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowHTTPTestSupport
 import MoneyFlowServer
+import MoneyFlowStoreTestSupport
 import MoneyFlowTestSupport
 import Testing
 
@@ -19,7 +20,7 @@ struct PostgresServeTests {
         "two users import over HTTP into one PostgreSQL database: each sees only their own ledger (equal to the CLI's), the other's ids are 404, and a restarted server shows the same data"
     )
     func twoUsersOneDatabase() async throws {
-        let database = try #require(TestPostgres.databaseURL)
+        let database = try #require(TestPostgres.url)
         let e2e = ServerEndToEndTests()
         var h = try await ServeHarness.start(extraArgs: ["--database", database])
         let data = h.data
@@ -45,10 +46,10 @@ struct PostgresServeTests {
         #expect(bobImport.status == 200, "\(bobImport.text)")
 
         // The ledgers are in the database, not in files under the data folder.
-        let present = try TestPostgres.psql(
+        let present = try TestPostgres.rows(
             "SELECT schema_name FROM information_schema.schemata WHERE schema_name IN (\(schemas.map { "'\($0)'" }.joined(separator: ","))) ORDER BY 1"
-        )
-        #expect(present.split(separator: "\n").map(String.init) == schemas.sorted(), "schemas in the database: \(present)")
+        ).compactMap { $0.first ?? nil }
+        #expect(present == schemas.sorted(), "schemas in the database: \(present)")
         let files = FileManager.default.enumerator(atPath: data)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(!files.contains { $0.hasPrefix("ledgers/") && $0.hasSuffix(".sqlite") }, "a ledger file under the data folder: \(files)")
 

@@ -11,22 +11,22 @@ struct RequestBodyTests {
     }
 
     @Test func badBodiesNameTheKey() async throws {
-        let h = try await ServeHarness.start()
-        let token = try await h.addUser("alice")
-        let cases: [(String, String, String, String)] = [
-            ("PATCH", "/v1/transactions/1", #"{"notes": "x"}"#, "unknown key 'notes': send a JSON object with any of \"description\""),
-            ("PATCH", "/v1/transactions/1", #"{"note": 3}"#, "note must be a string: send a JSON object"),
-            ("PATCH", "/v1/transactions/1", "", "send a JSON object with any of \"description\": \"...\""),
-            ("PATCH", "/v1/accounts/A", #"{"ledger": "x"}"#, "unknown key 'ledger': send a JSON object with any of \"name\""),
-            ("POST", "/v1/links", #"{"record": 1}"#, #"send {"record": <id>, "transaction": <id>}"#),
-            ("POST", "/v1/transfers", #"{"out": 1, "in": "2"}"#, #"in must be a whole number: send {"out": <id>, "in": <id>}"#),
-            ("POST", "/v1/transfers", "[1, 2]", #"send {"out": <id>, "in": <id>}"#),
-        ]
-        for (method, path, body, expected) in cases {
-            let r = try await h.send(method, path, token: token, body: Data(body.utf8))
-            #expect(r.status == 400, "\(method) \(path) \(body): \(r.status) \(r.text)")
-            #expect(Self.message(r).hasPrefix(expected), "\(method) \(path) \(body): \(r.text)")
+        try await InProcessServer.run { h in
+            let token = try await h.addUser("alice")
+            let cases: [(String, String, String, String)] = [
+                ("PATCH", "/v1/transactions/1", #"{"notes": "x"}"#, "unknown key 'notes': send a JSON object with any of \"description\""),
+                ("PATCH", "/v1/transactions/1", #"{"note": 3}"#, "note must be a string: send a JSON object"),
+                ("PATCH", "/v1/transactions/1", "", "send a JSON object with any of \"description\": \"...\""),
+                ("PATCH", "/v1/accounts/A", #"{"ledger": "x"}"#, "unknown key 'ledger': send a JSON object with any of \"name\""),
+                ("POST", "/v1/links", #"{"record": 1}"#, #"send {"record": <id>, "transaction": <id>}"#),
+                ("POST", "/v1/transfers", #"{"out": 1, "in": "2"}"#, #"in must be a whole number: send {"out": <id>, "in": <id>}"#),
+                ("POST", "/v1/transfers", "[1, 2]", #"send {"out": <id>, "in": <id>}"#),
+            ]
+            for (method, path, body, expected) in cases {
+                let r = try await h.send(method, path, token: token, body: Data(body.utf8))
+                #expect(r.status == 400, "\(method) \(path) \(body): \(r.status) \(r.text)")
+                #expect(Self.message(r).hasPrefix(expected), "\(method) \(path) \(body): \(r.text)")
+            }
         }
-        await h.stop()
     }
 }

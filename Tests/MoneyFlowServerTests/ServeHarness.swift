@@ -9,7 +9,7 @@ import Testing
 
 /// A real `moneyflow serve` on 127.0.0.1 (any free port) over a temporary data folder, with
 /// users made by the real `moneyflow users add`; stopped with SIGTERM at the end.
-final class ServeHarness: @unchecked Sendable {
+final class ServeHarness: ServerUnderTest, @unchecked Sendable {
     let data: String
     let child: BinaryChild
     let baseURL: String
@@ -19,20 +19,12 @@ final class ServeHarness: @unchecked Sendable {
         let data = existing ?? FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let child = try MoneyFlowBinary.spawn(["serve", "--listen", "127.0.0.1:0", "--data", data] + extraArgs, env: env)
-        var url: String?
-        for _ in 0..<400 where url == nil {
-            if let line = child.stdoutSoFar().split(separator: "\n").first(where: { $0.contains("listening on http://") }),
-                let r = line.range(of: "http://")
-            {
-                url = String(line[r.lowerBound...].prefix { !$0.isWhitespace })
-            } else if child.hasExited {
-                break
-            } else {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        let url: String?
+        do throws(ChildTimeout) { url = try await offPool { () throws(ChildTimeout) in try child.listeningURL() } } catch {
+            _ = try? await waitOffPool(child)
+            throw error
         }
         guard let url else {
-            kill(child.pid, SIGKILL)
             let run = try await waitOffPool(child)
             throw HarnessError("serve did not start: \(run.stderr)")
         }
@@ -67,46 +59,7 @@ final class ServeHarness: @unchecked Sendable {
         return token
     }
 
-    func get(_ path: String, token: String?) async throws -> (json: Any?, status: Int, text: String) {
-        try await send("GET", path, token: token)
+    func respond(method: String, path: String, body: Data?, headers: [String: String]) async throws -> (Data, Int) {
+        try await LoopbackHTTP.send(baseURL + path, method: .init(rawValue: method), body: body, headers: headers)
     }
-
-    /// The document every answer is checked against (the one the server serves).
-    static let contract = Result { try OpenAPIValidator.repositoryDocument() }
-
-    func send(_ method: String, _ path: String, token: String?, body: Data? = nil, headers: [String: String] = [:]) async throws -> (
-        json: Any?, status: Int, text: String
-    ) {
-        var h = headers
-        if let token { h["Authorization"] = "Bearer \(token)" }
-        let (data, status) = try await LoopbackHTTP.send(baseURL + path, method: .init(rawValue: method), body: body, headers: h)
-        // Every answer must keep the contract (the OpenAPI document), errors included.
-        let contract = try Self.contract.get()
-        if path != "/openapi.json" && contract.operation(method: method, path: path) != nil {
-            let violations = contract.validateResponse(method: method, path: path, status: status, body: data)
-            for v in violations { Issue.record("\(method) \(path) -> \(status) breaks the OpenAPI document: \(v)") }
-        }
-        return (try? JSONSerialization.jsonObject(with: data), status, String(decoding: data, as: UTF8.self))
-    }
-
-    /// Every transaction of the caller's ledger through the cursor pages.
-    func allTransactions(token: String, limit: Int = 37) async throws -> [[String: Any]] {
-        var out: [[String: Any]] = []
-        var cursor: String?
-        repeat {
-            let path = "/v1/transactions?limit=\(limit)" + (cursor.map { "&cursor=\($0)" } ?? "")
-            let r = try await get(path, token: token)
-            guard r.status == 200, let o = r.json as? [String: Any], let page = o["transactions"] as? [[String: Any]] else {
-                throw HarnessError("transactions page failed: \(r.status) \(r.text)")
-            }
-            out += page
-            cursor = o["next_cursor"] as? String
-        } while cursor != nil
-        return out
-    }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
 }

@@ -21,7 +21,7 @@ struct ServerEndToEndTests {
         ] + pages.map { ("\(s)/plaid/full_period/\($0)", nil, nil) } + [("\(s)/us/first_platypus_checking.csv", nil, "Plaid Checking 0000")]
     }
 
-    func upload(_ h: ServeHarness, token: String, _ f: (path: String, password: String?, account: String?), dryRun: Bool = false)
+    func upload(_ h: some ServerUnderTest, token: String, _ f: (path: String, password: String?, account: String?), dryRun: Bool = false)
         async throws
         -> (json: Any?, status: Int, text: String)
     {

@@ -34,7 +34,7 @@ public func testStoreLocation(_ kind: StoreKind, name: String, in directory: URL
         }
         return try TestPaths.tempStore(name)
     case .postgres:
-        return try TestPostgres.ledgerURL(TestPostgres.uniqueLedgerName())
+        return TestPostgres.storeURL(ledger: TestPostgres.uniqueLedgerName())
     }
 }
 

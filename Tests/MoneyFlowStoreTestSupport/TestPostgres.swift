@@ -5,15 +5,26 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 
-/// The test PostgreSQL server (`MONEYFLOW_TEST_POSTGRES`, with its password in PGPASSFILE) and
-/// plain SQL on it, for tests that must look at or tamper with a ledger behind the store's
-/// back (the store itself never runs through here).
+/// The test PostgreSQL server (`scripts/lib/postgres.sh` starts one and exports
+/// `MONEYFLOW_TEST_POSTGRES=postgres://moneyflow@127.0.0.1:PORT/moneyflow_test?sslmode=disable`,
+/// with its password in PGPASSFILE), the ledgers the tests make on it, and plain SQL on it for
+/// tests that must look at or tamper with a ledger behind the store's back (the store itself
+/// never runs through here). The one helper of every suite that needs the server: tests that
+/// need it are enabled only when it is there (``isAvailable``), and each uses ledgers of its own
+/// (``ledgerName(_:)``), since the database is shared by every suite and every run.
 public enum TestPostgres {
-    /// `MONEYFLOW_TEST_POSTGRES`, or nil when this run has no server.
+    /// The test database's URL (without a `ledger` parameter), or nil when this run has no server.
     public static var url: String? {
         guard let u = ProcessInfo.processInfo.environment["MONEYFLOW_TEST_POSTGRES"], !u.isEmpty else { return nil }
-        return u
+        return withoutLedger(u)
     }
+
+    public static var isAvailable: Bool { url != nil }
+
+    /// The environment of a command that reads a ledger back as the server holds it: no ledger
+    /// cache file (`MONEYFLOW_LEDGER_CACHE=off`), so it loads a new copy from PostgreSQL rather
+    /// than the cache file the writing commands kept, which holds what they meant to store.
+    public static let uncachedRead = ["MONEYFLOW_LEDGER_CACHE": "off"]
 
     /// PostgreSQL's own message (postgres-nio's description of its errors hides it).
     struct Failure: Error, CustomStringConvertible {
@@ -26,18 +37,37 @@ public enum TestPostgres {
         var description: String { "MONEYFLOW_TEST_POSTGRES is not set" }
     }
 
-    /// The server URL with `ledger=NAME` added.
-    public static func ledgerURL(_ ledger: String) throws -> String {
-        guard let url else { throw NoServer() }
-        return url + (url.contains("?") ? "&" : "?") + "ledger=" + ledger
+    /// `--store` URL of ledger `name` in the test database.
+    public static func storeURL(ledger name: String) -> String {
+        let base = url ?? "postgres://missing/"
+        return base + (base.contains("?") ? "&" : "?") + "ledger=\(name)"
+    }
+
+    /// `url` without its `ledger` query parameter (what `serve --database` takes).
+    public static func withoutLedger(_ url: String) -> String {
+        guard var c = URLComponents(string: url) else { return url }
+        let kept = (c.queryItems ?? []).filter { $0.name != "ledger" }
+        c.queryItems = kept.isEmpty ? nil : kept
+        return c.string ?? url
+    }
+
+    /// A fresh ledger name `<prefix>_<12 hex>` (valid: lowercase, digits, `_`, at most 48).
+    public static func ledgerName(_ prefix: String) -> String {
+        var g = SystemRandomNumberGenerator()
+        return prefix.prefix(30) + "_" + (0..<12).map { _ in String(g.next(upperBound: UInt8(16)), radix: 16) }.joined()
     }
 
     /// A ledger name no other test or run uses: `t_` and 12 random hex digits. The first call
     /// of a run also drops the test ledgers earlier runs left (see ``dropStaleTestLedgers()``).
     public static func uniqueLedgerName() -> String {
         _ = staleLedgersDropped
-        var g = SystemRandomNumberGenerator()
-        return "t_" + (0..<12).map { _ in String(g.next(upperBound: UInt8(16)), radix: 16) }.joined()
+        return ledgerName("t")
+    }
+
+    /// Drops the ledgers' schemas (best effort: a test's leftovers must not fill the shared database).
+    public static func dropLedgers(_ names: [String]) {
+        guard isAvailable else { return }
+        for name in names { try? execute("DROP SCHEMA IF EXISTS \"\(schema(ledger: name))\" CASCADE") }
     }
 
     static let staleLedgersDropped: Void = { try? dropStaleTestLedgers() }()
@@ -75,8 +105,8 @@ public enum TestPostgres {
         let connection: PostgresConnection
 
         public init() throws {
-            guard let url else { throw NoServer() }
-            let l = try PostgresLocation.parse(url + (url.contains("?") ? "&" : "?") + "ledger=unused")
+            guard isAvailable else { throw NoServer() }
+            let l = try PostgresLocation.parse(storeURL(ledger: "unused"))
             let config: PostgresConnection.Configuration =
                 l.unixSocketPath.map { .init(unixSocketPath: $0, username: l.user, password: l.password, database: l.database) }
                 ?? .init(host: l.host, port: l.port, username: l.user, password: l.password, database: l.database, tls: .disable)
@@ -98,16 +128,29 @@ public enum TestPostgres {
 
         public func execute(_ sql: String) throws { _ = try rows(sql) }
 
+        /// The rows of `sql` as lines, columns joined by `|`; [] when it fails (e.g. the ledger's
+        /// tables do not exist yet): for polling a ledger another process is writing.
+        public func lines(_ sql: String) -> [String] {
+            ((try? rows(sql)) ?? []).map { row in row.map { $0 ?? "" }.joined(separator: "|") }
+        }
+
+        /// The first column of the first row as an integer (0 when the query failed).
+        public func int(_ sql: String) -> Int { Int(lines(sql).first?.split(separator: "|").first ?? "") ?? 0 }
+
         public func close() { _ = try? connection.close().wait() }
 
         deinit { if !connection.isClosed { close() } }
     }
 
+    /// A value as text by its type: postgres-nio decodes any binary value as a String (an
+    /// integer's bytes would read as garbage), so integers and booleans are decoded as such first.
     static func text(_ cell: PostgresCell) -> String? {
         guard cell.bytes != nil else { return nil }
-        if let s = try? cell.decode(String.self) { return s }
-        if let i = try? cell.decode(Int64.self) { return String(i) }
-        if let b = try? cell.decode(Bool.self) { return String(b) }
+        switch cell.dataType {
+        case .int2, .int4, .int8: if let i = try? cell.decode(Int64.self) { return String(i) }
+        case .bool: if let b = try? cell.decode(Bool.self) { return String(b) }
+        default: if let s = try? cell.decode(String.self) { return s }
+        }
         return "<\(cell.dataType)>"
     }
 
@@ -124,11 +167,11 @@ public enum TestPostgres {
 }
 
 extension TestPostgres {
-    /// The schema of ledger `name` (as ``PostgresLocation/schema`` names it).
-    public static func schema(_ ledger: String) -> String { "moneyflow_" + ledger }
+    /// The schema MoneyFlow keeps ledger `name` in (as ``PostgresLocation/schema`` names it).
+    public static func schema(ledger name: String) -> String { "moneyflow_" + name }
 
     /// The ledger name in a test ledger's URL (its `ledger` parameter).
-    public static func ledgerName(_ url: String) -> String? {
+    public static func ledgerName(inURL url: String) -> String? {
         URLComponents(string: url)?.queryItems?.first { $0.name == "ledger" }?.value
     }
 
@@ -136,7 +179,7 @@ extension TestPostgres {
     /// table's name and the MD5 of its rows in a fixed order. Equal before and after means the
     /// ledger's rows (its version counter included) were not touched.
     public static func ledgerFingerprint(_ ledger: String) throws -> [String] {
-        let schema = schema(ledger)
+        let schema = schema(ledger: ledger)
         let session = try Session()
         defer { session.close() }
         let tables = try session.rows("SELECT tablename FROM pg_tables WHERE schemaname = '\(schema)' ORDER BY tablename").compactMap {
@@ -149,4 +192,10 @@ extension TestPostgres {
             return t + ": " + ((digest.first ?? []).first.flatMap { $0 } ?? "?")
         }
     }
+}
+
+/// A failure of the test PostgreSQL setup around a test (a helper server that did not start).
+public struct TestPostgresError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
 }

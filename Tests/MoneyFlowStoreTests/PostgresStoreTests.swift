@@ -43,13 +43,13 @@ struct PostgresStoreTests {
         let (store, location) = try freshStore(.postgres)
         _ = try ImportService(store: store).apply(
             GeneratedStatements.statement(account: 0, days: 0..<3), fileName: "a.csv", sha256: "a", options: FileImportOptions())
-        return (location, try #require(TestPostgres.ledgerName(location)))
+        return (location, try #require(TestPostgres.ledgerName(inURL: location)))
     }
 
     @Test func aLedgerFromANewerMoneyFlowIsRefusedUnchanged() throws {
         let (location, ledger) = try ledgerWithRows()
         try TestPostgres.execute(
-            "INSERT INTO \(TestPostgres.schema(ledger)).grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            "INSERT INTO \(TestPostgres.schema(ledger: ledger)).grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         let before = try TestPostgres.ledgerFingerprint(ledger)
         for access in [StoreAccess.readWrite, .readOnly] {
             let error = #expect(throws: StoreError.self) { try reopenTestStore(location, access: access) }
@@ -66,7 +66,7 @@ struct PostgresStoreTests {
     /// cache the writer left, still shows the writer's value.
     @Test func aReadBackReadsTheServerNotTheWritersCache() throws {
         let (location, ledger) = try ledgerWithRows()
-        try TestPostgres.execute("UPDATE \(TestPostgres.schema(ledger)).account SET name = 'Renamed On The Server'")
+        try TestPostgres.execute("UPDATE \(TestPostgres.schema(ledger: ledger)).account SET name = 'Renamed On The Server'")
         if StoreOpener.cachePrefix(for: try PostgresLocation.parse(location)) != nil {
             #expect(try StoreOpener.open(location, access: .readOnly).accounts().map(\.name) == ["Test Checking"])
         }
@@ -75,14 +75,14 @@ struct PostgresStoreTests {
 
     @Test func aSchemaOfAnotherApplicationIsRefusedAndLeftUntouched() throws {
         let ledger = TestPostgres.uniqueLedgerName()
-        let schema = TestPostgres.schema(ledger)
+        let schema = TestPostgres.schema(ledger: ledger)
         try TestPostgres.execute("CREATE SCHEMA \(schema)")
         try TestPostgres.execute("CREATE TABLE \(schema).note (id int PRIMARY KEY, body text)")
         try TestPostgres.execute("INSERT INTO \(schema).note VALUES (1, 'keep me')")
         defer { try? TestPostgres.execute("DROP SCHEMA \(schema) CASCADE") }
         let before = try TestPostgres.ledgerFingerprint(ledger)
         for access in [StoreAccess.readWrite, .readOnly] {
-            let error = #expect(throws: StoreError.self) { try reopenTestStore(try TestPostgres.ledgerURL(ledger), access: access) }
+            let error = #expect(throws: StoreError.self) { try reopenTestStore(TestPostgres.storeURL(ledger: ledger), access: access) }
             let message = error?.message ?? ""
             #expect(message.contains("holds tables that are not a MoneyFlow ledger (note)"), "\(message)")
         }
@@ -92,17 +92,17 @@ struct PostgresStoreTests {
 
     @Test func readingAMissingLedgerIsAnErrorAndCreatesNothing() throws {
         let ledger = TestPostgres.uniqueLedgerName()
-        let location = try TestPostgres.ledgerURL(ledger)
+        let location = TestPostgres.storeURL(ledger: ledger)
         let error = #expect(throws: StoreError.self) { try reopenTestStore(location, access: .readOnly) }
         let message = error?.message ?? ""
         #expect(message.hasPrefix("no store at postgres://") && message.contains("ledger=\(ledger)"), "\(message)")
-        #expect(!(try TestPostgres.schemas()).contains(TestPostgres.schema(ledger)))
+        #expect(!(try TestPostgres.schemas()).contains(TestPostgres.schema(ledger: ledger)))
     }
 
     /// Six clients start on one new ledger at once, each importing its own statement: one
     /// creates the ledger, the others wait for it and find it made; every import is there.
     @Test func concurrentFirstStartsOnANewLedger() throws {
-        let location = try TestPostgres.ledgerURL(TestPostgres.uniqueLedgerName())
+        let location = TestPostgres.storeURL(ledger: TestPostgres.uniqueLedgerName())
         let files = [
             "csv/chase_checking.csv", "csv/chase_card.csv", "csv/bofa_checking.csv", "csv/amex.csv", "csv/capital_one_360.csv",
             "csv/wells_fargo_checking.csv",
@@ -182,12 +182,13 @@ struct PostgresStoreTests {
     /// so once, then finishes when the lock is released. Driven by the notice, not by a clock.
     @Test func aWaitingWriterSaysItWaits() throws {
         let (_, location) = try freshStore(.postgres)
-        let ledger = try #require(TestPostgres.ledgerName(location))
+        let ledger = try #require(TestPostgres.ledgerName(inURL: location))
         let notices = NoticeBox()
         let waiting = try StoreOpener.open(location, waitNotice: { notices.append($0) })
         let blocker = try TestPostgres.Session()
         try blocker.execute("BEGIN")
-        try blocker.execute("SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger))', 0))")
+        try blocker.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('moneyflow ledger ' || '\(TestPostgres.schema(ledger: ledger))', 0))")
         let (noticed, error) = try writeWhileLocked(waiting, notices: notices) { try blocker.execute("COMMIT") }
         blocker.close()
         #expect(noticed)
@@ -254,7 +255,7 @@ struct PostgresStoreTests {
 
     @Test(.enabled(if: TestPostgres.url != nil, "needs MONEYFLOW_TEST_POSTGRES"))
     func aWrongPassword() throws {
-        let l = try PostgresLocation.parse(try TestPostgres.ledgerURL("x"))
+        let l = try PostgresLocation.parse(TestPostgres.storeURL(ledger: "x"))
         let url = "postgres://\(l.user):not-the-password@\(l.host):\(l.port)/\(l.database)?sslmode=disable&ledger=x"
         expectOneLine(url, names: l.displayName, hides: "not-the-password")
     }

@@ -36,12 +36,12 @@ struct PostgresUpgradeTests {
 
     @Test func anOlderLedgerIsUpgradedKeepingItsRowsAndIds() throws {
         let ledger = TestPostgres.uniqueLedgerName()
-        let location = try TestPostgres.ledgerURL(ledger)
+        let location = TestPostgres.storeURL(ledger: ledger)
         _ = try PostgresLedger(try PostgresLocation.parse(location))
             .attach(migrator: olderMigrator(upTo: "v2-sync-progress"), access: .readWrite)
         // Its rows as that MoneyFlow wrote them (the server's tables have no defaults: the copy
         // fills them in, so they are spelt out here).
-        let s = TestPostgres.schema(ledger)
+        let s = TestPostgres.schema(ledger: ledger)
         for row in [
             "INSERT INTO \(s).account(id, name, created_at) VALUES (3, 'Old', '2024-01-01')",
             "INSERT INTO \(s).account_key(key, account_id) VALUES ('csv:old', 3)",

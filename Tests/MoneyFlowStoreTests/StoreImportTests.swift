@@ -11,7 +11,7 @@ import Testing
 
 let repoRoot = TestPaths.repoRoot
 
-func sample(_ path: String) -> String { repoRoot.appendingPathComponent("Samples/" + path).path }
+func sample(_ path: String) -> String { TestPaths.sample(path) }
 
 /// A new store of `kind` (a SQLite file in a fresh temporary folder, or a new PostgreSQL
 /// ledger) and its location: the file's path or the ledger's postgres:// URL.

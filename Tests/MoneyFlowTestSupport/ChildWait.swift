@@ -31,6 +31,9 @@ public enum ChildWait {
     /// How long one command may run: far beyond the slowest command of the suite on two busy
     /// cores, so only a child that hangs ever reaches it.
     public static let commandTimeout: Duration = .seconds(600)
+    /// How long a server may take to start listening (it binds at once; only a server that
+    /// hangs before binding ever reaches this).
+    public static let startTimeout: Duration = .seconds(60)
     /// How long a server may take to end after SIGTERM (a graceful shutdown takes well under
     /// a second).
     public static let stopTimeout: Duration = .seconds(60)

@@ -53,6 +53,23 @@ public final class BinaryChild: @unchecked Sendable {
         #endif
     }
 
+    /// The address a started `moneyflow serve` says it listens on (`http://HOST:PORT` from its
+    /// first line), waited for like every wait (``ChildWait/until(pid:what:timeout:ended:)``:
+    /// past `timeout` the server is killed and ``ChildTimeout`` thrown); nil when it ended first
+    /// (``wait(timeout:)`` then collects it with the reason on its stderr).
+    public func listeningURL(timeout: Duration = ChildWait.startTimeout) throws(ChildTimeout) -> String? {
+        var url: String?
+        try ChildWait.until(pid: pid, what: "moneyflow \(args.prefix(2).joined(separator: " ")) (start)", timeout: timeout) {
+            if let line = stdoutSoFar().split(separator: "\n").first(where: { $0.contains("listening on http://") }),
+                let r = line.range(of: "http://")
+            {
+                url = String(line[r.lowerBound...].prefix { !$0.isWhitespace })
+            }
+            return url != nil || hasExited
+        }
+        return url
+    }
+
     /// Waits for the process, at most `timeout` (past it the process is killed and
     /// ``ChildTimeout`` thrown, see ``ChildWait``), then collects it (wait4, so we get its own
     /// peak memory) with its output and removes the output files.

@@ -5,6 +5,8 @@
 public struct SplitMix64: RandomNumberGenerator {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
+    /// The scenario streams: the seed mixed with a fixed salt (keeps every pinned sequence).
+    public init(scenarioSeed seed: UInt64) { self.init(seed: seed ^ 0x5DEE_CE66_D1CE_4E5B) }
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -8,6 +8,8 @@ public enum TestPaths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// `Samples/` (the sample statements of every format).
     public static let samples = repoRoot.appendingPathComponent("Samples")
+    /// The path of `path` under `Samples/` (e.g. `csv/chase_checking.csv`).
+    public static func sample(_ path: String) -> String { samples.appendingPathComponent(path).path }
     /// `Tests/BadInputs` (the corpus of inputs that must fail cleanly).
     public static let badInputs = repoRoot.appendingPathComponent("Tests/BadInputs")
 

@@ -4,13 +4,6 @@ import MoneyFlowPipeline
 import MoneyFlowStore
 import MoneyFlowTestSupport
 
-// MARK: - Deterministic randomness
-
-extension SplitMix64 {
-    /// The scenario streams: the seed mixed with a fixed salt (keeps every pinned sequence).
-    init(scenarioSeed seed: UInt64) { self.init(seed: seed ^ 0x5DEE_CE66_D1CE_4E5B) }
-}
-
 // MARK: - Merchants
 
 enum Flavor: String, Sendable, CaseIterable {

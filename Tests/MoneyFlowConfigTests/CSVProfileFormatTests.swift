@@ -1,6 +1,7 @@
 import Foundation
 import MoneyFlowConfig
 import MoneyFlowCore
+import MoneyFlowTestSupport
 import Testing
 
 @testable import MoneyFlowImporters
@@ -90,7 +91,7 @@ import Testing
     /// Package.swift embeds the files it lists; BuiltInCSVProfiles reads the ones it lists. A file
     /// added to the folder but missing from either list would be silently ignored.
     @Test func everyProfileFileIsBuiltIn() throws {
-        let dir = repoRoot.appendingPathComponent("Sources/MoneyFlowImporters/CSV/Profiles")
+        let dir = TestPaths.repoRoot.appendingPathComponent("Sources/MoneyFlowImporters/CSV/Profiles")
         let onDisk = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(onDisk == BuiltInCSVProfiles.files.map(\.name).sorted())
         for f in BuiltInCSVProfiles.files {

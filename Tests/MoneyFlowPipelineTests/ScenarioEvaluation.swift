@@ -39,23 +39,6 @@ func freshReconcileStore(_ kind: StoreKind) throws -> LedgerStore {
 /// Decisions taken for each record, keyed like the evaluation ("bank:<loc>" / "plaid:<ext>").
 typealias DecisionLog = [String: [String]]
 
-func describe(_ d: RecordDecision) -> String {
-    func rs(_ r: [MatchReason]) -> String { r.map(\.description).joined(separator: "; ") }
-    switch d {
-    case .alreadyPresent(let id): return "alreadyPresent(record \(id))"
-    case .update(let id): return "update(record \(id))"
-    case .new: return "new"
-    case .link(let t, let s, let r, _): return String(format: "link(txn %lld, score %.2f: %@)", t, s, rs(r))
-    case .supersede(let p, let t, let r): return "supersede(pending record \(p), txn \(t): \(rs(r)))"
-    case .linkToIncoming(let i, let s, let r): return String(format: "linkToIncoming(entry %d, score %.2f: %@)", i, s, rs(r))
-    case .supersedeIncoming(let i, let r): return "supersedeIncoming(entry \(i): \(rs(r)))"
-    case .needsReview(let c):
-        return "needsReview("
-            + c.map { String(format: "txn %@ %.2f", $0.transactionID.map(String.init) ?? "entry \($0.incomingIndex ?? -1)", $0.score) }
-            .joined(separator: ", ") + ")"
-    }
-}
-
 func recordKey(_ r: IncomingRecord, file: String) -> String {
     if r.sourceKind == .plaid { return "plaid:" + (r.externalID ?? "?") }
     return "bank:" + locatorKey(file, line: r.locator.line, page: r.locator.page, row: r.locator.row)
@@ -142,7 +125,7 @@ func describeTransaction(_ t: LedgerTransaction, _ s: Scenario, log: DecisionLog
 func evaluate(_ txs: [LedgerTransaction], _ s: Scenario, log: DecisionLog, reviewCandidates: Set<Int64> = []) -> Evaluation {
     var ev = Evaluation()
     ev.transactions = txs.count
-    func realID(_ src: LedgerSource) -> Int? { MoneyFlowReconcileTests.realID(src, s) }
+    func realID(_ src: LedgerSource) -> Int? { MoneyFlowPipelineTests.realID(src, s) }
     func describeTxn(_ t: LedgerTransaction) -> String { describeTransaction(t, s, log: log) }
     var reviewTxn = Set<Int64>()
     var activeKeys = Set<String>()

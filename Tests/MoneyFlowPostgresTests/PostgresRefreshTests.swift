@@ -33,9 +33,9 @@ struct PostgresRefreshTests {
             #expect(try b.contentDigest() == expected, "B after \(step)")
         }
         let loadsBefore = Self.fullLoads(b)
-        let first = try ImportService(store: a).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
+        let first = try ImportService(store: a).importFile(path: TestPaths.sample("csv/chase_checking.csv"), options: FileImportOptions())
         try same("an import through A")
-        _ = try ImportService(store: b).importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
+        _ = try ImportService(store: b).importFile(path: TestPaths.sample("csv/chase_card.csv"), options: FileImportOptions())
         try same("an import through B")
         let t = try #require(try a.transactions().first)
         try b.editTransaction(t.id, description: "Rent, July", note: "split with Sam")
@@ -43,7 +43,7 @@ struct PostgresRefreshTests {
         #expect(try a.transactions().first { $0.id == t.id }?.description == "Rent, July")
         try a.undo(batchID: first.batchID!)
         try same("an undo through A")
-        _ = try ImportService(store: b).importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
+        _ = try ImportService(store: b).importFile(path: TestPaths.sample("csv/chase_checking.csv"), options: FileImportOptions())
         try same("the undone file imported again through B")
         #expect(Self.fullLoads(b) == loadsBefore, "B followed by the logged keys, never loading the whole ledger again")
         #expect(Self.fullLoads(a) == 1, "A loaded the ledger once, when it made it, and followed B's writes by their keys")
@@ -56,8 +56,8 @@ struct PostgresRefreshTests {
         let a = try Self.open(ledger)
         let b = try Self.open(ledger)
         let service = ImportService(store: a)
-        _ = try service.importFile(path: sample("csv/chase_checking.csv"), options: FileImportOptions())
-        _ = try service.importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
+        _ = try service.importFile(path: TestPaths.sample("csv/chase_checking.csv"), options: FileImportOptions())
+        _ = try service.importFile(path: TestPaths.sample("csv/chase_card.csv"), options: FileImportOptions())
         let names = try b.accounts().map(\.name)
         #expect(names.count == 2)
         let loads = Self.fullLoads(b)
@@ -76,7 +76,7 @@ struct PostgresRefreshTests {
         let ledger = Self.newLedger()
         let folder = try TestPaths.tempDir("ledger-cache")
         let cache = folder + "/copy"
-        let chase = sample("csv/chase_checking.csv")
+        let chase = TestPaths.sample("csv/chase_checking.csv")
         do {
             let first = try Self.open(ledger, cachePrefix: cache)
             _ = try ImportService(store: first).importFile(path: chase, options: FileImportOptions())
@@ -90,14 +90,15 @@ struct PostgresRefreshTests {
         let expected = try Self.open(ledger, access: .readOnly).contentDigest()
         #expect(try reopened.contentDigest() == expected)
         // Another machine imports meanwhile; the next process fetches just that.
-        _ = try ImportService(store: try Self.open(ledger)).importFile(path: sample("csv/chase_card.csv"), options: FileImportOptions())
+        _ = try ImportService(store: try Self.open(ledger)).importFile(
+            path: TestPaths.sample("csv/chase_card.csv"), options: FileImportOptions())
         let later = try Self.open(ledger, cachePrefix: cache)
         #expect(try later.contentDigest() == Self.open(ledger, access: .readOnly).contentDigest())
         #expect(Self.fullLoads(later) == 0)
         // The ledger dropped and made again (a new incarnation, same name): the cache is not used.
         let location = try PostgresLocation.parse(Self.url(ledger))
         try PostgresSession(location).execute("DROP SCHEMA \"\(location.schema)\" CASCADE")
-        _ = try ImportService(store: try Self.open(ledger)).importFile(path: sample("csv/amex.csv"), options: FileImportOptions())
+        _ = try ImportService(store: try Self.open(ledger)).importFile(path: TestPaths.sample("csv/amex.csv"), options: FileImportOptions())
         let remade = try Self.open(ledger, cachePrefix: cache)
         #expect(Self.fullLoads(remade) == 1)
         #expect(try remade.accounts().map(\.name) == Self.open(ledger, access: .readOnly).accounts().map(\.name))

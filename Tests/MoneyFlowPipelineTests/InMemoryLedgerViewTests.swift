@@ -28,7 +28,7 @@ import Testing
         ("two candidates", AbstainFixture.plaidFeed),
     ]
 
-    typealias A = LearnedAliasTests
+    typealias A = LearnedAliasFixture
     /// Earlier file, then the file planned (statement after feed, feed after statement).
     static let imports: [(String, ImportedStatement, ImportedStatement)] =
         feeds.map { ($0.0, $0.1, F.statement) } + [

@@ -14,7 +14,7 @@ import Testing
 /// import would. The confirming pair lies two months before the new one, far outside any
 /// re-planning window, so only the ledger can carry what it learned.
 @Suite struct LedgerAliasTests {
-    typealias F = LearnedAliasTests
+    typealias F = LearnedAliasFixture
 
     static func statement(_ records: [IncomingRecord]) -> ImportedStatement {
         ImportedStatement(importerID: "cmb-pdf", accounts: [F.facts], records: records)

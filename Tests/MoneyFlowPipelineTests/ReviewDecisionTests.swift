@@ -3,57 +3,8 @@ import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStore
 import MoneyFlowStoreTestSupport
+import MoneyFlowTestSupport
 import Testing
-
-/// One statement row, two Plaid records equally plausible for it: same amount, same merchant
-/// text, one day before and one day after the row. The engine must abstain; the user decides;
-/// no later import may overturn the decision.
-struct AbstainFixture {
-    static let facts = AccountFacts(key: "acct", suggestedName: "Checking 1234", currencies: ["USD"])
-    static let day = LocalDate(year: 2025, month: 3, day: 10)!
-    static func usd(_ m: Int64) -> Money { Money(minorUnits: m, currency: "USD") }
-
-    static func plaid(_ id: String, _ d: LocalDate, _ amount: Int64, _ name: String, row: Int) -> IncomingRecord {
-        IncomingRecord(
-            accountKey: "acct", sourceKind: .plaid, date: d, amount: usd(amount), description: name, counterparty: name,
-            externalID: id, locator: Locator(page: 1, row: row))
-    }
-    static func bank(_ d: LocalDate, _ amount: Int64, _ text: String, balance: Int64, line: Int) -> IncomingRecord {
-        IncomingRecord(
-            accountKey: "acct", sourceKind: .csv, date: d, amount: usd(amount), description: text, balance: usd(balance),
-            locator: Locator(line: line, row: line - 1))
-    }
-
-    static let coffee = "POS PURCHASE STARBUCKS STORE 0123 SEATTLE WA CARD 1234"
-    /// Plaid: the two coffee candidates plus an unrelated purchase.
-    static var plaidFeed: ImportedStatement {
-        ImportedStatement(
-            importerID: "plaid", accounts: [facts],
-            records: [
-                plaid("cof-before", day.adding(days: -1), -545, "Starbucks", row: 1),
-                plaid("cof-after", day.adding(days: 1), -545, "Starbucks", row: 2),
-                plaid("groc", day.adding(days: -2), -6412, "Safeway", row: 3),
-            ])
-    }
-    /// Statement March 8-10: the grocery row and the single coffee row.
-    static var statement1: ImportedStatement {
-        ImportedStatement(
-            importerID: "csv", accounts: [facts],
-            records: [
-                bank(day.adding(days: -2), -6412, "SAFEWAY #1234 SEATTLE WA CARD 1234", balance: 93588, line: 2),
-                bank(day, -545, coffee, balance: 93043, line: 3),
-            ])
-    }
-    /// Statement March 10-14, overlapping on the coffee row (byte-identical), plus a new row.
-    static var statement2: ImportedStatement {
-        ImportedStatement(
-            importerID: "csv", accounts: [facts],
-            records: [
-                bank(day, -545, coffee, balance: 93043, line: 3),
-                bank(day.adding(days: 3), -2217, "UBER *TRIP HELP.UBER.COM CA CARD 1234", balance: 90826, line: 4),
-            ])
-    }
-}
 
 func coffeeTransactions(_ store: LedgerStore) throws -> [LedgerTransaction] {
     try store.transactions().filter { $0.amount.minorUnits == -545 }
