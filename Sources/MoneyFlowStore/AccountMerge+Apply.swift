@@ -51,9 +51,7 @@ extension AccountMerge {
                 try log.keep(RowImage.Key(table: "review", columns: ["record_id"], values: [.integer(rid)]))
                 try ReviewTable.insert(
                     db, recordID: rid, candidatesJSON: String(decoding: try encoder.encode(candidates), as: UTF8.self), replacing: true)
-                try db.execute(
-                    sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)",
-                    arguments: [rid])
+                if let t = try LinkTable.transaction(ofRecord: rid, db) { try TransactionTable.setNeedsReview(db, t, true) }
             }
         }
         try db.execute(sql: "UPDATE record SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])

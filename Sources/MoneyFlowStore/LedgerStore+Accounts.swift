@@ -7,16 +7,11 @@ extension LedgerStore {
     /// Renames an account (also sets its ledger name for exports when `ledgerName` is given).
     public func renameAccount(_ name: String, to newName: String?, ledgerName: String? = nil) throws {
         try write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name]) else {
-                throw StoreError("no account named '\(name)'")
+            guard let id = try AccountTable.id(named: name, db) else { throw StoreError("no account named '\(name)'") }
+            if let newName, let other = try AccountTable.id(named: newName, db), other != id {
+                throw StoreError("an account named '\(newName)' already exists")
             }
-            if let newName {
-                if try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ? AND id <> ?", arguments: [newName, id]) != nil {
-                    throw StoreError("an account named '\(newName)' already exists")
-                }
-                try db.execute(sql: "UPDATE account SET name = ? WHERE id = ?", arguments: [newName, id])
-            }
-            if let ledgerName { try db.execute(sql: "UPDATE account SET ledger_name = ? WHERE id = ?", arguments: [ledgerName, id]) }
+            try AccountTable.set(db, id, name: newName, ledgerName: ledgerName)
         }
     }
 

@@ -26,9 +26,7 @@ struct PlanApplier {
 
     mutating func apply() throws -> Int64 {
         if let earlier = try identicalEarlierBatch() {
-            try db.execute(
-                sql: "UPDATE batch SET seen_count = seen_count + 1, last_seen_at = ? WHERE id = ?",
-                arguments: [Self.timestamp(importedAt), earlier])
+            try BatchTable.seenAgain(db, earlier, at: Self.timestamp(importedAt))
             return earlier
         }
         let batchID = try BatchTable.insert(
@@ -249,19 +247,10 @@ struct PlanApplier {
         for res in plan.accounts {
             var id = res.accountID
             if id == nil {
-                id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [res.name])
+                id = try AccountTable.id(named: res.name, db)
             }
             if id == nil {
-                let f = res.facts
-                try db.execute(
-                    sql: """
-                        INSERT INTO account(name, institution, number, type, subtype, provider, provider_account_id, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        res.name, f.institution, f.number, f.type, f.subtype, f.provider, f.providerAccountID, Self.timestamp(importedAt),
-                    ])
-                id = db.lastInsertedRowID
+                id = try AccountTable.insert(db, name: res.name, facts: res.facts, at: Self.timestamp(importedAt))
                 try saveChange(batchID, .accountCreated(accountID: id!))
             }
             let accountID = id!

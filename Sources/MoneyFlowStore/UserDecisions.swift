@@ -87,10 +87,10 @@ struct UserDecisions {
 
     /// Transaction `t` no longer needs review once none of its records waits for a decision.
     private func leaveReviewIfSettled(_ t: Int64) throws {
-        try db.execute(
-            sql:
-                "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
-            arguments: [t, t])
+        let waiting = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
+            arguments: [t])
+        if waiting != true { try TransactionTable.setNeedsReview(db, t, false) }
     }
 }
 

@@ -1,4 +1,5 @@
 import GRDB
+import MoneyFlowCore
 
 /// The `account` table's one owner: a ledger account, with what its imports said about it
 /// and the balances its provider last reported.
@@ -13,6 +14,28 @@ enum AccountTable {
         ledger_name TEXT,
         created_at TEXT NOT NULL
         """
+
+    /// Inserts an account as an import first describes it and returns its id.
+    static func insert(_ db: Database, name: String, facts f: AccountFacts, at timestamp: String) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO account(name, institution, number, type, subtype, provider, provider_account_id, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [name, f.institution, f.number, f.type, f.subtype, f.provider, f.providerAccountID, timestamp])
+        return db.lastInsertedRowID
+    }
+
+    /// The id of the account named `name`.
+    static func id(named name: String, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name])
+    }
+
+    /// Sets account `id`'s name (unique) or its ledger name for exports.
+    static func set(_ db: Database, _ id: Int64, name: String? = nil, ledgerName: String? = nil) throws {
+        if let name { try db.execute(sql: "UPDATE account SET name = ? WHERE id = ?", arguments: [name, id]) }
+        if let ledgerName { try db.execute(sql: "UPDATE account SET ledger_name = ? WHERE id = ?", arguments: [ledgerName, id]) }
+    }
 
     /// The balance columns an import sets and its undo puts back
     /// (``BatchChange/AccountBalance``'s values, in this order).

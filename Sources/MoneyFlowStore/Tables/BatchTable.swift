@@ -33,6 +33,11 @@ enum BatchTable {
         return db.lastInsertedRowID
     }
 
+    /// Counts a re-import of batch `id`'s bytes that changed nothing (v6: `seen_count`, `last_seen_at`).
+    static func seenAgain(_ db: Database, _ id: Int64, at timestamp: String) throws {
+        try db.execute(sql: "UPDATE batch SET seen_count = seen_count + 1, last_seen_at = ? WHERE id = ?", arguments: [timestamp, id])
+    }
+
     /// Marks batch `id` undone at `timestamp`.
     static func markUndone(_ db: Database, _ id: Int64, at timestamp: String) throws {
         try db.execute(sql: "UPDATE batch SET undone_at = ? WHERE id = ?", arguments: [timestamp, id])

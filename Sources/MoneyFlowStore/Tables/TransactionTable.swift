@@ -89,6 +89,11 @@ enum TransactionTable {
         try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [id])
     }
 
+    /// Sets whether transaction `id` waits for review (`needs_review`).
+    static func setNeedsReview(_ db: Database, _ id: Int64, _ needsReview: Bool) throws {
+        try db.cachedStatement(sql: "UPDATE txn SET needs_review = ? WHERE id = ?").execute(arguments: [needsReview, id])
+    }
+
     // MARK: The user's own fields
 
     /// The user's own fields, shown over the merged ones (`coalesce(user_description, description)` …).
