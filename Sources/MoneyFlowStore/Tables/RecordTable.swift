@@ -97,6 +97,23 @@ enum RecordTable {
             note: s.optionalString(c + 7), balanceMinor: s.optionalInt64(c + 8), category: s.optionalString(c + 9))
     }
 
+    // MARK: What the import engine asks of a stored record
+
+    /// The columns of an ``ExistingRecord``, for a SELECT over `record r` left-joined with its
+    /// `link l` (see ``existing(_:)``).
+    static let existingSelect =
+        "r.id, r.account_id, l.transaction_id, r.source_kind, r.external_id, r.pending, r.state, r.date, r.amount_minor, r.currency"
+
+    /// The ``ExistingRecord`` of a row whose first columns are ``existingSelect``.
+    static func existing(_ s: RawStatement) -> ExistingRecord {
+        ExistingRecord(
+            id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
+            sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
+            pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
+            date: LocalDate(iso: s.string(7), .lenient) ?? LocalDate(dayNumber: 0),
+            amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
+    }
+
     // MARK: Where a record came from
 
     /// Where a record sits in its batch's file; `record_confirmation` keeps the same for every
