@@ -45,20 +45,12 @@ struct BatchUndo {
                     if let c = snap.reviewCandidates { try ReviewTable.insert(db, recordID: rid, candidatesJSON: c) }
                     touched.insert(snap.transactionID)
                 }
-            case .syncCursor(let scope, let before):
+            case .syncCursor(let scope, let before), .syncProgress(let scope, let before):
+                let table: SyncCursorTable = change.kind == .syncCursor ? .state : .progress
                 if let before {
-                    try db.execute(sql: "UPDATE sync_state SET cursor = ? WHERE scope = ?", arguments: [before, scope])
+                    try table.restore(db, scope: scope, cursor: before, at: PlanApplier.timestamp(date))
                 } else {
-                    try db.execute(sql: "DELETE FROM sync_state WHERE scope = ?", arguments: [scope])
-                }
-            case .syncProgress(let scope, let before):
-                if let before {
-                    try db.execute(
-                        sql:
-                            "INSERT INTO sync_progress(scope, cursor, updated_at) VALUES (?, ?, ?) ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor",
-                        arguments: [scope, before, PlanApplier.timestamp(date)])
-                } else {
-                    try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [scope])
+                    try table.delete(db, scope: scope)
                 }
             case .row(let key, let before):
                 try restorer.restore(key, before)

@@ -29,12 +29,12 @@ extension LedgerStore {
 
     /// Last saved sync cursor of a scope.
     public func syncCursor(scope: String) throws -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [scope]) }
+        try read { db in try SyncCursorTable.state.cursor(db, scope: scope) }
     }
 
     /// Cursor reached inside an update that is not complete yet.
     public func syncProgress(scope: String) throws -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [scope]) }
+        try read { db in try SyncCursorTable.progress.cursor(db, scope: scope) }
     }
 
     /// The sync scope (Plaid item) these account keys were last seen under, if exactly one.

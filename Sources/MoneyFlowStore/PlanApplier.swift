@@ -127,23 +127,14 @@ struct PlanApplier {
                         sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
                 }
             }
-            let oldProgress = try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
-            try saveChange(batchID, .syncProgress(scope: sync.scope, before: oldProgress))
+            let at = Self.timestamp(importedAt)
+            try saveChange(batchID, .syncProgress(scope: sync.scope, before: try SyncCursorTable.progress.cursor(db, scope: sync.scope)))
             if sync.complete {
-                let old = try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [sync.scope])
-                try saveChange(batchID, .syncCursor(scope: sync.scope, before: old))
-                try db.execute(
-                    sql: """
-                        INSERT INTO sync_state(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
-                        """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
-                try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
+                try saveChange(batchID, .syncCursor(scope: sync.scope, before: try SyncCursorTable.state.cursor(db, scope: sync.scope)))
+                try SyncCursorTable.state.save(db, scope: sync.scope, cursor: sync.nextCursor, at: at, batchID: batchID)
+                try SyncCursorTable.progress.delete(db, scope: sync.scope)
             } else {
-                try db.execute(
-                    sql: """
-                        INSERT INTO sync_progress(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
-                        """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+                try SyncCursorTable.progress.save(db, scope: sync.scope, cursor: sync.nextCursor, at: at, batchID: batchID)
             }
         }
         return batchID
