@@ -3,28 +3,20 @@ import GRDB
 import MoneyFlowCore
 
 extension AccountMerge {
-    /// Change kinds naming the merge's two accounts (no-ops for undo, which restores row
-    /// images): they tell a merge batch from an import, and which account it went into.
-    static let intoChange = "merge_into", fromChange = "merge_from"
-
     /// Writes `d` as one batch and returns its id. Every row changed is kept whole first.
     func apply(_ d: Decisions, at date: Date) throws -> Int64 {
         let r = d.result
-        try db.execute(
-            sql: """
-                INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count, review_count)
-                VALUES (?, ?, 'merge', ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                "merge of '\(fromName)' into '\(intoName)'", "merge:\(fromID):\(intoID)", PlanApplier.timestamp(date),
-                r.kept, r.alreadyPresent, r.linked, r.needsReview,
-            ])
-        let batchID = db.lastInsertedRowID
+        var counts = ImportCounts()
+        (counts.new, counts.alreadyPresent, counts.linked, counts.needsReview) = (r.kept, r.alreadyPresent, r.linked, r.needsReview)
+        let batchID = try BatchTable.insert(
+            db, fileName: "merge of '\(fromName)' into '\(intoName)'", sha256: "merge:\(fromID):\(intoID)", importer: "merge",
+            at: PlanApplier.timestamp(date), counts: counts)
         // Rows move between accounts in steps: foreign keys are checked at the commit.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-        try db.execute(
-            sql: "INSERT INTO batch_change(batch_id, seq, kind, target) VALUES (?, 1, ?, ?), (?, 2, ?, ?)",
-            arguments: [batchID, Self.intoChange, String(intoID), batchID, Self.fromChange, String(fromID)])
+        // The merge's two accounts (no-ops for undo, which restores row images): they tell a
+        // merge batch from an import, and which account it went into.
+        try BatchChangeTable.append(db, batchID: batchID, seq: 1, .mergeInto(accountID: intoID))
+        try BatchChangeTable.append(db, batchID: batchID, seq: 2, .mergeFrom(accountID: fromID))
         var log = RowImageLog(db: db, batchID: batchID, after: 2)
         // Every row of `from`'s records and transactions, and the transactions of `into` that
         // records join (their shown fields are derived again, edits may join them), as they are.
@@ -45,47 +37,36 @@ extension AccountMerge {
         }
         try log.keep("txn", where: "id IN (SELECT id FROM temp.mf_merge_target)", [])
         try db.execute(sql: "DELETE FROM mf_merge_target")
-        var touched = Set<Int64>()
         let encoder = JSONEncoder()
         for (rid, move) in d.moves.sorted(by: { $0.key < $1.key }) {
-            if let t = try Int64.fetchOne(db.cachedStatement(sql: "SELECT transaction_id FROM link WHERE record_id = ?"), arguments: [rid])
-            {
-                touched.insert(t)
-            }
             switch move {
             case .join(let t, let score, let reasons, let evidence):
-                try db.cachedStatement(
-                    sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto', evidence = ? WHERE record_id = ?"
-                ).execute(arguments: [t, score, String(decoding: try encoder.encode(reasons), as: UTF8.self), evidence?.rawValue, rid])
-                try db.cachedStatement(sql: "DELETE FROM review WHERE record_id = ?").execute(arguments: [rid])
-                touched.insert(t)
-            case .duplicate(let t):
+                try LinkTable.move(
+                    db, recordID: rid, to: t, score: score, reasonsJSON: String(decoding: try encoder.encode(reasons), as: UTF8.self),
+                    decidedBy: "auto", evidence: evidence?.rawValue)
+                try ReviewTable.delete(db, recordID: rid)
+            case .duplicate:
                 try db.cachedStatement(sql: "DELETE FROM record WHERE id = ?").execute(arguments: [rid])
-                touched.insert(t)
             case .review(let candidates):
                 try log.keep(RowImage.Key(table: "review", columns: ["record_id"], values: [.integer(rid)]))
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO review(record_id, candidates) VALUES (?, ?)",
-                    arguments: [rid, String(decoding: try encoder.encode(candidates), as: UTF8.self)])
-                try db.execute(
-                    sql: "UPDATE txn SET needs_review = 1 WHERE id = (SELECT transaction_id FROM link WHERE record_id = ?)",
-                    arguments: [rid])
+                try ReviewTable.insert(
+                    db, recordID: rid, candidatesJSON: String(decoding: try encoder.encode(candidates), as: UTF8.self), replacing: true)
+                if let t = try LinkTable.transaction(ofRecord: rid, db) { try TransactionTable.setNeedsReview(db, t, true) }
             }
         }
         try db.execute(sql: "UPDATE record SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
         // `from`'s transactions: those left without records go, their user edits with their records.
         for (t, target) in d.emptied.sorted(by: { $0.key < $1.key }) {
-            guard try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?"), arguments: [t]) == 0
-            else {
+            guard try LinkTable.recordCount(ofTransaction: t, db) == 0 else {
                 throw StoreError("transaction \(t) still has records; the merge plan is stale")
             }
             if let target { try PlanApplier.moveEditsIfEmptied(db, from: t, to: target) }
             try db.cachedStatement(sql: "DELETE FROM user_decision WHERE transaction_id = ?").execute(arguments: [t])
-            try db.cachedStatement(sql: "DELETE FROM txn WHERE id = ?").execute(arguments: [t])
-            touched.remove(t)
+            try TransactionTable.delete(db, t)
         }
+        // The shown fields of the transactions records left or joined are merged again by
+        // the write's passes (``WritePasses``).
         try db.execute(sql: "UPDATE txn SET account_id = ? WHERE account_id = ?", arguments: [intoID, fromID])
-        for t in touched.sorted() { try MergedViewPass.refresh(db, transactionID: t) }
         // What else is kept per account: import keys, currencies, user decisions, statement facts.
         for (table, keyColumns) in [
             ("account_key", [String]()), ("account_currency", ["currency"]), ("user_decision", ["source_kind", "fingerprint"]),

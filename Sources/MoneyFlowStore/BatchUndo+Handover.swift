@@ -21,9 +21,8 @@ public struct UndoResult: Sendable, Equatable {
 
 /// The user's own fields of a transaction and the identities of the records behind it.
 struct KeptEdit {
-    var description: String?
-    var counterparty: String?
-    var note: String?
+    /// The transaction's ``TransactionTable/userColumns``, in their order.
+    var fields: [String?]
     var records: [(accountKey: String, kind: String, fingerprint: String)]
 }
 
@@ -51,8 +50,8 @@ extension BatchUndo {
         if kept > 0 {
             try db.execute(
                 sql: """
-                    UPDATE record SET (batch_id, line, page, row, raw, file_seq) = (
-                      SELECT c.batch_id, c.line, c.page, c.row, c.raw, c.file_seq
+                    UPDATE record SET (batch_id, \(RecordTable.placeColumns.joined(separator: ", "))) = (
+                      SELECT c.batch_id, \(RecordTable.placeColumns.map { "c." + $0 }.joined(separator: ", "))
                       FROM undo_heir h JOIN record_confirmation c ON c.record_id = h.record_id AND c.batch_id = h.batch_id
                       WHERE h.record_id = record.id)
                     WHERE id IN (SELECT record_id FROM undo_heir);
@@ -82,7 +81,7 @@ extension BatchUndo {
         else { return }
         let b: Int64 = first["batch_id"], seq: Int64 = first["file_seq"]
         try db.cachedStatement(sql: "UPDATE txn SET created_batch_id = ?, sort_key = ? WHERE id = ?").execute(arguments: [
-            b, b * 10_000_000 + seq, transactionID,
+            b, TransactionTable.sortKey(batchID: b, fileSeq: seq), transactionID,
         ])
     }
 
@@ -91,14 +90,7 @@ extension BatchUndo {
     func editsAtRisk(_ transactions: Set<Int64>) throws -> [Int64: KeptEdit] {
         var out: [Int64: KeptEdit] = [:]
         for t in transactions.sorted() {
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT user_description, user_counterparty, user_note FROM txn
-                            WHERE id = ? AND (user_description IS NOT NULL OR user_counterparty IS NOT NULL OR user_note IS NOT NULL)
-                            """), arguments: [t])
-            else { continue }
+            guard let fields = try TransactionTable.userFields(db, t) else { continue }
             let records = try Row.fetchAll(
                 db,
                 sql: """
@@ -106,7 +98,7 @@ extension BatchUndo {
                     JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?
                     """, arguments: [t]
             ).map { (accountKey: $0[0] as String, kind: $0[1] as String, fingerprint: $0[2] as String) }
-            out[t] = KeptEdit(description: row[0], counterparty: row[1], note: row[2], records: records)
+            out[t] = KeptEdit(fields: fields, records: records)
         }
         return out
     }
@@ -116,12 +108,10 @@ extension BatchUndo {
         for r in edit.records {
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, user_description, user_counterparty, user_note, kept_at)
+                    INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, \(TransactionTable.userColumns.joined(separator: ", ")), kept_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [
-                    r.accountKey, r.kind, r.fingerprint, edit.description, edit.counterparty, edit.note, PlanApplier.timestamp(date),
-                ])
+                arguments: StatementArguments([r.accountKey, r.kind, r.fingerprint] + edit.fields + [PlanApplier.timestamp(date)]))
         }
     }
 }
@@ -141,13 +131,7 @@ extension PlanApplier {
                 WHERE r.batch_id = ?
                 """, arguments: [batchID])
         for row in rows {
-            let t: Int64 = row["transaction_id"]
-            try db.execute(
-                sql: """
-                    UPDATE txn SET user_description = coalesce(user_description, ?), user_counterparty = coalesce(user_counterparty, ?),
-                                   user_note = coalesce(user_note, ?) WHERE id = ?
-                    """,
-                arguments: [row["user_description"] as String?, row["user_counterparty"] as String?, row["user_note"] as String?, t])
+            try TransactionTable.fillUserFields(db, row["transaction_id"], TransactionTable.userColumns.map { row[$0] as String? })
             try db.execute(
                 sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
                 arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])

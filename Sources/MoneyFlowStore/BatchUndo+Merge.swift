@@ -9,8 +9,7 @@ extension BatchUndo {
     /// records cannot come back by undoing the merge).
     func checkMergeCanBeUndone() throws {
         guard
-            let into = try String.fetchOne(
-                db, sql: "SELECT target FROM batch_change WHERE batch_id = ? AND kind = ?", arguments: [batchID, AccountMerge.intoChange]),
+            let into = try BatchChangeTable.target(db, batchID: batchID, .mergeInto),
             let intoID = Int64(into)
         else { return }
         if let later = try Int64.fetchOne(
@@ -20,17 +19,13 @@ extension BatchUndo {
                   EXISTS (SELECT 1 FROM record r WHERE r.batch_id = b.id AND r.account_id = ?)
                   OR EXISTS (SELECT 1 FROM record_confirmation c JOIN record r ON r.id = c.record_id WHERE c.batch_id = b.id AND r.account_id = ?)
                   OR EXISTS (SELECT 1 FROM batch_change ch WHERE ch.batch_id = b.id AND ch.kind IN (?, ?) AND ch.target = ?))
-                """, arguments: [batchID, intoID, intoID, AccountMerge.intoChange, AccountMerge.fromChange, into])
+                """, arguments: [batchID, intoID, intoID, BatchChange.Kind.mergeInto.rawValue, BatchChange.Kind.mergeFrom.rawValue, into])
         {
             throw StoreError("batch \(batchID) is a merge that later batch \(later) builds on; undo batch \(later) first")
         }
-        for row in try Row.fetchAll(
-            db, sql: "SELECT target, old_value FROM batch_change WHERE batch_id = ? AND kind = 'row' AND old_value IS NOT NULL",
-            arguments: [batchID])
-        {
-            let key = try RowImage.Key(logText: row[0])
-            guard key.table == "record" else { continue }
-            let image = try RowImage.Image(logText: row[1])
+        for change in try BatchChangeTable.newestFirst(db, batchID: batchID).reversed() {
+            guard case .row(let key, let before?) = change, key.table == "record" else { continue }
+            let image = before
             guard let at = image.columns.firstIndex(of: "batch_id"), case .integer(let b) = image.values[at] else { continue }
             if try String.fetchOne(db, sql: "SELECT undone_at FROM batch WHERE id = ?", arguments: [b]) != nil {
                 throw StoreError(

@@ -36,8 +36,8 @@ extension LedgerStore {
                     let plan = try makePlan(StoreLedgerView(db: db))
                     var applier = PlanApplier(db: db, plan: plan, importedAt: importedAt)
                     _ = try applier.apply()
-                    let touched = try TransferPass.touched(db)
-                    try WritePasses.finish(db)
+                    var touched = Set<Int64>()
+                    try WritePasses.finish(db) { touched = try TransferPass.touched(db) }
                     result = try Self.outcome(db, plan: plan, touched: touched, lastID: lastID)
                     return .rollback
                 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A record's link (and review row) before a relink moved it, kept for undo.
-struct LinkSnapshot: Codable {
+struct LinkSnapshot: Codable, Equatable {
     var transactionID: Int64
     var score: Double
     var reasons: String

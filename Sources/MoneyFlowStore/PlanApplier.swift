@@ -26,24 +26,12 @@ struct PlanApplier {
 
     mutating func apply() throws -> Int64 {
         if let earlier = try identicalEarlierBatch() {
-            try db.execute(
-                sql: "UPDATE batch SET seen_count = seen_count + 1, last_seen_at = ? WHERE id = ?",
-                arguments: [Self.timestamp(importedAt), earlier])
+            try BatchTable.seenAgain(db, earlier, at: Self.timestamp(importedAt))
             return earlier
         }
-        let counts = plan.counts
-        try db.execute(
-            sql: """
-                INSERT INTO batch(file_name, file_sha256, importer, imported_at, new_count, present_count, linked_count,
-                                  updated_count, review_count, removed_count, warning_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                plan.fileName, plan.fileSHA256, plan.statement.importerID, Self.timestamp(importedAt),
-                counts.new, counts.alreadyPresent, counts.linked, counts.updated, counts.needsReview,
-                counts.removed, counts.warnings,
-            ])
-        let batchID = db.lastInsertedRowID
+        let batchID = try BatchTable.insert(
+            db, fileName: plan.fileName, sha256: plan.fileSHA256, importer: plan.statement.importerID, at: Self.timestamp(importedAt),
+            counts: plan.counts)
         for (i, w) in plan.statement.warnings.enumerated() {
             try db.execute(
                 sql: "INSERT INTO batch_warning(batch_id, seq, message) VALUES (?, ?, ?)", arguments: [batchID, i, w.description])
@@ -54,27 +42,24 @@ struct PlanApplier {
         let records = plan.statement.records
         // Entry index -> id; 0 = none (SQLite rowids of these tables start at 1).
         var createdTransactions = [Int64](repeating: 0, count: records.count)
-        // Transactions created by this plan already show their only record: no refresh needed
-        // unless another entry joins them.
+        // Transactions created by this plan show their only record; the write's passes
+        // (``WritePasses``) merge again every transaction whose records this plan changes.
         var recordIDs = [Int64](repeating: 0, count: records.count)
-        var touched = Set<Int64>()
         for entry in plan.entries {
             let rec = records[entry.index]
             guard let accountID = accountIDs[rec.accountKey] else {
                 throw StoreError("plan has no account for \(rec.accountKey)")
             }
-            let sortKey = batchID * 10_000_000 + Int64(entry.index)
+            let sortKey = TransactionTable.sortKey(batchID: batchID, fileSeq: Int64(entry.index))
             switch entry.decision {
             case .alreadyPresent(let recordID):
                 try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 continue
             case .update(let recordID):
                 try rows.flush()
-                try saveChange(batchID, kind: "record_row", target: recordID)
+                let before = try RecordSnapshot.capture(db, recordID: recordID)
+                try saveChange(batchID, .recordRow(recordID: recordID, before: before))
                 try RecordSnapshot(rec, state: "active").write(db, recordID: recordID)
-                if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [recordID]) {
-                    touched.insert(t)
-                }
                 try confirm(recordID, entryIndex: entry.index, batchID: batchID)
                 recordIDs[entry.index] = recordID
             case .new:
@@ -87,21 +72,18 @@ struct PlanApplier {
                 recordIDs[entry.index] = try insertRecord(
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons,
                     evidence: evidence)
-                touched.insert(t)
             case .linkToIncoming(let other, let score, let reasons):
                 guard createdTransactions.indices.contains(other), case let t = createdTransactions[other], t != 0 else {
                     throw StoreError("plan links entry \(entry.index) to entry \(other) that creates no transaction")
                 }
                 recordIDs[entry.index] = try insertRecord(
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: score, reasons: reasons)
-                touched.insert(t)
             case .supersede(let pendingRecordID, let t, let reasons):
                 recordIDs[entry.index] = try insertRecord(
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons,
                     decidedBy: "provider")
                 try rows.flush()
                 try setState(batchID, recordID: pendingRecordID, state: "superseded")
-                touched.insert(t)
             case .supersedeIncoming(let pendingIndex, let reasons):
                 guard createdTransactions.indices.contains(pendingIndex), case let t = createdTransactions[pendingIndex],
                     case let pendingRecord = recordIDs[pendingIndex], t != 0, pendingRecord != 0
@@ -112,8 +94,7 @@ struct PlanApplier {
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 1, reasons: reasons,
                     decidedBy: "provider")
                 try rows.flush()
-                try db.execute(sql: "UPDATE record SET state = 'superseded' WHERE id = ?", arguments: [pendingRecord])
-                touched.insert(t)
+                try RecordTable.setState(db, recordID: pendingRecord, "superseded")
             case .needsReview(let candidates):
                 let t = try insertTransaction(entry.index, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: true)
                 createdTransactions[entry.index] = t
@@ -121,26 +102,21 @@ struct PlanApplier {
                     rec, entry: entry, accountID: accountID, batchID: batchID, transactionID: t, score: 0,
                     reasons: Self.reviewReasons(candidates))
                 recordIDs[entry.index] = rid
-                touched.insert(t)
                 let resolved = Self.resolve(candidates, createdTransactions: createdTransactions)
                 let json = String(decoding: try JSONEncoder().encode(resolved), as: UTF8.self)
                 try rows.flush()
-                try db.execute(sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)", arguments: [rid, json])
+                try ReviewTable.insert(db, recordID: rid, candidatesJSON: json)
             }
         }
         try rows.flush()
         for relink in plan.relinks {
-            try applyRelink(relink, batchID: batchID, createdTransactions: createdTransactions, touched: &touched)
+            try applyRelink(relink, batchID: batchID, createdTransactions: createdTransactions)
         }
         for removal in plan.removals {
             guard let rid = removal.recordID else { continue }
             let state = removal.supersededInThisUpdate ? "superseded" : "removed"
             try setState(batchID, recordID: rid, state: state)
-            if let t = try Int64.fetchOne(db, sql: "SELECT transaction_id FROM link WHERE record_id = ?", arguments: [rid]) {
-                touched.insert(t)
-            }
         }
-        for t in touched.sorted() { try MergedViewPass.refresh(db, transactionID: t) }
         try restoreKeptEdits(batchID: batchID)
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the
@@ -151,23 +127,14 @@ struct PlanApplier {
                         sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
                 }
             }
-            let oldProgress = try String.fetchOne(db, sql: "SELECT cursor FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
-            try saveChange(batchID, kind: "sync_progress", target: sync.scope, old: oldProgress)
+            let at = Self.timestamp(importedAt)
+            try saveChange(batchID, .syncProgress(scope: sync.scope, before: try SyncCursorTable.progress.cursor(db, scope: sync.scope)))
             if sync.complete {
-                let old = try String.fetchOne(db, sql: "SELECT cursor FROM sync_state WHERE scope = ?", arguments: [sync.scope])
-                try saveChange(batchID, kind: "sync_cursor", target: sync.scope, old: old)
-                try db.execute(
-                    sql: """
-                        INSERT INTO sync_state(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
-                        """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
-                try db.execute(sql: "DELETE FROM sync_progress WHERE scope = ?", arguments: [sync.scope])
+                try saveChange(batchID, .syncCursor(scope: sync.scope, before: try SyncCursorTable.state.cursor(db, scope: sync.scope)))
+                try SyncCursorTable.state.save(db, scope: sync.scope, cursor: sync.nextCursor, at: at, batchID: batchID)
+                try SyncCursorTable.progress.delete(db, scope: sync.scope)
             } else {
-                try db.execute(
-                    sql: """
-                        INSERT INTO sync_progress(scope, cursor, updated_at, batch_id) VALUES (?, ?, ?, ?)
-                        ON CONFLICT(scope) DO UPDATE SET cursor = excluded.cursor, updated_at = excluded.updated_at, batch_id = excluded.batch_id
-                        """, arguments: [sync.scope, sync.nextCursor, Self.timestamp(importedAt), batchID])
+                try SyncCursorTable.progress.save(db, scope: sync.scope, cursor: sync.nextCursor, at: at, batchID: batchID)
             }
         }
         return batchID
@@ -199,7 +166,8 @@ struct PlanApplier {
         let r = plan.statement.records[entryIndex]
         try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO record_confirmation(record_id, batch_id, line, page, row, raw, file_seq) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO record_confirmation(record_id, batch_id, \(RecordTable.placeColumns.joined(separator: ", ")))
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [recordID, batchID, r.locator.line, r.locator.page, r.locator.row, r.raw, entryIndex])
     }
@@ -207,25 +175,14 @@ struct PlanApplier {
     /// Moves a stored record as the plan re-decided it (after this plan's own rows are written,
     /// so a relink may join a transaction they created). The old link and review row are kept
     /// in the batch's changes for undo.
-    private mutating func applyRelink(_ relink: RelinkEffect, batchID: Int64, createdTransactions: [Int64], touched: inout Set<Int64>)
-        throws
-    {
+    private mutating func applyRelink(_ relink: RelinkEffect, batchID: Int64, createdTransactions: [Int64]) throws {
         let id = relink.recordID
-        guard
-            let old = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT l.transaction_id, l.score, l.reasons, l.decided_by, rv.candidates, l.evidence
-                    FROM link l LEFT JOIN review rv ON rv.record_id = l.record_id WHERE l.record_id = ?
-                    """, arguments: [id]),
-            (old[0] as Int64) == relink.fromTransactionID, (old[3] as String) == "auto"
+        guard let snapshot = try LinkTable.snapshot(db, recordID: id), snapshot.transactionID == relink.fromTransactionID,
+            snapshot.decidedBy == "auto"
         else {
             throw StoreError("record \(id) changed since this import was planned")
         }
-        let snapshot = LinkSnapshot(
-            transactionID: old[0], score: old[1], reasons: old[2], decidedBy: old[3], reviewCandidates: old[4], evidence: old[5])
-        try saveChange(
-            batchID, kind: "link_moved", target: String(id), old: String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self))
+        try saveChange(batchID, .linkMoved(recordID: id, before: snapshot))
         let target: Int64, score: Double, reasonsJSON: String
         var review: [ReviewCandidate]? = nil
         var evidence: LinkEvidence? = nil
@@ -252,55 +209,28 @@ struct PlanApplier {
         default:
             throw StoreError("plan relinks record \(id) with an unsupported decision (\(relink.decision.label))")
         }
-        try db.execute(
-            sql: "UPDATE link SET transaction_id = ?, score = ?, reasons = ?, decided_by = 'auto', evidence = ? WHERE record_id = ?",
-            arguments: [target, score, reasonsJSON, evidence?.rawValue, id])
-        try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [id])
+        try LinkTable.move(
+            db, recordID: id, to: target, score: score, reasonsJSON: reasonsJSON, decidedBy: "auto", evidence: evidence?.rawValue)
+        try ReviewTable.delete(db, recordID: id)
         if let review {
-            try db.execute(
-                sql: "INSERT INTO review(record_id, candidates) VALUES (?, ?)",
-                arguments: [id, String(decoding: try JSONEncoder().encode(review), as: UTF8.self)])
+            try ReviewTable.insert(db, recordID: id, candidatesJSON: String(decoding: try JSONEncoder().encode(review), as: UTF8.self))
         }
         try Self.moveEditsIfEmptied(db, from: relink.fromTransactionID, to: target)
-        touched.insert(relink.fromTransactionID)
-        touched.insert(target)
     }
 
     /// When `from` has lost its last record to `to`, its user edits go with that record (a
     /// field the user already edited on `to` wins): an edit survives relinks of its records.
     static func moveEditsIfEmptied(_ db: Database, from: Int64, to: Int64) throws {
-        guard from != to, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [from]) == 0 else {
-            return
-        }
-        try db.execute(
-            sql: """
-                UPDATE txn SET user_description = coalesce(user_description, (SELECT user_description FROM txn WHERE id = ?)),
-                               user_counterparty = coalesce(user_counterparty, (SELECT user_counterparty FROM txn WHERE id = ?)),
-                               user_note = coalesce(user_note, (SELECT user_note FROM txn WHERE id = ?))
-                WHERE id = ?
-                """, arguments: [from, from, from, to])
-        try db.execute(
-            sql: "UPDATE txn SET user_description = NULL, user_counterparty = NULL, user_note = NULL WHERE id = ?", arguments: [from])
+        guard from != to, try LinkTable.recordCount(ofTransaction: from, db) == 0 else { return }
+        guard let edits = try TransactionTable.userFields(db, from) else { return }
+        try TransactionTable.fillUserFields(db, to, edits)
+        try TransactionTable.clearUserFields(db, from)
     }
 
     /// A transaction of its own for stored record `recordID`, created by this batch (so undo
     /// removes it). Written after every row of the plan, so SQLite picks the next id.
     private func insertTransaction(forRecord recordID: Int64, batchID: Int64, needsReview: Bool) throws -> Int64 {
-        try Self.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: batchID, needsReview: needsReview)
-    }
-
-    /// Inserts a transaction showing stored record `recordID` alone (its place in the ledger
-    /// follows the record's own batch and row); `createdBatch` nil = the record's batch.
-    static func insertStandaloneTransaction(_ db: Database, forRecord recordID: Int64, createdBatch: Int64?, needsReview: Bool) throws
-        -> Int64
-    {
-        try db.execute(
-            sql: """
-                INSERT INTO txn(account_id, date, amount_minor, currency, description, counterparty, pending, needs_review, created_batch_id, sort_key)
-                SELECT account_id, date, amount_minor, currency, description, counterparty, pending, ?, coalesce(?, batch_id), batch_id * 10000000 + file_seq
-                FROM record WHERE id = ?
-                """, arguments: [needsReview, createdBatch, recordID])
-        return db.lastInsertedRowID
+        try TransactionTable.insertStandalone(db, forRecord: recordID, createdBatch: batchID, needsReview: needsReview)
     }
 
     private mutating func resolveAccounts(batchID: Int64) throws -> [String: Int64] {
@@ -308,68 +238,46 @@ struct PlanApplier {
         for res in plan.accounts {
             var id = res.accountID
             if id == nil {
-                id = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [res.name])
+                id = try AccountTable.id(named: res.name, db)
             }
             if id == nil {
-                let f = res.facts
-                try db.execute(
-                    sql: """
-                        INSERT INTO account(name, institution, number, type, subtype, provider, provider_account_id, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        res.name, f.institution, f.number, f.type, f.subtype, f.provider, f.providerAccountID, Self.timestamp(importedAt),
-                    ])
-                id = db.lastInsertedRowID
-                try saveChange(batchID, kind: "account_created", target: String(id!))
+                id = try AccountTable.insert(db, name: res.name, facts: res.facts, at: Self.timestamp(importedAt))
+                try saveChange(batchID, .accountCreated(accountID: id!))
             }
             let accountID = id!
             if try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [res.key]) == nil {
                 try db.execute(sql: "INSERT INTO account_key(key, account_id) VALUES (?, ?)", arguments: [res.key, accountID])
-                try saveChange(batchID, kind: "account_key", target: res.key)
+                try saveChange(batchID, .accountKey(res.key))
             }
             for c in res.facts.currencies {
                 try db.execute(
                     sql: "INSERT OR IGNORE INTO account_currency(account_id, currency) VALUES (?, ?)", arguments: [accountID, c])
-                if db.changesCount > 0 { try saveChange(batchID, kind: "account_currency", target: "\(accountID)|\(c)") }
+                if db.changesCount > 0 { try saveChange(batchID, .accountCurrency(accountID: accountID, currency: c)) }
             }
             if let cur = res.facts.currentBalance {
-                let old = try Row.fetchOne(
-                    db, sql: "SELECT current_balance_minor, available_balance_minor, balance_currency FROM account WHERE id = ?",
-                    arguments: [accountID])
-                let oldJSON = old.map { r in
-                    "\((r[0] as Int64?).map(String.init) ?? "null")|\((r[1] as Int64?).map(String.init) ?? "null")|\((r[2] as String?) ?? "")"
-                }
-                try saveChange(batchID, kind: "account_balance", target: String(accountID), old: oldJSON)
-                try db.execute(
-                    sql: "UPDATE account SET current_balance_minor = ?, available_balance_minor = ?, balance_currency = ? WHERE id = ?",
-                    arguments: [cur.minorUnits, res.facts.availableBalance?.minorUnits, cur.currency, accountID])
+                let before = try AccountTable.balance(db, accountID) ?? BatchChange.AccountBalance()
+                try saveChange(batchID, .accountBalance(accountID: accountID, before: before))
+                try AccountTable.setBalance(
+                    db, accountID,
+                    BatchChange.AccountBalance(
+                        current: cur.minorUnits, available: res.facts.availableBalance?.minorUnits, currency: cur.currency))
             }
             ids[res.key] = accountID
         }
         return ids
     }
 
-    private mutating func saveChange(_ batchID: Int64, kind: String, target: Int64) throws {
-        var old: String?
-        if kind == "record_row" {
-            old = try RecordSnapshot.capture(db, recordID: target)
-        }
-        try saveChange(batchID, kind: kind, target: String(target), old: old)
-    }
-
-    private mutating func saveChange(_ batchID: Int64, kind: String, target: String, old: String? = nil) throws {
+    /// Appends `change` to this batch's undo log.
+    private mutating func saveChange(_ batchID: Int64, _ change: BatchChange) throws {
         changeSeq += 1
-        try db.execute(
-            sql: "INSERT INTO batch_change(batch_id, seq, kind, target, old_value) VALUES (?, ?, ?, ?, ?)",
-            arguments: [batchID, changeSeq, kind, target, old])
+        try BatchChangeTable.append(db, batchID: batchID, seq: changeSeq, change)
     }
 
     private mutating func setState(_ batchID: Int64, recordID: Int64, state: String) throws {
-        let old = try String.fetchOne(db, sql: "SELECT state FROM record WHERE id = ?", arguments: [recordID])
+        let old = try RecordTable.state(db, recordID: recordID)
         guard old != state else { return }
-        try saveChange(batchID, kind: "record_state", target: String(recordID), old: old)
-        try db.execute(sql: "UPDATE record SET state = ? WHERE id = ?", arguments: [state, recordID])
+        try saveChange(batchID, .recordState(recordID: recordID, before: old))
+        try RecordTable.setState(db, recordID: recordID, state)
     }
 
     static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#

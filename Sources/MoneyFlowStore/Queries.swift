@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MoneyFlowCore
 
+/// The store's reads for listings and outputs (nothing here writes).
 enum Queries {
     static func accounts(_ db: Database) throws -> [LedgerAccount] {
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY name")
@@ -21,16 +22,6 @@ enum Queries {
             account.statement = try StatementFacts.newest(db, accountID: id)
             return account
         }
-    }
-
-    static func source(_ r: Row) -> LedgerSource {
-        var s = LedgerSource(
-            id: r["rid"], kind: SourceKind(rawValue: r["source_kind"]) ?? .csv, externalID: r["external_id"],
-            file: r["file_name"], line: r["line"], page: r["page"], row: r["row"], state: r["state"],
-            date: LocalDate(iso: r["rdate"] as String, .lenient)!, amount: Money(minorUnits: r["ramount"], currency: r["rcurrency"]),
-            description: r["rdescription"], counterparty: r["rcounterparty"], pending: r["rpending"])
-        s.batchID = r["rbatch"]
-        return s
     }
 
     static func transactions(
@@ -69,9 +60,7 @@ enum Queries {
         let srcs = try Row.fetchCursor(
             db,
             sql: """
-                SELECT l.transaction_id, r.id AS rid, r.batch_id AS rbatch, r.source_kind, r.external_id, b.file_name, r.line, r.page, r.row, r.state,
-                       r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency, r.description AS rdescription,
-                       r.counterparty AS rcounterparty, r.pending AS rpending
+                SELECT l.transaction_id, \(RecordTable.sourceSelect)
                 FROM link l JOIN record r ON r.id = l.record_id JOIN batch b ON b.id = r.batch_id
                 JOIN txn t ON t.id = l.transaction_id JOIN account a ON a.id = t.account_id
                 \(whereClause) \(includeAll ? "" : (whereClause.isEmpty ? "WHERE" : "AND") + " r.state = 'active'")
@@ -80,13 +69,13 @@ enum Queries {
         let transfers = try TransferQueries.links(db)
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending: (id: Int64, source: LedgerSource)?
-        if let r = try srcs.next() { pending = (r["transaction_id"], source(r)) }
+        if let r = try srcs.next() { pending = (r["transaction_id"], RecordTable.source(r)) }
         while let r = try txs.next() {
             let id: Int64 = r["id"]
             var sources: [LedgerSource] = []
             while let p = pending, p.id == id {
                 sources.append(p.source)
-                pending = try srcs.next().map { ($0["transaction_id"], source($0)) }
+                pending = try srcs.next().map { ($0["transaction_id"], RecordTable.source($0)) }
             }
             let currency: String = r["currency"]
             var t = LedgerTransaction(
@@ -126,9 +115,7 @@ enum Queries {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT rv.candidates, l.transaction_id, a.name AS account_name, r.id AS rid, r.batch_id AS rbatch, r.source_kind, r.external_id, b.file_name,
-                       r.line, r.page, r.row, r.state, r.date AS rdate, r.amount_minor AS ramount, r.currency AS rcurrency,
-                       r.description AS rdescription, r.counterparty AS rcounterparty, r.pending AS rpending
+                SELECT rv.candidates, l.transaction_id, a.name AS account_name, \(RecordTable.sourceSelect)
                 FROM review rv JOIN record r ON r.id = rv.record_id JOIN link l ON l.record_id = r.id
                 JOIN batch b ON b.id = r.batch_id JOIN account a ON a.id = r.account_id
                 ORDER BY r.id
@@ -140,113 +127,8 @@ enum Queries {
             var seen = Set<Int64>()
             candidates = candidates.filter { c in c.transactionID.map { seen.insert($0).inserted } ?? true }
             return PendingReview(
-                recordID: r["rid"], transactionID: r["transaction_id"], record: source(r), account: r["account_name"],
+                recordID: r["rid"], transactionID: r["transaction_id"], record: RecordTable.source(r), account: r["account_name"],
                 candidates: candidates)
         }
     }
-}
-
-/// Applies a user's link / unlink decisions and remembers them.
-struct UserDecisions {
-    let db: Database
-
-    func recordRow(_ recordID: Int64) throws -> Row {
-        guard
-            let r = try Row.fetchOne(
-                db, sql: "SELECT r.*, l.transaction_id FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.id = ?",
-                arguments: [recordID])
-        else {
-            throw StoreError.notFound("no record \(recordID)")
-        }
-        return r
-    }
-
-    func link(recordID: Int64, transactionID: Int64) throws {
-        let r = try recordRow(recordID)
-        guard let t = try Row.fetchOne(db, sql: "SELECT account_id, currency FROM txn WHERE id = ?", arguments: [transactionID]) else {
-            throw StoreError.notFound("no transaction \(transactionID)")
-        }
-        guard (t["account_id"] as Int64) == (r["account_id"] as Int64) else {
-            throw StoreError("record \(recordID) and transaction \(transactionID) belong to different accounts")
-        }
-        guard (t["currency"] as String) == (r["currency"] as String) else {
-            throw StoreError("record \(recordID) and transaction \(transactionID) have different currencies")
-        }
-        let old: Int64? = r["transaction_id"]
-        try db.execute(
-            sql: """
-                INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"linked by user"}]', 'user')
-                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user', evidence = NULL
-                """, arguments: [recordID, transactionID])
-        try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
-        try remember(r, transactionID: transactionID)
-        try settle(old: old, new: transactionID)
-    }
-
-    /// Gives the record its own transaction. A record already alone in its transaction keeps
-    /// it (same id, with its edits): unlinking it again changes nothing but remembering the
-    /// decision, so a later import does not attach it elsewhere.
-    func unlink(recordID: Int64) throws -> UnlinkResult {
-        let r = try recordRow(recordID)
-        let old: Int64? = r["transaction_id"]
-        if let old, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [old]) == 1 {
-            try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
-            try remember(r, transactionID: nil)
-            try settle(old: nil, new: old)
-            return UnlinkResult(transactionID: old, alreadyAlone: true)
-        }
-        let t = try PlanApplier.insertStandaloneTransaction(db, forRecord: recordID, createdBatch: nil, needsReview: false)
-        try db.execute(
-            sql: """
-                INSERT INTO link(record_id, transaction_id, score, reasons, decided_by) VALUES (?, ?, 1, '[{"factor":"user","detail":"unlinked by user"}]', 'user')
-                ON CONFLICT(record_id) DO UPDATE SET transaction_id = excluded.transaction_id, score = 1, reasons = excluded.reasons, decided_by = 'user', evidence = NULL
-                """, arguments: [recordID, t])
-        try db.execute(sql: "DELETE FROM review WHERE record_id = ?", arguments: [recordID])
-        try remember(r, transactionID: nil)
-        try settle(old: old, new: t)
-        return UnlinkResult(transactionID: t, alreadyAlone: false)
-    }
-
-    private func remember(_ r: Row, transactionID: Int64?) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO user_decision(account_id, source_kind, fingerprint, transaction_id, decided_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(account_id, source_kind, fingerprint) DO UPDATE SET transaction_id = excluded.transaction_id, decided_at = excluded.decided_at
-                """,
-            arguments: [
-                r["account_id"] as Int64, r["source_kind"] as String, r["fingerprint"] as String, transactionID,
-                PlanApplier.timestamp(Date()),
-            ])
-    }
-
-    /// Refreshes both transactions; one left with no records at all is deleted, and a
-    /// transaction that lost a competitor leaves review.
-    private func settle(old: Int64?, new: Int64) throws {
-        try MergedViewPass.refresh(db, transactionID: new)
-        try db.execute(
-            sql:
-                "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
-            arguments: [new, new])
-        guard let old, old != new else { return }
-        let remaining = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link WHERE transaction_id = ?", arguments: [old]) ?? 0
-        if remaining == 0 {
-            try PlanApplier.moveEditsIfEmptied(db, from: old, to: new)
-            try db.execute(sql: "UPDATE user_decision SET transaction_id = ? WHERE transaction_id = ?", arguments: [new, old])
-            try db.execute(sql: "DELETE FROM txn WHERE id = ?", arguments: [old])
-        } else {
-            try MergedViewPass.refresh(db, transactionID: old)
-            try db.execute(
-                sql:
-                    "UPDATE txn SET needs_review = 0 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM review rv JOIN link l ON l.record_id = rv.record_id WHERE l.transaction_id = ?)",
-                arguments: [old, old])
-        }
-    }
-}
-
-/// What `unlink` did.
-public struct UnlinkResult: Sendable, Equatable {
-    /// The record's transaction now.
-    public var transactionID: Int64
-    /// True when the record was already alone in that transaction: nothing moved.
-    public var alreadyAlone: Bool
 }

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import MoneyFlowCore
 
-/// The mutable columns of a record, saved before a provider update so `undo` can restore them.
-struct RecordSnapshot: Codable {
+/// The mutable columns of a record (``RecordTable/mutableColumns``), saved before a provider update so `undo` can restore them.
+struct RecordSnapshot: Codable, Equatable {
     var date: String
     var authorizedDate: String?
     var time: String?
@@ -19,34 +19,27 @@ struct RecordSnapshot: Codable {
     var raw: String
     var state: String
 
-    static func capture(_ db: Database, recordID: Int64) throws -> String {
-        guard let r = try Row.fetchOne(db, sql: "SELECT * FROM record WHERE id = ?", arguments: [recordID]) else {
+    /// Record `recordID`'s mutable columns as they are now.
+    static func capture(_ db: Database, recordID: Int64) throws -> RecordSnapshot {
+        guard let r = try Row.fetchOne(db.cachedStatement(sql: RecordTable.selectMutable), arguments: [recordID]) else {
             throw StoreError("record \(recordID) not found")
         }
-        let snap = RecordSnapshot(
-            date: r["date"], authorizedDate: r["authorized_date"], time: r["time"], amountMinor: r["amount_minor"],
-            currency: r["currency"], description: r["description"], counterparty: r["counterparty"],
-            note: r["note"], balanceMinor: r["balance_minor"], category: r["category"], pending: r["pending"],
-            pendingExternalID: r["pending_external_id"], raw: r["raw"], state: r["state"])
-        return String(decoding: try JSONEncoder().encode(snap), as: UTF8.self)
+        return RecordSnapshot(
+            date: r[0], authorizedDate: r[1], time: r[2], amountMinor: r[3], currency: r[4], description: r[5], counterparty: r[6],
+            note: r[7], balanceMinor: r[8], category: r[9], pending: r[10], pendingExternalID: r[11], raw: r[12], state: r[13])
     }
 
-    static func restore(_ db: Database, recordID: Int64, json: String) throws {
-        try JSONDecoder().decode(RecordSnapshot.self, from: Data(json.utf8)).write(db, recordID: recordID)
+    /// The values of ``RecordTable/mutableColumns``, in their order.
+    var values: [(any DatabaseValueConvertible)?] {
+        [
+            date, authorizedDate, time, amountMinor, currency, description, counterparty, note, balanceMinor, category, pending,
+            pendingExternalID, raw, state,
+        ]
     }
 
     /// The one UPDATE of a record's mutable columns (a provider update, and its undo).
     func write(_ db: Database, recordID: Int64) throws {
-        try db.execute(
-            sql: """
-                UPDATE record SET date = ?, authorized_date = ?, time = ?, amount_minor = ?, currency = ?, description = ?,
-                  counterparty = ?, note = ?, balance_minor = ?, category = ?, pending = ?, pending_external_id = ?, raw = ?, state = ?
-                WHERE id = ?
-                """,
-            arguments: [
-                date, authorizedDate, time, amountMinor, currency, description, counterparty, note,
-                balanceMinor, category, pending, pendingExternalID, raw, state, recordID,
-            ])
+        try db.cachedStatement(sql: RecordTable.updateMutable).execute(arguments: StatementArguments(values + [recordID]))
     }
 }
 

@@ -3,7 +3,7 @@ import GRDB
 import MoneyFlowCore
 
 /// A whole row of any store table, as it was before a write changed it, kept in a batch's
-/// undo log (change kind `row`): undo writes it back with the same primary key (ids are never
+/// undo log (``BatchChange/row(_:before:)``): undo writes it back with the same primary key (ids are never
 /// handed out again, they come back to the row that had them), or deletes the row when it did
 /// not exist before. For writes that move rows between accounts (``AccountMerge``), where a
 /// change kind per column would be a second copy of every table's columns.
@@ -41,7 +41,7 @@ struct RowImage {
     }
 
     /// The row's columns and values (the log's `old_value`).
-    struct Image {
+    struct Image: Equatable {
         var columns: [String]
         var values: [Cell]
     }
@@ -65,13 +65,6 @@ struct RowImage {
         private var sql: [String: String] = [:]
 
         init(db: Database) { self.db = db }
-
-        /// Undo of one `row` change of the log; returns the row's table.
-        mutating func restore(target: String, old: String?) throws -> String {
-            let key = try Key(logText: target)
-            try restore(key, try old.map(Image.init(logText:)))
-            return key.table
-        }
 
         /// Puts the row back as `image` says (nil: removes it).
         mutating func restore(_ key: Key, _ image: Image?) throws {
@@ -142,10 +135,7 @@ struct RowImageLog {
     private mutating func save(_ key: RowImage.Key, _ image: RowImage.Image?) throws {
         guard saved.insert(key).inserted else { return }
         seq += 1
-        try db.cachedStatement(sql: "INSERT INTO batch_change(batch_id, seq, kind, target, old_value) VALUES (?, ?, 'row', ?, ?)").execute(
-            arguments: [
-                batchID, seq, key.logText, image?.logText,
-            ])
+        try BatchChangeTable.append(db, batchID: batchID, seq: seq, .row(key, before: image))
     }
 
     /// A table's primary key columns, read once per table.

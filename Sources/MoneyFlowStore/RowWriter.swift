@@ -124,17 +124,6 @@ final class RowWriter {
         return s
     }
 
-    static let transactionColumns = [
-        "id", "account_id", "date", "amount_minor", "currency", "description", "counterparty", "note",
-        "balance_minor", "category", "pending", "needs_review", "created_batch_id", "sort_key",
-    ]
-    static let recordColumns = [
-        "id", "batch_id", "account_id", "source_kind", "fingerprint", "external_id", "pending_external_id", "date",
-        "authorized_date", "time", "amount_minor", "currency", "description", "counterparty", "note", "balance_minor",
-        "category", "pending", "line", "page", "row", "raw", "file_seq",
-    ]
-    static let linkColumns = ["record_id", "transaction_id", "score", "reasons", "decided_by", "evidence"]
-
     /// Binds and runs `rows` in chunks of ``batchSize``; `bindRow(statement, firstParameter, row)`.
     private func write<T>(_ rows: [T], table: String, columns: [String], bindRow: (RawStatement, Int32, T) -> Void) throws {
         var i = 0
@@ -148,33 +137,26 @@ final class RowWriter {
     }
 
     private func writeTransactions(_ rows: [TransactionRow]) throws {
-        try write(rows, table: "txn", columns: Self.transactionColumns) { s, p, t in
-            let r = records[t.entryIndex]
-            if t.id == 0 { s.bindNull(p) } else { s.bind(p, t.id) }
-            s.bind(p + 1, t.accountID); s.bind(p + 2, r.date.iso); s.bind(p + 3, r.amount.minorUnits); s.bind(p + 4, r.amount.currency)
-            s.bind(p + 5, r.description); s.bind(p + 6, r.counterparty); s.bind(p + 7, r.note); s.bind(p + 8, r.balance?.minorUnits)
-            s.bind(p + 9, r.category); s.bind(p + 10, r.pending); s.bind(p + 11, t.needsReview); s.bind(p + 12, t.batchID);
-            s.bind(p + 13, t.sortKey)
+        try write(rows, table: "txn", columns: TransactionTable.insertColumns) { s, p, t in
+            TransactionTable.bindNew(
+                s, p, id: t.id, accountID: t.accountID, record: records[t.entryIndex], needsReview: t.needsReview, batchID: t.batchID,
+                sortKey: t.sortKey)
         }
     }
 
     private func writeRecords(_ rows: [RecordRow]) throws {
-        try write(rows, table: "record", columns: Self.recordColumns) { s, p, x in
-            let r = records[x.entryIndex]
-            if x.id == 0 { s.bindNull(p) } else { s.bind(p, x.id) }
-            s.bind(p + 1, x.batchID); s.bind(p + 2, x.accountID); s.bind(p + 3, r.sourceKind.rawValue); s.bind(p + 4, x.fingerprint)
-            s.bind(p + 5, r.externalID); s.bind(p + 6, r.pendingExternalID); s.bind(p + 7, r.date.iso); s.bind(p + 8, r.authorizedDate?.iso)
-            s.bind(p + 9, r.time); s.bind(p + 10, r.amount.minorUnits); s.bind(p + 11, r.amount.currency); s.bind(p + 12, r.description)
-            s.bind(p + 13, r.counterparty); s.bind(p + 14, r.note); s.bind(p + 15, r.balance?.minorUnits); s.bind(p + 16, r.category)
-            s.bind(p + 17, r.pending); s.bind(p + 18, r.locator.line); s.bind(p + 19, r.locator.page); s.bind(p + 20, r.locator.row)
-            s.bind(p + 21, r.raw); s.bind(p + 22, x.entryIndex)
+        try write(rows, table: "record", columns: RecordTable.insertColumns) { s, p, x in
+            RecordTable.bindNew(
+                s, p, id: x.id, batchID: x.batchID, accountID: x.accountID, fingerprint: x.fingerprint, record: records[x.entryIndex],
+                fileSeq: x.entryIndex)
         }
     }
 
     private func writeLinks(_ rows: [RecordRow]) throws {
-        try write(rows, table: "link", columns: Self.linkColumns) { s, p, x in
-            s.bind(p, x.id); s.bind(p + 1, x.transactionID); s.bind(p + 2, x.score); s.bind(p + 3, x.reasonsJSON);
-            s.bind(p + 4, x.decidedBy); s.bind(p + 5, x.evidence?.rawValue)
+        try write(rows, table: "link", columns: LinkTable.insertColumns) { s, p, x in
+            LinkTable.bindNew(
+                s, p, recordID: x.id, transactionID: x.transactionID, score: x.score, reasonsJSON: x.reasonsJSON, decidedBy: x.decidedBy,
+                evidence: x.evidence)
         }
     }
 }

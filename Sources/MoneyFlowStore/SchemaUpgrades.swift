@@ -10,64 +10,11 @@ enum SchemaUpgrades {
         // whose ids users see or that other rows point at are rebuilt with the same columns.
         // (Ids deleted before this migration ran, above today's largest, cannot be known.)
         m.registerMigration("v3-never-reuse-ids") { db in
+            try rebuild(db, "account", "id INTEGER PRIMARY KEY AUTOINCREMENT,\n" + AccountTable.createdColumns, indexes: [])
+            try rebuild(db, "batch", "id INTEGER PRIMARY KEY AUTOINCREMENT,\n" + BatchTable.createdColumns, indexes: [])
             try rebuild(
-                db, "account",
-                """
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                name TEXT NOT NULL UNIQUE,
-                institution TEXT, number TEXT, type TEXT, subtype TEXT,
-                provider TEXT, provider_account_id TEXT,
-                current_balance_minor INTEGER, available_balance_minor INTEGER, balance_currency TEXT,
-                ledger_name TEXT,
-                created_at TEXT NOT NULL
-                """, indexes: [])
-            try rebuild(
-                db, "batch",
-                """
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                file_name TEXT NOT NULL, file_sha256 TEXT NOT NULL, importer TEXT NOT NULL,
-                imported_at TEXT NOT NULL,
-                new_count INTEGER NOT NULL DEFAULT 0, present_count INTEGER NOT NULL DEFAULT 0,
-                linked_count INTEGER NOT NULL DEFAULT 0, updated_count INTEGER NOT NULL DEFAULT 0,
-                review_count INTEGER NOT NULL DEFAULT 0, removed_count INTEGER NOT NULL DEFAULT 0,
-                warning_count INTEGER NOT NULL DEFAULT 0,
-                undone_at TEXT
-                """, indexes: [])
-            try rebuild(
-                db, "txn",
-                """
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                account_id INTEGER NOT NULL REFERENCES account(id),
-                date TEXT NOT NULL, amount_minor INTEGER NOT NULL, currency TEXT NOT NULL,
-                description TEXT NOT NULL, counterparty TEXT, note TEXT, balance_minor INTEGER,
-                category TEXT, pending INTEGER NOT NULL DEFAULT 0,
-                status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active','void')),
-                needs_review INTEGER NOT NULL DEFAULT 0,
-                user_description TEXT, user_counterparty TEXT, user_note TEXT,
-                created_batch_id INTEGER NOT NULL REFERENCES batch(id),
-                sort_key INTEGER NOT NULL
-                """, indexes: ["CREATE INDEX txn_by_account_date ON txn(account_id, currency, date)"])
-            try rebuild(
-                db, "record",
-                """
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                batch_id INTEGER NOT NULL REFERENCES batch(id),
-                account_id INTEGER NOT NULL REFERENCES account(id),
-                source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
-                external_id TEXT, pending_external_id TEXT,
-                date TEXT NOT NULL, authorized_date TEXT, time TEXT,
-                amount_minor INTEGER NOT NULL, currency TEXT NOT NULL,
-                description TEXT NOT NULL, counterparty TEXT, note TEXT,
-                balance_minor INTEGER, category TEXT, pending INTEGER NOT NULL DEFAULT 0,
-                state TEXT NOT NULL DEFAULT 'active' CHECK (state IN ('active','superseded','removed')),
-                line INTEGER, page INTEGER, row INTEGER, raw TEXT NOT NULL,
-                file_seq INTEGER NOT NULL
-                """,
-                indexes: [
-                    "CREATE UNIQUE INDEX record_by_fingerprint ON record(account_id, source_kind, fingerprint)",
-                    "CREATE INDEX record_by_external_id ON record(source_kind, external_id) WHERE external_id IS NOT NULL",
-                    "CREATE INDEX record_by_batch ON record(batch_id)",
-                ])
+                db, "txn", "id INTEGER PRIMARY KEY AUTOINCREMENT,\n" + TransactionTable.createdColumns, indexes: TransactionTable.indexes)
+            try rebuild(db, "record", "id INTEGER PRIMARY KEY AUTOINCREMENT,\n" + RecordTable.createdColumns, indexes: RecordTable.indexes)
         }
         // Which later batches confirmed a stored record ("already present" or a provider
         // update), with where the record sits in their file: undoing the record's own batch

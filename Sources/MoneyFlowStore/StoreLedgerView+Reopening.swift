@@ -78,7 +78,7 @@ extension StoreLedgerView: ReopeningLedgerView {
             let records = try RawStatement(
                 db,
                 sql: """
-                    SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id,
+                    SELECT r.id, \(RecordTable.precedenceSelect("r")), r.external_id,
                            CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
@@ -101,14 +101,12 @@ extension StoreLedgerView: ReopeningLedgerView {
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
-            let source = SourcePrecedence.Record(
-                kind: s.string(1), pending: s.int64(2) != 0, date: s.string(3), amountMinor: s.int64(4),
-                currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
+            let source = RecordTable.precedenceRecord(s, at: 1)
             sources.append(source)
             if let k = SourceKind(rawValue: source.kind) { kinds.insert(k) }
             if let d = LocalDate(iso: source.date, .lenient) { dates.append(d) }
-            if let e = s.optionalString(8) { externalIDs.append(e) }
-            if let f = s.optionalString(9) { plaidAccountIDs.append(f) }
+            if let e = s.optionalString(11) { externalIDs.append(e) }
+            if let f = s.optionalString(12) { plaidAccountIDs.append(f) }
         }
         guard let m = SourcePrecedence.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(

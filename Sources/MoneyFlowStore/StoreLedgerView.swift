@@ -13,44 +13,27 @@ struct StoreLedgerView: BulkLedgerView {
         try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE name = ?", arguments: [name])
     }
 
-    private func existing(_ row: Row) -> ExistingRecord {
-        ExistingRecord(
-            id: row["id"], accountID: row["account_id"], transactionID: row["transaction_id"],
-            sourceKind: SourceKind(rawValue: row["source_kind"]) ?? .csv, externalID: row["external_id"],
-            pending: row["pending"], state: ExistingRecord.State(rawValue: row["state"]) ?? .active,
-            date: LocalDate(iso: row["date"] as String, .lenient) ?? LocalDate(dayNumber: 0),
-            amount: Money(minorUnits: row["amount_minor"], currency: row["currency"]))
+    /// The record that `sql` (bound by `bind`) selects, if any.
+    private func existingRecord(_ sql: String, bind: (RawStatement) -> Void) throws -> ExistingRecord? {
+        let s = try RawStatement(db, sql: sql)
+        bind(s)
+        return try s.step() ? RecordTable.existing(s) : nil
     }
 
-    static let recordColumns =
-        "r.id, r.account_id, l.transaction_id, r.source_kind, r.external_id, r.pending, r.state, r.date, r.amount_minor, r.currency"
-
     func record(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> ExistingRecord? {
-        try Row.fetchOne(
-            db,
-            sql:
-                "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?",
-            arguments: [accountID, kind.rawValue, fingerprint]
-        ).map(existing)
+        try existingRecord(
+            "SELECT \(RecordTable.existingSelect) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?"
+        ) { s in
+            s.bind(1, accountID); s.bind(2, kind.rawValue); s.bind(3, fingerprint)
+        }
     }
 
     func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
-        try Row.fetchOne(
-            db,
-            sql:
-                "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1",
-            arguments: [kind.rawValue, externalID]
-        ).map(existing)
-    }
-
-    /// `existing(_:)` for a raw row of ``recordColumns`` (columns 0-9).
-    private static func existing(_ s: RawStatement) -> ExistingRecord {
-        ExistingRecord(
-            id: s.int64(0), accountID: s.int64(1), transactionID: s.optionalInt64(2),
-            sourceKind: SourceKind(rawValue: s.string(3)) ?? .csv, externalID: s.optionalString(4),
-            pending: s.int64(5) != 0, state: ExistingRecord.State(rawValue: s.string(6)) ?? .active,
-            date: LocalDate(iso: s.string(7), .lenient) ?? LocalDate(dayNumber: 0),
-            amount: Money(minorUnits: s.int64(8), currency: s.string(9)))
+        try existingRecord(
+            "SELECT \(RecordTable.existingSelect) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1"
+        ) { s in
+            s.bind(1, kind.rawValue); s.bind(2, externalID)
+        }
     }
 
     /// Rows matched by `sql` (bound to `args`), counted up to `limit + 1`.
@@ -78,24 +61,24 @@ struct StoreLedgerView: BulkLedgerView {
             let s = try RawStatement(
                 db,
                 sql:
-                    "SELECT \(Self.recordColumns), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ?"
+                    "SELECT \(RecordTable.existingSelect), r.fingerprint FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ?"
             )
             bindScope(s)
             while try s.step() {
                 let fp = s.string(10)
-                if wanted.contains(fp) { out[fp] = Self.existing(s) }
+                if wanted.contains(fp) { out[fp] = RecordTable.existing(s) }
             }
         } else {
             let s = try RawStatement(
                 db,
                 sql:
-                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?"
+                    "SELECT \(RecordTable.existingSelect) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.account_id = ? AND r.source_kind = ? AND r.fingerprint = ?"
             )
             for fp in wanted {
                 s.reset()
                 bindScope(s)
                 s.bind(3, fp)
-                if try s.step() { out[fp] = Self.existing(s) }
+                if try s.step() { out[fp] = RecordTable.existing(s) }
             }
         }
         return out
@@ -112,24 +95,24 @@ struct StoreLedgerView: BulkLedgerView {
             let s = try RawStatement(
                 db,
                 sql:
-                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IS NOT NULL ORDER BY r.id"
+                    "SELECT \(RecordTable.existingSelect) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id IS NOT NULL ORDER BY r.id"
             )
             s.bind(1, kind.rawValue)
             while try s.step() {
                 let x = s.string(4)
-                if wanted.contains(x) { out[x] = Self.existing(s) }
+                if wanted.contains(x) { out[x] = RecordTable.existing(s) }
             }
         } else {
             let s = try RawStatement(
                 db,
                 sql:
-                    "SELECT \(Self.recordColumns) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1"
+                    "SELECT \(RecordTable.existingSelect) FROM record r LEFT JOIN link l ON l.record_id = r.id WHERE r.source_kind = ? AND r.external_id = ? ORDER BY r.id DESC LIMIT 1"
             )
             for x in wanted {
                 s.reset()
                 s.bind(1, kind.rawValue)
                 s.bind(2, x)
-                if try s.step() { out[x] = Self.existing(s) }
+                if try s.step() { out[x] = RecordTable.existing(s) }
             }
         }
         return out

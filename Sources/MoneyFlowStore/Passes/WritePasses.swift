@@ -3,22 +3,26 @@ import GRDB
 /// The passes every write runs after its own changes and before it commits, in this order.
 /// Each computes an outcome value from the rows the write left, then writes only that value,
 /// so a rehearsal (``LedgerStore/rehearseImport(importedAt:makePlan:)``) can show what they
-/// decided before the write is rolled back.
+/// decided before the write is rolled back. No write path calls them itself: ``begin(_:)``
+/// starts noting what the write changes (temporary triggers), and ``finish(_:beforeTransfers:)``
+/// settles exactly that, so a new way of changing records cannot forget them.
 ///
 /// 1. ``MergedViewPass``: the fields a transaction shows (date, amount, merchant, category…),
-///    chosen from the records that support it. It runs where a write changes a transaction's
-///    records (the plan's applier, undo, relinking), because later steps of the same write read
-///    the merged fields; the pass is the one place that computes and stores them.
+///    chosen from the records that support it, for every transaction whose records changed.
 /// 2. ``TransferPass``: the transfers and review pairs of every transaction the write touched
-///    (noted by ``TransferTables/track(_:)`` from the write's start).
+///    (noted by ``TransferTables/track(_:)``), including those the merged view just changed.
 enum WritePasses {
-    /// Before the write's own changes: starts noting the transactions it touches.
+    /// Before the write's own changes: starts noting what it changes.
     static func begin(_ db: Database) throws {
+        try MergedViewPass.track(db)
         try TransferTables.track(db)
     }
 
-    /// After the write's own changes, before it commits.
-    static func finish(_ db: Database) throws {
+    /// After the write's own changes, before it commits. `beforeTransfers` runs between the
+    /// passes (a rehearsal reads there which transactions the write touched).
+    static func finish(_ db: Database, beforeTransfers: (() throws -> Void)? = nil) throws {
+        try MergedViewPass.settle(db)
+        try beforeTransfers?()
         try TransferPass.settle(db)
     }
 }
