@@ -8,7 +8,9 @@ import MoneyFlowCore
 ///   the date, amount, currency, description, note and balance: the account's balance is made
 ///   of exactly these rows.
 /// - The feed wins what it knows better: the category, always; the merchant (as counterparty)
-///   where the statement names no counterparty.
+///   where the statement names no counterparty, or always when the feed is the payment channel
+///   the statement names (``SourceKind/isPaymentChannel``: a wallet's 交易对方 behind the bank's
+///   `财付通支付科技有限公司`).
 /// - Without a statement, the feed's posted record wins over its pending one; with neither
 ///   role, the first record (by id).
 /// - The transaction is pending only while every record is.
@@ -51,9 +53,10 @@ enum SourcePrecedence {
         let statement = active.first { $0.role == .statement }
         let feed = active.first { $0.role == .feed && !$0.pending } ?? active.first { $0.role == .feed }
         let primary = statement ?? feed ?? first
+        let channel = feed.flatMap { SourceKind(rawValue: $0.kind)?.isPaymentChannel == true ? $0.counterparty : nil }
         return Merged(
             primary: primary,
-            counterparty: statement?.counterparty ?? feed?.counterparty ?? primary.counterparty,
+            counterparty: channel ?? statement?.counterparty ?? feed?.counterparty ?? primary.counterparty,
             category: feed?.category ?? primary.category,
             pending: active.allSatisfy(\.pending))
     }

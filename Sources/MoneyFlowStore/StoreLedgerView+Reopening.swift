@@ -30,7 +30,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                        EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
                        EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
                                WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id),
-                       CASE WHEN r.source_kind = 'plaid' THEN json_extract(r.raw, '$.account_id') END
+                       CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN json_extract(r.raw, '$.account_id') END
                 FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
                 WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
                   AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
@@ -79,7 +79,8 @@ extension StoreLedgerView: ReopeningLedgerView {
                 db,
                 sql: """
                     SELECT r.id, r.source_kind, r.pending, r.date, r.amount_minor, r.currency, r.description, r.counterparty, r.external_id,
-                           CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
+                           CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END,
+                           r.note
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
                     """)
@@ -103,7 +104,7 @@ extension StoreLedgerView: ReopeningLedgerView {
             guard !without.contains(s.int64(0)) else { continue }
             let source = SourcePrecedence.Record(
                 kind: s.string(1), pending: s.int64(2) != 0, date: s.string(3), amountMinor: s.int64(4),
-                currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7))
+                currency: s.string(5), description: s.string(6), counterparty: s.optionalString(7), note: s.optionalString(10))
             sources.append(source)
             if let k = SourceKind(rawValue: source.kind) { kinds.insert(k) }
             if let d = LocalDate(iso: source.date, .lenient) { dates.append(d) }
@@ -115,6 +116,6 @@ extension StoreLedgerView: ReopeningLedgerView {
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs)
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.primary.note)
     }
 }
