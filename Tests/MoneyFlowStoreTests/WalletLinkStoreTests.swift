@@ -83,6 +83,9 @@ struct WalletLinkStoreTests {
         let before = try Self.ledger(store)
         #expect(before.contains("account 招商银行 debit 3816 | 招商银行 | 3816 | debit | -"))
         let batch = try #require(try Self.importFile(store, "debit").batchID)
+        let after = try Self.ledger(store)
+        #expect(after.contains("account CMB 3816 | China Merchants Bank | 6214********3816 | ALL/全币种 | -"), "the statement's own account")
+        #expect(!after.contains { $0.hasPrefix("account 招商银行 debit 3816") }, "one account, not two")
         _ = try store.undo(batchID: batch)
         #expect(try Self.ledger(store) == before)
     }
