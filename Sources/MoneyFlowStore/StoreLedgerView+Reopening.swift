@@ -116,6 +116,6 @@ extension StoreLedgerView: ReopeningLedgerView {
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.primary.note)
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.note)
     }
 }

@@ -35,7 +35,7 @@ enum TransactionRefresher {
                 """
         ).execute(arguments: [
             primary.date, primary.amountMinor, primary.currency, primary.description, m.counterparty,
-            primary.note, primary.balanceMinor, m.category, m.pending, transactionID,
+            m.note, primary.balanceMinor, m.category, m.pending, transactionID,
         ])
     }
 }

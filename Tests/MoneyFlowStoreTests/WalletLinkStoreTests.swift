@@ -55,8 +55,10 @@ struct WalletLinkStoreTests {
         let debit = ledger.filter { $0.hasPrefix("CMB 3816 |") }
         #expect(debit.count == 7, "\(debit)")
         #expect(debit.filter { $0.contains("cmb-pdf+wechat") || $0.contains("alipay+cmb-pdf") }.count == 5, "\(debit)")
-        #expect(debit.contains { $0.contains("| 美团平台商户 | 财付通-微信支付-美团平台商户 |") }, "the wallet's merchant, the bank's own note")
-        #expect(ledger.contains { $0.hasPrefix("CMB Card 5521 |") && $0.contains("多一度（泉州）电子商务有限公司") && $0.contains("alipay+cmb-pdf") })
+        #expect(
+            debit.contains { $0.contains("| 快捷支付 | 美团平台商户 | 财付通-微信支付-美团平台商户 · 美团订单 |") },
+            "the bank's description and note, the wallet's merchant and item")
+        #expect(ledger.contains { $0.hasPrefix("CMB Card 5521 |") && $0.contains("| 多一度（泉州）电子商务有限公司 | 外套 | alipay+cmb-pdf") })
         #expect(ledger.contains("account 工商银行 debit 6093 | 工商银行 | 6093 | debit | -"), "another bank's card: its own account")
         #expect(ledger.contains("transfer CMB 3816 -100.00 -> 微信 零钱 100.00"), "\(ledger.filter { $0.hasPrefix("transfer") })")
         #expect(!ledger.contains { $0.hasSuffix("| review") }, "\(ledger)")
