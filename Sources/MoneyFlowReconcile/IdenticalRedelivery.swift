@@ -30,7 +30,8 @@ enum IdenticalRedelivery {
     ) -> [(row: Int, candidate: Int)] {
         var columns: [Key: [Int]] = [:]
         for (c, t) in candidates.enumerated()
-        where !t.pending && !t.supportingKinds.isEmpty && t.supportingKinds.allSatisfy(\.hasProviderAccountIDs) && !t.plaidAccountIDs.isEmpty
+        where !t.pending && !t.supportingKinds.isEmpty && t.supportingKinds.allSatisfy(\.hasProviderAccountIDs)
+            && !t.plaidAccountIDs.isEmpty
             && t.plaidAccountIDs.allSatisfy({ !$0.isEmpty && !sameItemPlaidAccounts.contains($0) })
         {
             let key = Key(day: t.date.dayNumber, amount: t.amount.minorUnits, description: t.description, counterparty: t.counterparty)

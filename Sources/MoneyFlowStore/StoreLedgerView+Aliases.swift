@@ -28,7 +28,9 @@ extension StoreLedgerView: AliasLedgerView {
                                 AND (e.decided_by = 'user'
                                      OR (e.decided_by = 'auto' AND e.evidence = ?)))
                 ORDER BY t.id, b.id, p.id
-                """, arguments: StatementArguments([accountID, currency] as [any DatabaseValueConvertible] + feeds + feeds + [LinkEvidence.carried.rawValue]))
+                """,
+            arguments: StatementArguments(
+                [accountID, currency] as [any DatabaseValueConvertible] + feeds + feeds + [LinkEvidence.carried.rawValue]))
         var out: [ConfirmedPairing] = []
         while let row = try rows.next() {
             out.append(

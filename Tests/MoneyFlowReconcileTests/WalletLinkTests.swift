@@ -74,7 +74,9 @@ import Testing
         let plan = try Reconciler().plan(W.wechat, fileName: "wechat", fileSHA256: "wechat", view: view)
         #expect(Self.account(plan, W.walletDebit)?.accountID == nil)
         #expect(plan.counts.linked == 0)
-        #expect(plan.statement.warnings.contains { $0.description.contains("bankcard:招商银行:debit:3816") && $0.description.contains("ambiguous") })
+        #expect(
+            plan.statement.warnings.contains { $0.description.contains("bankcard:招商银行:debit:3816") && $0.description.contains("ambiguous") }
+        )
     }
 
     /// A second statement of a card whose wallet rows already sit with the first is a new

@@ -31,7 +31,9 @@ struct WalletLinkStoreTests {
                 t.sources.map(\.kind.rawValue).sorted().joined(separator: "+"), t.needsReview ? "review" : "",
             ].joined(separator: " | ")
         }
-        let transfers = try store.transfers().linked.map { "transfer \($0.out.account) \($0.out.amount.decimalString) -> \($0.into.account) \($0.into.amount.decimalString)" }
+        let transfers = try store.transfers().linked.map {
+            "transfer \($0.out.account) \($0.out.amount.decimalString) -> \($0.into.account) \($0.into.amount.decimalString)"
+        }
         return (accounts + txs + transfers).sorted()
     }
 

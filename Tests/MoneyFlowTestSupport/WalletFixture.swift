@@ -24,7 +24,9 @@ public enum WalletFixture {
             currencies: ["CNY"])
     }
 
-    public static func bank(_ key: String, _ d: Int, _ minor: Int64, _ description: String, _ counterparty: String?, _ note: String?, row: Int)
+    public static func bank(
+        _ key: String, _ d: Int, _ minor: Int64, _ description: String, _ counterparty: String?, _ note: String?, row: Int
+    )
         -> IncomingRecord
     {
         IncomingRecord(
@@ -109,7 +111,8 @@ public enum WalletFixture {
                 AccountFacts(key: change, suggestedName: "微信 零钱", institution: "微信支付", type: "wallet", currencies: ["CNY"]),
             ],
             records: [
-                wallet(.wechat, walletDebit, 3, "12:10:00", -2850, merchant: "美团平台商户", item: "美团订单", order: "42000001", method: "招商银行(3816)"),
+                wallet(
+                    .wechat, walletDebit, 3, "12:10:00", -2850, merchant: "美团平台商户", item: "美团订单", order: "42000001", method: "招商银行(3816)"),
                 wallet(.wechat, walletDebit, 7, "09:01:00", -1500, merchant: "瑞幸咖啡", item: "生椰拿铁", order: "42000002", method: "招商银行(3816)"),
                 wallet(.wechat, walletDebit, 7, "15:30:00", -1500, merchant: "瑞幸咖啡", item: "生椰拿铁", order: "42000003", method: "招商银行(3816)"),
                 wallet(.wechat, change, 10, "08:15:00", -2000, merchant: "全家便利店", item: "早餐", order: "42000004", method: "零钱"),
