@@ -6,8 +6,12 @@ public struct AccountResolution: Sendable, Hashable, Codable {
     /// Name of the account (existing name, or the one to create).
     public var name: String
     public var facts: AccountFacts
-    public init(key: String, accountID: Int64?, name: String, facts: AccountFacts) {
-        self.key = key; self.accountID = accountID; self.name = name; self.facts = facts
+    /// The existing account was made from a wallet's card key before this statement of the
+    /// card arrived: it takes `name` and the statement's facts, as if the statement had come
+    /// first (nil: keep the account as it is; optional so older encoded plans still decode).
+    public var adoptsFacts: Bool?
+    public init(key: String, accountID: Int64?, name: String, facts: AccountFacts, adoptsFacts: Bool? = nil) {
+        self.key = key; self.accountID = accountID; self.name = name; self.facts = facts; self.adoptsFacts = adoptsFacts
     }
 }
 

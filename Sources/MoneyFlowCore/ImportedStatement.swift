@@ -82,8 +82,9 @@ extension SyncUpdate {
         plaidAccountsPrefix + accountIDs.sorted().joined(separator: ",")
     }
 
-    /// The scope is a Plaid item's.
-    public var isPlaidItemScope: Bool { scope.hasPrefix(Self.plaidItemPrefix) }
-    /// The scope is a set of Plaid accounts (the item id was not saved).
-    public var isPlaidAccountsScope: Bool { scope.hasPrefix(Self.plaidAccountsPrefix) }
+    /// The scope is a provider item's (the cursor of all the item's accounts together).
+    public var isItemScope: Bool { scope.hasPrefix(Self.plaidItemPrefix) }
+    /// The scope is a set of provider accounts (the item id was not saved): the import maps it
+    /// to the item scope those accounts were last seen under.
+    public var isAccountsScope: Bool { scope.hasPrefix(Self.plaidAccountsPrefix) }
 }

@@ -40,11 +40,15 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     /// Plaid record may link to a transaction only when all its Plaid records are of other
     /// Plaid accounts (see ``MatchGroup``), never to one its own Plaid account already holds.
     public var plaidAccountIDs: [String]
+    /// The shown note: where a bank statement prints the merchant behind a payment channel
+    /// (CMB 客户摘要 `财付通-微信支付-<merchant>`, see ``TextSimilarity``'s channel merchant).
+    public var note: String?
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
         counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
-        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
+        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil
     ) {
+        self.note = note
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs
@@ -71,11 +75,15 @@ public protocol LedgerView {
     /// Accounts of `provider` whose account number (Plaid mask) is `number`: where a
     /// re-linked bank's new provider accounts may belong (see `Reconciler.resolveAccounts`).
     func accounts(provider: String, number: String) throws -> [StoredAccount]
+    /// Accounts whose number ends in `last4`, with their keys: where a wallet's card
+    /// (``PaymentCard``) and that card's statement account find each other.
+    func accounts(numberEndingIn last4: String) throws -> [StoredAccount]
 }
 
 extension LedgerView {
     /// Views that cannot list accounts offer none: every unknown account key is a new account.
     public func accounts(provider: String, number: String) throws -> [StoredAccount] { [] }
+    public func accounts(numberEndingIn last4: String) throws -> [StoredAccount] { [] }
 }
 
 /// A store account's identifying facts, as the reconciler sees them.
@@ -87,12 +95,21 @@ public struct StoredAccount: Sendable, Hashable, Codable {
     public var type: String?
     public var subtype: String?
     public var provider: String?
+    /// The account's import keys (``AccountFacts/key``), when the view says them.
+    public var keys: [String]
     public init(
-        id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?, provider: String?
+        id: Int64, name: String, institution: String?, number: String?, type: String?, subtype: String?, provider: String?,
+        keys: [String] = []
     ) {
         self.id = id; self.name = name; self.institution = institution; self.number = number
-        self.type = type; self.subtype = subtype; self.provider = provider
+        self.type = type; self.subtype = subtype; self.provider = provider; self.keys = keys
     }
+
+    /// The card this account is by its facts (``PaymentCard``), if any.
+    public var card: PaymentCard? { PaymentCard(institution: institution, number: number, type: type, subtype: subtype) }
+    /// True when only wallets' card keys name the account: a wallet made it before the card's
+    /// own statement arrived.
+    public var madeFromCardKeys: Bool { !keys.isEmpty && keys.allSatisfy { PaymentCard(key: $0) != nil } }
 }
 
 /// Bulk lookups a store can answer faster than record by record.

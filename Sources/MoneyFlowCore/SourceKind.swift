@@ -10,9 +10,36 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
     case csv = "csv"
     /// An OFX/QFX download (OFX 1.x SGML or 2.x XML; bank and credit-card statements).
     case ofx = "ofx"
+    /// An Alipay 支付宝交易明细 bill (CSV, bare or inside its ZIP).
+    case alipay = "alipay"
+    /// A WeChat Pay 微信支付账单 (XLSX or CSV, bare or inside its ZIP).
+    case wechat = "wechat"
 
     /// What the source is to an account; generic code asks this, never the source's name.
-    public var role: SourceRole { self == .plaid ? .feed : .statement }
+    /// Plaid and the wallet bills are feeds: each confirms the statement rows of the same money
+    /// (a wallet row paid by a card confirms that card's statement or bill row).
+    public var role: SourceRole {
+        switch self {
+        case .plaid, .alipay, .wechat: .feed
+        case .cmbPDF, .cmbCSV, .csv, .ofx: .statement
+        }
+    }
+
+    /// The source sends pending records that a posted record later replaces (by its
+    /// `pendingExternalID`, or by a removal in the same update), and removals of records it
+    /// sent: its lifecycle, not matching, settles those. Wallet bills print final rows only.
+    public var sendsPendingRecords: Bool { self == .plaid }
+
+    /// The source's accounts carry the provider's own account ids (account key
+    /// `<kind>:<account_id>`, ``AccountFacts/providerAccountID``), and linking the bank again
+    /// gives new ids: the same history re-delivered, record for record, under new ids (see the
+    /// engine's identical re-delivery). A wallet names accounts by card and balance, not by ids.
+    public var hasProviderAccountIDs: Bool { self == .plaid }
+
+    /// The source is the payment channel itself (a wallet): where the statement names the
+    /// channel as counterparty (`财付通支付科技有限公司`, `支付宝-<cut name>`), this feed names the real
+    /// merchant, so its counterparty wins in the merged view even over the statement's.
+    public var isPaymentChannel: Bool { self == .alipay || self == .wechat }
 
     /// True for the bank's own records (statements and bank CSVs), whose date, amount,
     /// description and balance win in the merged view.

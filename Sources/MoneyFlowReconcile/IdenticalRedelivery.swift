@@ -30,7 +30,8 @@ enum IdenticalRedelivery {
     ) -> [(row: Int, candidate: Int)] {
         var columns: [Key: [Int]] = [:]
         for (c, t) in candidates.enumerated()
-        where !t.pending && t.supportingKinds == [.plaid] && !t.plaidAccountIDs.isEmpty
+        where !t.pending && !t.supportingKinds.isEmpty && t.supportingKinds.allSatisfy(\.hasProviderAccountIDs)
+            && !t.plaidAccountIDs.isEmpty
             && t.plaidAccountIDs.allSatisfy({ !$0.isEmpty && !sameItemPlaidAccounts.contains($0) })
         {
             let key = Key(day: t.date.dayNumber, amount: t.amount.minorUnits, description: t.description, counterparty: t.counterparty)
@@ -40,7 +41,7 @@ enum IdenticalRedelivery {
         var byKey: [Key: [Int]] = [:]
         for i in rows {
             let r = records[i]
-            guard r.sourceKind == .plaid, !r.pending, i < plaidAccountIDs.count, plaidAccountIDs[i] != nil else { continue }
+            guard r.sourceKind.hasProviderAccountIDs, !r.pending, i < plaidAccountIDs.count, plaidAccountIDs[i] != nil else { continue }
             let key = Key(day: r.date.dayNumber, amount: r.amount.minorUnits, description: r.description, counterparty: r.counterparty)
             if columns[key] != nil { byKey[key, default: []].append(i) }
         }

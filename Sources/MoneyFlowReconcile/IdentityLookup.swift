@@ -19,9 +19,9 @@ struct IdentityLookup {
             guard let a = accountIDs[r.accountKey] else { continue }
             fpGroups[Scope(accountID: a, kind: r.sourceKind), default: []].append(fingerprints[i])
             if let e = r.externalID, r.externalIDScope == nil { extGroups[r.sourceKind, default: []].append(e) }
-            if let p = r.pendingExternalID { extGroups[.plaid, default: []].append(p) }
+            if let p = r.pendingExternalID { extGroups[r.sourceKind, default: []].append(p) }
         }
-        extGroups[.plaid, default: []] += removals
+        for kind in Self.removalSenders { extGroups[kind, default: []] += removals }
         var fp: [Scope: [String: ExistingRecord]] = [:]
         var dec: [Scope: [String: UserDecision]] = [:]
         for (scope, g) in fpGroups {
@@ -41,6 +41,15 @@ struct IdentityLookup {
     func record(kind: SourceKind, externalID: String) throws -> ExistingRecord? {
         if let m = byExternal { return m[kind]?[externalID] }
         return try view.record(kind: kind, externalID: externalID)
+    }
+
+    /// The kinds of source that send removals of their own records (``SourceKind/sendsPendingRecords``).
+    static let removalSenders = SourceKind.allCases.filter(\.sendsPendingRecords)
+
+    /// The stored record a provider's removal names: a record of a source that sends removals.
+    func removed(_ externalID: String) throws -> ExistingRecord? {
+        for kind in Self.removalSenders { if let ex = try record(kind: kind, externalID: externalID) { return ex } }
+        return nil
     }
 
     func userDecision(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> UserDecision? {

@@ -62,8 +62,31 @@ struct MatchGroup {
         case .cmbCSV: 2;
         case .plaid: 4;
         case .csv: 8;
-        case .ofx: 16
+        case .ofx: 16;
+        case .alipay: 32;
+        case .wechat: 64
         }
+    }
+
+    /// The bits of every statement kind, and of every feed kind (``SourceRole``).
+    static let statementBits = bits { $0.role == .statement }
+    static let feedBits = bits { $0.role == .feed }
+    private static func bits(_ p: (SourceKind) -> Bool) -> UInt8 { SourceKind.allCases.filter(p).reduce(0) { $0 | kindBit($1) } }
+
+    /// True when only sources that send pending records support a transaction (a pending
+    /// provider transaction a posted one may replace).
+    static func onlyPendingSenders(_ kinds: Set<SourceKind>) -> Bool { !kinds.isEmpty && kinds.allSatisfy(\.sendsPendingRecords) }
+
+    /// A record of kind `rowKind` may join a transaction its kinds (`kinds`, bits) support:
+    /// never one a record of its own kind supports (two equal coffees stay two), except a
+    /// provider's records of another item's accounts (``otherPlaidAccountsOnly(record:candidate:)``);
+    /// and a feed never joins a transaction that feeds alone support: a feed confirms the
+    /// statement's rows, and two feeds' records of one amount (a WeChat and an Alipay payment
+    /// from one card) are two payments until the statement shows one.
+    func mayJoin(record i: Int, kind: SourceKind, rowKind: UInt8, candidate c: Int, kinds: UInt8) -> Bool {
+        if kinds & rowKind != 0 { return kind.hasProviderAccountIDs && otherPlaidAccountsOnly(record: i, candidate: c) }
+        if kind.role == .feed && kinds & Self.statementBits == 0 && kinds & Self.feedBits != 0 { return false }
+        return true
     }
 
     /// `ledgerPairings`: the ledger's confirmed pairings that may teach aliases (asked at most once).
@@ -108,7 +131,7 @@ struct MatchGroup {
         // Pending provider transactions whose removal arrives in this same update (tips).
         var tipCandidates: [Int] = []
         if !removedIDs.isEmpty {
-            for c in 0..<m where candidates[c].pending && candidates[c].supportingKinds == [.plaid] {
+            for c in 0..<m where candidates[c].pending && Self.onlyPendingSenders(candidates[c].supportingKinds) {
                 if let e = candidates[c].externalIDs.first, removedIDs.contains(e) { tipCandidates.append(c) }
             }
         }
@@ -140,7 +163,7 @@ struct MatchGroup {
             // when the bank has no row of that exact amount for it: then the posted record
             // belongs with the bank's row, and the pending one goes with its removal.
             // (Not for a reopened record: its pending partner was settled by its own import.)
-            if records[i].sourceKind == .plaid && !records[i].pending && !hasBankCandidate[row] && i < firstReopened {
+            if records[i].sourceKind.sendsPendingRecords && !records[i].pending && !hasBankCandidate[row] && i < firstReopened {
                 for c in tipCandidates {
                     let t = candidates[c]
                     let pa = t.amount.minorUnits, qa = amount
@@ -150,7 +173,7 @@ struct MatchGroup {
                     let g = day - t.date.dayNumber
                     guard g >= -1 && g <= options.pendingWindowDays else { continue }
                     // A pending already replaced through pending_transaction_id is taken.
-                    guard let pendingID = t.externalIDs.first, let px = try view.record(kind: .plaid, externalID: pendingID),
+                    guard let pendingID = t.externalIDs.first, let px = try view.record(kind: records[i].sourceKind, externalID: pendingID),
                         !claimedPending.contains(px.id)
                     else { continue }
                     pairs.append(
@@ -168,8 +191,16 @@ struct MatchGroup {
         colDegree = [Int32](repeating: 0, count: m)
         for p in pairs {
             let (row, col) = (Int(p.row), Int(p.col))
-            if rowDegree[row] == 0 { rowTokens[row] = tokens.add(records[idx[row]].description, records[idx[row]].counterparty) }
-            if colTokens[col] == nil { colTokens[col] = tokens.add(candidates[col].description, candidates[col].counterparty) }
+            if rowDegree[row] == 0 {
+                let r = records[idx[row]]
+                let (a, b) = TextSimilarity.matchTexts(description: r.description, counterparty: r.counterparty, note: r.note)
+                rowTokens[row] = tokens.add(a, b)
+            }
+            if colTokens[col] == nil {
+                let c = candidates[col]
+                let (a, b) = TextSimilarity.matchTexts(description: c.description, counterparty: c.counterparty, note: c.note)
+                colTokens[col] = tokens.add(a, b)
+            }
             rowDegree[row] += 1
             colDegree[col] += 1
         }
@@ -234,14 +265,13 @@ struct MatchGroup {
                 // A rival whether or not a record like this one already supports it: what
                 // an earlier import linked must weigh as it would within one import.
                 out.rivals[row - rows.lowerBound] += 1
-                guard x.kinds[c] & rowKind == 0 || (rowKind == Self.kindBit(.plaid) && otherPlaidAccountsOnly(record: i, candidate: c))
-                else { continue }
+                guard mayJoin(record: i, kind: kind, rowKind: rowKind, candidate: c, kinds: x.kinds[c]) else { continue }
                 let exactDate = lag == 0
                 if pendingSide { lag = lag > 0 ? max(0, lag - Scoring.pendingForgivenDays) : lag }
                 var pair = MatchPair(row: Int32(row), col: Int32(c), lag: Int32(lag), sim: 0, score: 0)
                 pair.exactDate = exactDate
                 if let e = rowExternalID, candidates[c].externalIDs.contains(e) { pair.externalIDAgrees = true }
-                if x.kinds[c] & ~Self.kindBit(.plaid) != 0 { out.hasBankCandidate[row - rows.lowerBound] = true }
+                if x.kinds[c] & Self.statementBits != 0 { out.hasBankCandidate[row - rows.lowerBound] = true }
                 out.pairs.append(pair)
             }
         }

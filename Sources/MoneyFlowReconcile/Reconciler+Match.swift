@@ -44,7 +44,7 @@ extension Reconciler {
                     var rec = r.record
                     rec.accountKey = first.accountKey
                     rows.append(rec)
-                    plaidAccountIDs.append(rec.sourceKind == .plaid ? r.plaidAccountID : nil)
+                    plaidAccountIDs.append(rec.sourceKind.hasProviderAccountIDs ? r.plaidAccountID : nil)
                     lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
                 }
             }
@@ -100,11 +100,13 @@ extension Reconciler {
         return (out, relinks)
     }
 
-    /// The Plaid `account_id` of an incoming Plaid record: its account key (`plaid:<account_id>`,
-    /// ``AccountFacts/key``) says it; nil for other sources.
+    /// The provider's account id of an incoming record of a source that has them
+    /// (``SourceKind/hasProviderAccountIDs``): its account key (`<kind>:<account_id>`, e.g.
+    /// `plaid:<account_id>`, ``AccountFacts/key``) says it; nil for other sources.
     static func plaidAccountID(_ r: IncomingRecord) -> String? {
-        guard r.sourceKind == .plaid, r.accountKey.hasPrefix("plaid:") else { return nil }
-        let id = String(r.accountKey.dropFirst("plaid:".count))
+        let prefix = r.sourceKind.rawValue + ":"
+        guard r.sourceKind.hasProviderAccountIDs, r.accountKey.hasPrefix(prefix) else { return nil }
+        let id = String(r.accountKey.dropFirst(prefix.count))
         return id.isEmpty ? nil : id
     }
 

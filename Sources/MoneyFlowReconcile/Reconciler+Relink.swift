@@ -6,6 +6,8 @@ struct RelinkTargets {
     /// Account key -> the existing store account it lands on.
     var landing: [String: StoredAccount] = [:]
     var warnings: [ImportWarning] = []
+    /// Keys whose statement facts replace the landing account's (see ``Reconciler/cardTargets(_:view:)``).
+    var adopting = Set<String>()
 }
 
 extension Reconciler {
@@ -29,10 +31,10 @@ extension Reconciler {
         var candidates: [String: [StoredAccount]] = [:]
         var claims: [Int64: [String]] = [:]
         for f in unknown {
-            guard f.provider == "plaid", let mask = f.number, !mask.isEmpty else { continue }
+            guard let provider = f.provider, let mask = f.number, !mask.isEmpty else { continue }
             let institutions = Self.institutions(of: f)
             guard !institutions.isEmpty else { continue }
-            let found = try view.accounts(provider: "plaid", number: mask).filter { a in
+            let found = try view.accounts(provider: provider, number: mask).filter { a in
                 !owned.contains(a.id)
                     && Self.couldBeRelinked(
                         f, institution: a.institution, number: a.number, type: a.type, subtype: a.subtype, provider: a.provider)
@@ -82,7 +84,7 @@ extension Reconciler {
     public static func couldBeRelinked(
         _ f: AccountFacts, institution: String?, number: String?, type: String?, subtype: String?, provider: String?
     ) -> Bool {
-        guard f.provider == "plaid", provider == "plaid", let mask = f.number, !mask.isEmpty, number == mask,
+        guard let own = f.provider, provider == own, let mask = f.number, !mask.isEmpty, number == mask,
             let institution, institutions(of: f).contains(institution)
         else { return false }
         return type == f.type && subtype == f.subtype
@@ -92,7 +94,7 @@ extension Reconciler {
         var out = Set<String>()
         let id = f.details["institution_id"].flatMap { $0.isEmpty ? nil : $0 }
         if let id { out.insert(id) }
-        if let name = f.institution, !name.isEmpty, name != "Plaid" { out.insert(name) }
+        if let name = f.institution, !name.isEmpty, name.lowercased() != f.provider?.lowercased() { out.insert(name) }
         return out
     }
 

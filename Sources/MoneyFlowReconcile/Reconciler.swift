@@ -90,7 +90,7 @@ public struct Reconciler: Sendable {
                     decisions[i] = .supersedeIncoming(pendingIndex: j, reasons: [MatchReason("pending_transaction_id", p)])
                     continue
                 }
-                if let accountID, let px = try lookup.record(kind: .plaid, externalID: p), px.accountID == accountID,
+                if let accountID, let px = try lookup.record(kind: r.sourceKind, externalID: p), px.accountID == accountID,
                     let t = px.transactionID
                 {
                     decisions[i] = .supersede(pendingRecordID: px.id, transactionID: t, reasons: [MatchReason("pending_transaction_id", p)])
@@ -113,11 +113,11 @@ public struct Reconciler: Sendable {
         // removals) keep their place: the provider's lifecycle decides them, not matching.
         var settled = supersededPending
         for d in decisions { if case .update(let id)? = d { settled.insert(id) } }
-        for rem in statement.removals { if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID) { settled.insert(ex.id) } }
-        // One file holds one Plaid item's accounts: those are other accounts of that bank, never
-        // the same one again (see ``MatchGroup/otherPlaidAccountsOnly(record:candidate:)``).
+        for rem in statement.removals { if let ex = try lookup.removed(rem.externalID) { settled.insert(ex.id) } }
+        // One file holds one provider item's accounts: those are other accounts of that bank,
+        // never the same one again (see ``MatchGroup/otherPlaidAccountsOnly(record:candidate:)``).
         let sameItem = Set(
-            statement.accounts.compactMap { $0.provider == "plaid" ? $0.providerAccountID : nil } + records.compactMap(Self.plaidAccountID))
+            statement.accounts.compactMap { $0.provider != nil ? $0.providerAccountID : nil } + records.compactMap(Self.plaidAccountID))
         let matches = try match(
             open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
             claimedPending: supersededPending, settled: settled, sameItemPlaidAccounts: sameItem)
@@ -132,7 +132,7 @@ public struct Reconciler: Sendable {
         // 4. Provider removals.
         var removals: [RemovalEffect] = []
         for rem in statement.removals {
-            if let ex = try lookup.record(kind: .plaid, externalID: rem.externalID),
+            if let ex = try lookup.removed(rem.externalID),
                 ex.state == .active || supersededPending.contains(ex.id)
             {
                 if let key = rem.accountKey, let acc = accountIDs[key], acc != ex.accountID { continue }
@@ -183,6 +183,7 @@ public struct Reconciler: Sendable {
         var out: [AccountResolution] = []
         var usedNames = Set<String>()
         let relink = options.accountOverride == nil ? try relinkTargets(s.accounts, view: view) : RelinkTargets()
+        let cards = options.accountOverride == nil ? try cardTargets(s.accounts, view: view) : RelinkTargets()
         for f in s.accounts {
             if let override = options.accountOverride {
                 out.append(AccountResolution(key: f.key, accountID: try view.accountID(named: override), name: override, facts: f))
@@ -192,18 +193,23 @@ public struct Reconciler: Sendable {
                 out.append(AccountResolution(key: f.key, accountID: id, name: f.suggestedName, facts: f))
                 continue
             }
-            if let target = relink.landing[f.key] {
+            if let target = relink.landing[f.key] ?? cards.landing[f.key], !cards.adopting.contains(f.key) {
                 out.append(AccountResolution(key: f.key, accountID: target.id, name: target.name, facts: f))
                 continue
             }
             var name = f.suggestedName
             var n = 2
-            while try view.accountID(named: name) != nil || usedNames.contains(name) {
-                name = "\(f.suggestedName) (\(n))"; n += 1
+            let adopted = cards.landing[f.key]
+            // A name is free when no other account holds it (the adopted account may keep its own).
+            func taken(_ name: String) throws -> Bool {
+                if usedNames.contains(name) { return true }
+                guard let holder = try view.accountID(named: name) else { return false }
+                return holder != adopted?.id
             }
+            while try taken(name) { name = "\(f.suggestedName) (\(n))"; n += 1 }
             usedNames.insert(name)
-            out.append(AccountResolution(key: f.key, accountID: nil, name: name, facts: f))
+            out.append(AccountResolution(key: f.key, accountID: adopted?.id, name: name, facts: f, adoptsFacts: adopted.map { _ in true }))
         }
-        return (out, relink.warnings)
+        return (out, relink.warnings + cards.warnings)
     }
 }

@@ -12,6 +12,30 @@ public enum TextSimilarity {
         "有限公司", "公司", "支付", "快捷",
     ]
 
+    /// Payment channels that print the merchant after their own name in a bank's text (CMB
+    /// debit 客户摘要 `财付通-微信支付-<merchant>`, card bill `支付宝-<merchant>`), longest first.
+    static let channelPrefixes = ["财付通-微信支付-", "支付宝-", "财付通-"]
+
+    /// The merchant a bank's text names after a payment channel's prefix (often cut to the
+    /// column: the wallet's full name contains it), nil when the text names no channel.
+    public static func channelMerchant(_ text: String?) -> String? {
+        guard let t = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+        for p in channelPrefixes where t.hasPrefix(p) {
+            let rest = t.dropFirst(p.count).trimmingCharacters(in: .whitespaces)
+            return rest.isEmpty ? nil : rest
+        }
+        return nil
+    }
+
+    /// The two texts a record or transaction is matched by: its description and counterparty;
+    /// for a bank row paid through a payment channel, only the merchant after the channel's
+    /// prefix (in its description or note), the one text it shares with the wallet's row (the
+    /// channel's own name and `快捷支付` say nothing about which payment it is).
+    static func matchTexts(description: String, counterparty: String?, note: String?) -> (String, String?) {
+        if let m = channelMerchant(description) ?? channelMerchant(note) { return (m, nil) }
+        return (description, counterparty)
+    }
+
     /// Normalised tokens of `text`.
     public static func tokens(_ text: String) -> Set<String> {
         var out = Set<String>()

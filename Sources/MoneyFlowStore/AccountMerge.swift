@@ -83,7 +83,7 @@ struct AccountMerge {
                 db,
                 sql: """
                     SELECT DISTINCT json_extract(raw, '$.account_id') FROM record
-                    WHERE account_id = ? AND source_kind = 'plaid' AND json_extract(raw, '$.account_id') IS NOT NULL
+                    WHERE account_id = ? AND source_kind IN \(SourceKindSQL.providerAccountIDs) AND json_extract(raw, '$.account_id') IS NOT NULL
                     """, arguments: [fromID]))
         var reopened: [ReopenedRecord] = []
         let view = StoreLedgerView(db: db)

@@ -95,7 +95,7 @@ extension LedgerStore {
                     SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
                     FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
                     JOIN link l ON l.record_id = r.id
-                    WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind <> 'plaid' \(account == nil ? "" : "AND a.name = ?")
+                    WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind NOT IN \(SourceKindSQL.feeds) \(account == nil ? "" : "AND a.name = ?")
                     ORDER BY r.batch_id, a.name, r.currency, r.file_seq
                     """, arguments: account.map { [$0] } ?? [])
             var runs: [BalanceRun] = []

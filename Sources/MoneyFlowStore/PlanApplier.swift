@@ -121,8 +121,8 @@ struct PlanApplier {
         if let sync = plan.statement.sync {
             // The cursor is saved only when the whole update has been applied; until then the
             // position inside the update is kept apart, so the next page can be checked.
-            if sync.isPlaidItemScope {
-                for a in plan.statement.accounts where a.provider == "plaid" {
+            if sync.isItemScope {
+                for a in plan.statement.accounts where a.providerAccountID != nil {
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO sync_scope_alias(account_key, scope) VALUES (?, ?)", arguments: [a.key, sync.scope])
                 }
@@ -245,6 +245,7 @@ struct PlanApplier {
                 try saveChange(batchID, .accountCreated(accountID: id!))
             }
             let accountID = id!
+            if res.adoptsFacts == true { try adoptFacts(res, accountID: accountID, batchID: batchID) }
             if try Int64.fetchOne(db, sql: "SELECT account_id FROM account_key WHERE key = ?", arguments: [res.key]) == nil {
                 try db.execute(sql: "INSERT INTO account_key(key, account_id) VALUES (?, ?)", arguments: [res.key, accountID])
                 try saveChange(batchID, .accountKey(res.key))
@@ -268,7 +269,7 @@ struct PlanApplier {
     }
 
     /// Appends `change` to this batch's undo log.
-    private mutating func saveChange(_ batchID: Int64, _ change: BatchChange) throws {
+    mutating func saveChange(_ batchID: Int64, _ change: BatchChange) throws {
         changeSeq += 1
         try BatchChangeTable.append(db, batchID: batchID, seq: changeSeq, change)
     }
@@ -280,8 +281,8 @@ struct PlanApplier {
         try RecordTable.setState(db, recordID: recordID, state)
     }
 
-    static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#
 
+    static let newReasonJSON = #"[{"factor":"new","detail":"no matching transaction"}]"#
     private func insertTransaction(_ entryIndex: Int, accountID: Int64, batchID: Int64, sortKey: Int64, needsReview: Bool) throws -> Int64 {
         try rows.addTransaction(
             TransactionRow(entryIndex: entryIndex, accountID: accountID, batchID: batchID, sortKey: sortKey, needsReview: needsReview))

@@ -8,7 +8,11 @@ import MoneyFlowCore
 ///   the date, amount, currency, description, note and balance: the account's balance is made
 ///   of exactly these rows.
 /// - The feed wins what it knows better: the category, always; the merchant (as counterparty)
-///   where the statement names no counterparty.
+///   where the statement names no counterparty, or always when the feed is the payment channel
+///   the statement names (``SourceKind/isPaymentChannel``: a wallet's 交易对方 behind the bank's
+///   `财付通支付科技有限公司`). Such a feed's item (its description: 商品说明 / 商品) follows the statement's
+///   own note (`财付通-微信支付-美团平台商户 · 美团订单`): the bank's text is kept, and the payment says what
+///   was bought in `transactions`, JSON and exports.
 /// - Without a statement, the feed's posted record wins over its pending one; with neither
 ///   role, the first record (by id).
 /// - The transaction is pending only while every record is.
@@ -40,6 +44,8 @@ enum SourcePrecedence {
         /// The record whose date, amount, currency, description, note and balance are shown.
         var primary: Record
         var counterparty: String?
+        /// The shown note: the primary record's, plus a payment channel's item (see above).
+        var note: String?
         var category: String?
         var pending: Bool
     }
@@ -51,9 +57,14 @@ enum SourcePrecedence {
         let statement = active.first { $0.role == .statement }
         let feed = active.first { $0.role == .feed && !$0.pending } ?? active.first { $0.role == .feed }
         let primary = statement ?? feed ?? first
+        let channelFeed = feed.flatMap { SourceKind(rawValue: $0.kind)?.isPaymentChannel == true ? $0 : nil }
+        var note = primary.note
+        if statement != nil, let item = channelFeed?.description, !item.isEmpty, item != channelFeed?.counterparty {
+            note = [primary.note, item].compactMap { $0 }.joined(separator: " · ")
+        }
         return Merged(
             primary: primary,
-            counterparty: statement?.counterparty ?? feed?.counterparty ?? primary.counterparty,
+            counterparty: channelFeed?.counterparty ?? statement?.counterparty ?? feed?.counterparty ?? primary.counterparty, note: note,
             category: feed?.category ?? primary.category,
             pending: active.allSatisfy(\.pending))
     }

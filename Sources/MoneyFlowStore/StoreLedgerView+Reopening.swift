@@ -30,7 +30,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                        EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
                        EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
                                WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id),
-                       CASE WHEN r.source_kind = 'plaid' THEN json_extract(r.raw, '$.account_id') END
+                       CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN json_extract(r.raw, '$.account_id') END
                 FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
                 WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
                   AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
@@ -79,7 +79,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 db,
                 sql: """
                     SELECT r.id, \(RecordTable.precedenceSelect("r")), r.external_id,
-                           CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
+                           CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
                     """)
@@ -113,6 +113,6 @@ extension StoreLedgerView: ReopeningLedgerView {
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs)
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.note)
     }
 }

@@ -138,7 +138,8 @@ struct StoreLedgerView: BulkLedgerView {
             sql: """
                 SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
                        r.source_kind, r.date AS rdate, r.external_id,
-                       CASE WHEN r.source_kind = 'plaid' THEN coalesce(json_extract(r.raw, '$.account_id'), '') END
+                       CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END,
+                       t.note
                 FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
                 WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
                 ORDER BY t.id
@@ -160,7 +161,7 @@ struct StoreLedgerView: BulkLedgerView {
                     CandidateTransaction(
                         id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: st.string(4)),
                         description: st.string(5), counterparty: st.optionalString(6), pending: st.int64(7) != 0,
-                        supportingKinds: []))
+                        supportingKinds: [], note: st.optionalString(12)))
             }
             if let kind = SourceKind(rawValue: st.string(8)) { out[out.count - 1].supportingKinds.insert(kind) }
             if let d = date(st.string(9)) { out[out.count - 1].otherDates.append(d) }
@@ -179,6 +180,22 @@ struct StoreLedgerView: BulkLedgerView {
             StoredAccount(
                 id: r["id"], name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
                 subtype: r["subtype"], provider: r["provider"])
+        }
+    }
+
+    func accounts(numberEndingIn last4: String) throws -> [StoredAccount] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, name, institution, number, type, subtype, provider,
+                       (SELECT group_concat(key, char(31)) FROM (SELECT key FROM account_key k WHERE k.account_id = account.id ORDER BY key)) AS keys
+                FROM account WHERE substr(number, -4) = ? ORDER BY id
+                """, arguments: [last4]
+        ).map { r in
+            StoredAccount(
+                id: r["id"], name: r["name"], institution: r["institution"], number: r["number"], type: r["type"],
+                subtype: r["subtype"], provider: r["provider"],
+                keys: ((r["keys"] as String?) ?? "").split(separator: "\u{1F}").map(String.init))
         }
     }
 

@@ -53,7 +53,7 @@ import Testing
         let item = SyncUpdate(scope: SyncUpdate.plaidItemScope(itemID: "it_1"), startCursor: nil, nextCursor: "c", complete: true)
         let accounts = SyncUpdate(
             scope: SyncUpdate.plaidAccountsScope(accountIDs: ["b", "a"]), startCursor: nil, nextCursor: "c", complete: true)
-        #expect(item.scope == "plaid:item:it_1" && item.isPlaidItemScope && !item.isPlaidAccountsScope)
-        #expect(accounts.scope == "plaid:accounts:a,b" && accounts.isPlaidAccountsScope && !accounts.isPlaidItemScope)
+        #expect(item.scope == "plaid:item:it_1" && item.isItemScope && !item.isAccountsScope)
+        #expect(accounts.scope == "plaid:accounts:a,b" && accounts.isAccountsScope && !accounts.isItemScope)
     }
 }

@@ -20,10 +20,11 @@ import Testing
             description: "FEED TEXT", counterparty: merchant, note: nil, balanceMinor: nil, category: category)
     }
 
-    /// Every kind has a role: the feed is Plaid, every other source is the bank's own statement.
+    /// Every kind has a role: the feeds are Plaid and the wallet bills, every other source is the
+    /// bank's own statement.
     @Test func rolesOfTheKnownSources() {
         for kind in SourceKind.allCases {
-            #expect(kind.role == (kind == .plaid ? .feed : .statement), "\(kind)")
+            #expect(kind.role == ([.plaid, .alipay, .wechat].contains(kind) ? .feed : .statement), "\(kind)")
             #expect(kind.isBankOwn == (kind.role == .statement))
         }
         #expect(R(kind: "future-source", pending: false, date: "2026-03-01", amountMinor: 0, currency: "CNY", description: "").role == nil)

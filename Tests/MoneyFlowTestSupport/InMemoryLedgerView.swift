@@ -6,7 +6,7 @@ import MoneyFlowReconcile
 /// directly. It answers what ``StoreLedgerView`` answers for a store built the same way: the
 /// equivalence is itself tested (`InMemoryLedgerViewTests`).
 public final class InMemoryLedgerView: AliasLedgerView {
-    struct Account { var id: Int64; var keys: Set<String>; var name: String }
+    struct Account { var id: Int64; var keys: Set<String>; var name: String; var facts: AccountFacts? = nil }
     struct Record { var fingerprint: String; var record: ExistingRecord }
 
     var accounts: [Account] = []
@@ -28,7 +28,7 @@ public final class InMemoryLedgerView: AliasLedgerView {
     @discardableResult
     public func importUnlinked(_ statement: ImportedStatement, sha256: String) -> [Int64] {
         for facts in statement.accounts where accountIndex(key: facts.key) == nil {
-            accounts.append(Account(id: Int64(accounts.count + 1), keys: [facts.key], name: facts.suggestedName))
+            accounts.append(Account(id: Int64(accounts.count + 1), keys: [facts.key], name: facts.suggestedName, facts: facts))
         }
         importedFiles.insert(sha256)
         let fingerprints = Fingerprint.keys(for: statement.records)
@@ -41,7 +41,7 @@ public final class InMemoryLedgerView: AliasLedgerView {
                 CandidateTransaction(
                     id: id, accountID: accountID, date: r.date, amount: r.amount, description: r.description,
                     counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
-                    otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? []))
+                    otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? [], note: r.note))
             records.append(
                 Record(
                     fingerprint: fingerprints[j],
@@ -74,6 +74,14 @@ public final class InMemoryLedgerView: AliasLedgerView {
 
     public func accountID(forKey key: String) throws -> Int64? { accountIndex(key: key).map { accounts[$0].id } }
     public func accountID(named name: String) throws -> Int64? { accounts.first { $0.name == name }?.id }
+    public func accounts(numberEndingIn last4: String) throws -> [StoredAccount] {
+        accounts.compactMap { a in
+            guard let f = a.facts, let n = f.number, n.hasSuffix(last4) else { return nil }
+            return StoredAccount(
+                id: a.id, name: a.name, institution: f.institution, number: n, type: f.type, subtype: f.subtype, provider: f.provider,
+                keys: a.keys.sorted())
+        }
+    }
     public func record(accountID: Int64, kind: SourceKind, fingerprint: String) throws -> ExistingRecord? {
         records.first { $0.record.accountID == accountID && $0.record.sourceKind == kind && $0.fingerprint == fingerprint }?.record
     }

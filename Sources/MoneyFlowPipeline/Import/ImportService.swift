@@ -137,7 +137,7 @@ public struct ImportService: Sendable {
         var statement = input
         // An update saved without its item id is scoped by its accounts; map it to the item
         // those accounts belong to, so cursors chain across pages saved either way.
-        if let sync = statement.sync, sync.isPlaidAccountsScope {
+        if let sync = statement.sync, sync.isAccountsScope {
             let keys = Set(
                 statement.accounts.map(\.key) + statement.records.map(\.accountKey) + statement.removals.compactMap(\.accountKey))
             if let scope = try store.syncScope(forAccountKeys: keys.sorted()) { statement.sync?.scope = scope }

@@ -2,7 +2,7 @@ import MoneyFlowCore
 import MoneyFlowStore
 
 /// Per-account reconciliation status of the ledger: which transactions two or more sources
-/// confirm, which only the bank or only Plaid knows, what waits for review, and where the
+/// confirm, which only the bank or only a feed (Plaid, a wallet bill) knows, what waits for review, and where the
 /// bank's running balance does not chain.
 public struct ReconciliationReport: Sendable {
     public struct BalanceBreak: Sendable {
@@ -17,7 +17,11 @@ public struct ReconciliationReport: Sendable {
         public var account: String
         public var confirmed: [LedgerTransaction] = []
         public var statementOnly: [LedgerTransaction] = []
+        /// Transactions only feeds support (JSON `plaid_only`, its name since Plaid was the one feed).
         public var plaidOnly: [LedgerTransaction] = []
+        /// Those of ``plaidOnly`` in an account a statement feeds: the feed's row (a card-funded
+        /// wallet payment) waits for the bank's statement or bill row it will link to.
+        public var awaitingBank: [LedgerTransaction] = []
         public var needsReview: [LedgerTransaction] = []
         public var balanceBreaks: [BalanceBreak] = []
         /// Legs of transfers between own accounts (each also listed above by its sources).
@@ -31,6 +35,7 @@ public struct ReconciliationReport: Sendable {
         let txs = try store.transactions(account: account)
         var sections: [String: AccountSection] = [:]
         var order: [String] = []
+        var fed = Set<String>()
         for t in txs {
             if sections[t.account] == nil { sections[t.account] = AccountSection(account: t.account); order.append(t.account) }
             let kinds = Set(t.sources.map(\.kind))
@@ -38,16 +43,17 @@ public struct ReconciliationReport: Sendable {
             if !t.transferCandidates.isEmpty { sections[t.account]!.transferReview.append(t) }
             if t.needsReview {
                 sections[t.account]!.needsReview.append(t)
-            } else if kinds.contains(.plaid) && kinds.contains(where: \.isBankOwn) {
-                sections[t.account]!.confirmed.append(t)
             } else if kinds.count >= 2 {
                 sections[t.account]!.confirmed.append(t)
-            } else if kinds == [.plaid] {
+            } else if !kinds.isEmpty && kinds.allSatisfy({ $0.role == .feed }) {
                 sections[t.account]!.plaidOnly.append(t)
             } else {
                 sections[t.account]!.statementOnly.append(t)
             }
         }
+        // An account a statement feeds: its feed-only rows wait for their statement rows.
+        for t in txs where t.sources.contains(where: \.kind.isBankOwn) { fed.insert(t.account) }
+        for name in fed.sorted() { sections[name]!.awaitingBank = sections[name]!.plaidOnly }
         // The bank's running balance must chain within each imported file (per currency).
         for run in try store.balanceRuns(account: account) {
             guard sections[run.account] != nil else { continue }
@@ -83,6 +89,7 @@ public struct ReconciliationReport: Sendable {
                     ("statement_only", ids(a.statementOnly)),
                     ("plaid_only", ids(a.plaidOnly)),
                     ("needs_review", ids(a.needsReview)),
+                    ("awaiting_bank", ids(a.awaitingBank)),
                     (
                         "balance_breaks",
                         .array(
@@ -138,6 +145,11 @@ public struct ReconciliationReport: Sendable {
             out +=
                 "\n\nTransfers to review in \(SafeText.escaped(a.account)) (see `moneyflow transfers`): "
                 + a.transferReview.map { String($0.id) }.joined(separator: ", ")
+        }
+        for a in accounts where !a.awaitingBank.isEmpty {
+            out +=
+                "\n\nAwaiting the bank in \(SafeText.escaped(a.account)) (feed rows its statement has not shown yet): "
+                + a.awaitingBank.map { String($0.id) }.joined(separator: ", ")
         }
         for a in accounts where !a.needsReview.isEmpty {
             out +=

@@ -19,14 +19,18 @@ public struct TransferLeg: Sendable, Hashable {
     /// Description, counterparty, note (the user's edits where they exist) and the source's
     /// category.
     public var text: String
+    /// The feeds' own ids of the records supporting the leg (`<kind>:<external id>`): a wallet
+    /// writes a move between the person's own accounts (a 零钱 top-up from a card) as one order
+    /// with two legs, so a shared id is the provider's word that they are one transfer.
+    public var feedIDs: Set<String>
 
     public init(
         id: Int64, accountID: Int64, accountNumber: String?, accountIsCredit: Bool, date: LocalDate, amount: Money, text: String,
-        pairedAccounts: Set<Int64> = []
+        pairedAccounts: Set<Int64> = [], feedIDs: Set<String> = []
     ) {
         self.id = id; self.accountID = accountID; self.accountNumber = accountNumber
         self.accountIsCredit = accountIsCredit; self.date = date; self.amount = amount; self.text = text
-        self.pairedAccounts = pairedAccounts
+        self.pairedAccounts = pairedAccounts; self.feedIDs = feedIDs
     }
 }
 
@@ -37,7 +41,8 @@ public struct TransferLeg: Sendable, Hashable {
 /// the banks write on transfers: the wording (还款, 转账, AUTOPAY, TRANSFER, PAYMENT …), the
 /// other account's last four digits in the text, the shape of a card repayment (money
 /// leaving a bank account and arriving on a credit card), and the user's word that two
-/// accounts move money between them (`accounts pair`). Wording on one side only is strong
+/// accounts move money between them (`accounts pair`), and a feed's one order naming both legs
+/// (``TransferLeg/feedIDs``, strong on its own). Wording on one side only is strong
 /// with the shape or the pairing; without them it is offered for review.
 public struct TransferEvidence: Sendable, Hashable {
     /// Strong enough to link without asking, when nothing else competes.
@@ -80,8 +85,10 @@ public struct TransferEvidence: Sendable, Hashable {
         if let tail = lastFour(out.accountNumber), containsNumberTail(into.text, tail) {
             digits = true; score += 0.4; reasons.append(MatchReason("account", "inflow names the other account's …\(tail)"))
         }
+        let order = out.feedIDs.intersection(into.feedIDs).min()
+        if let order { score += 0.5; reasons.append(MatchReason("order", "one order of the feed names both legs (\(order))")) }
         let cardRepayment = into.accountIsCredit && !out.accountIsCredit
-        guard outWord != nil || inWord != nil || digits else { return nil }
+        guard outWord != nil || inWord != nil || digits || order != nil else { return nil }
         if cardRepayment { score += 0.2; reasons.append(MatchReason("shape", "a bank account paying a credit card")) }
         let paired = out.pairedAccounts.contains(into.accountID) || into.pairedAccounts.contains(out.accountID)
         if paired { score += 0.3; reasons.append(MatchReason("account", "you paired these two accounts")) }
@@ -89,7 +96,7 @@ public struct TransferEvidence: Sendable, Hashable {
         score += 0.1 * Double(windowDays - min(gap, windowDays)) / Double(windowDays)
         reasons.append(MatchReason("date", gap == 0 ? "same day" : "\(gap) day\(gap == 1 ? "" : "s") apart"))
         let bothWorded = outWord != nil && inWord != nil
-        let strong = digits || bothWorded || ((outWord != nil || inWord != nil) && (cardRepayment || paired))
+        let strong = digits || order != nil || bothWorded || ((outWord != nil || inWord != nil) && (cardRepayment || paired))
         return TransferEvidence(strong: strong, score: (score * 1000).rounded() / 1000, reasons: reasons)
     }
 

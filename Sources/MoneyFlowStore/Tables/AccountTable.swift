@@ -32,6 +32,13 @@ enum AccountTable {
     }
 
     /// Sets account `id`'s name (unique) or its ledger name for exports.
+    /// An account made from a wallet's card takes the name and facts of the card's own statement.
+    static func adopt(_ db: Database, _ id: Int64, name: String, facts f: AccountFacts) throws {
+        try db.execute(
+            sql: "UPDATE account SET name = ?, institution = ?, number = ?, type = ?, subtype = ? WHERE id = ?",
+            arguments: [name, f.institution, f.number, f.type, f.subtype, id])
+    }
+
     static func set(_ db: Database, _ id: Int64, name: String? = nil, ledgerName: String? = nil) throws {
         if let name { try db.execute(sql: "UPDATE account SET name = ? WHERE id = ?", arguments: [name, id]) }
         if let ledgerName { try db.execute(sql: "UPDATE account SET ledger_name = ? WHERE id = ?", arguments: [ledgerName, id]) }

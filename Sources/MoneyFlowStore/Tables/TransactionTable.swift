@@ -76,7 +76,7 @@ enum TransactionTable {
                 WHERE id = ?
                 """
         ).execute(arguments: [
-            p.date, p.amountMinor, p.currency, p.description, m.counterparty, p.note, p.balanceMinor, m.category, m.pending, id,
+            p.date, p.amountMinor, p.currency, p.description, m.counterparty, m.note, p.balanceMinor, m.category, m.pending, id,
         ])
     }
 

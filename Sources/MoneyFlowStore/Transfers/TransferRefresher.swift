@@ -178,7 +178,10 @@ enum TransferRefresher {
             sql: """
                 SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency,
                        coalesce(t.user_description, t.description) AS d, coalesce(t.user_counterparty, t.counterparty) AS c,
-                       coalesce(t.user_note, t.note) AS n, t.category AS k
+                       coalesce(t.user_note, t.note) AS n, t.category AS k,
+                       (SELECT group_concat(r.source_kind || ':' || r.external_id, char(31)) FROM link l JOIN record r ON r.id = l.record_id
+                        WHERE l.transaction_id = t.id AND r.state = 'active' AND r.external_id IS NOT NULL
+                          AND r.source_kind IN \(SourceKindSQL.feeds)) AS f
                 FROM txn t WHERE t.status = 'active' AND \(condition)
                 """, arguments: StatementArguments(arguments))
         var legs: [TransferLeg] = []
@@ -193,7 +196,8 @@ enum TransferRefresher {
                     id: r["id"], accountID: accountID, accountNumber: accounts[accountID]?.number,
                     accountIsCredit: accounts[accountID]?.isCredit ?? false, date: date,
                     amount: Money(minorUnits: r["amount_minor"], currency: r["currency"]), text: text,
-                    pairedAccounts: accounts[accountID]?.paired ?? []))
+                    pairedAccounts: accounts[accountID]?.paired ?? [],
+                    feedIDs: Set(((r["f"] as String?) ?? "").split(separator: "\u{1F}").map(String.init))))
         }
         return legs
     }
