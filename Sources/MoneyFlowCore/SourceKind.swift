@@ -10,6 +10,10 @@ public enum SourceKind: String, Sendable, Hashable, Codable, CaseIterable {
     case csv = "csv"
     /// An OFX/QFX download (OFX 1.x SGML or 2.x XML; bank and credit-card statements).
     case ofx = "ofx"
+    /// An Alipay 支付宝交易明细 bill (CSV, bare or inside its ZIP).
+    case alipay = "alipay"
+    /// A WeChat Pay 微信支付账单 (XLSX or CSV, bare or inside its ZIP).
+    case wechat = "wechat"
 
     /// What the source is to an account; generic code asks this, never the source's name.
     public var role: SourceRole { self == .plaid ? .feed : .statement }

@@ -62,7 +62,9 @@ struct MatchGroup {
         case .cmbCSV: 2;
         case .plaid: 4;
         case .csv: 8;
-        case .ofx: 16
+        case .ofx: 16;
+        case .alipay: 32;
+        case .wechat: 64
         }
     }
 
