@@ -134,8 +134,9 @@ def main_quarter(out: str):
                (dt.date(2026, 6, 13), dt.date(2026, 7, 12), T(2026, 7, 13, 8, 1, 9), "C9V2B6LH")]
     debit = bank.debit_files(out, [r for r in rows if r.kind == "debit"], periods, 3816)
     cards = bank.card_files(out, [r for r in rows if r.kind == "card"], [(2026, 5), (2026, 6), (2026, 7)])
-    write_json(os.path.join(out, "expected_links.json"),
-               expected.links({"alipay_2026Q2.zip": ali, "wechat_2026Q2.zip": wx}, debit, cards))
+    links = expected.links({"alipay_2026Q2.zip": ali, "wechat_2026Q2.zip": wx}, debit, cards)
+    expected.check_links(out, links)
+    write_json(os.path.join(out, "expected_links.json"), links)
     print(f"wrote {len(ali)} Alipay and {len(wx)} WeChat orders, {len(debit)} statements, {len(cards)} bills to {out}")
 
 
@@ -158,7 +159,7 @@ def main_year(out: str):
         z = min((a.replace(day=1) + dt.timedelta(days=45)).replace(day=12), end)
         periods.append((a, z, T(z.year, z.month, z.day, 9, 0, 0) + dt.timedelta(days=1), f"Y{k:07d}"))
         a, k = z + dt.timedelta(days=1), k + 1
-    bank.debit_files(out, rows, periods, 2025, per_day=0.1)
+    bank.debit_files(out, rows, periods, 2025, per_day=0.1, opening=Decimal("900000.00"))
     print(f"wrote {len(ali)} Alipay and {len(wx)} WeChat rows ({len(ali) + len(wx)}), {len(periods)} statements to {out}")
 
 

@@ -25,11 +25,12 @@ def statement(txns: List[Txn], period, applied: dt.datetime, vcode: str) -> Stat
     return Statement(LAYOUT_2024, DEBIT_ACCOUNT, period, txns, applied_at=applied, verification_code=vcode, name_gap=28.0)
 
 
-def debit_files(folder: str, rows: List[BankRow], periods, seed: int, per_day: float = 0.2) -> List[Tuple[str, Tuple[dt.date, dt.date]]]:
+def debit_files(folder: str, rows: List[BankRow], periods, seed: int, per_day: float = 0.2,
+                opening: Decimal = Decimal("30000.00")) -> List[Tuple[str, Tuple[dt.date, dt.date]]]:
     """Monthly statements of the debit card: `rows` plus filler and salaries. Returns (file, period)s."""
     lo, hi = periods[0][0], periods[-1][1]
     for s in range(seed, seed + 50):
-        b = lg.LedgerBuilder(random.Random(s), {"CNY": Decimal("30000.00")})
+        b = lg.LedgerBuilder(random.Random(s), {"CNY": opening})
         lg.daily_cny(b, lo, hi, per_day, dup_p=0.0, events=FILLER)
         d = lo
         while d <= hi:

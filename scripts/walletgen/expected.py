@@ -87,3 +87,25 @@ def links(bills: Dict[str, List[Order]], debit_files, card_files) -> dict:
                 bank_only.append({"file": bank_file(b, debit_files, card_files), "date": b.date.isoformat(), "amount": plain(b.amount),
                                   "description": b.description, "why": o.warning})
     return {"links": linked, "bank_row_not_yet_arrived": waiting, "bank_rows_without_wallet_record": bank_only}
+
+
+def check_links(folder: str, links_doc: dict) -> None:
+    """Every bank row a link or a bank-only entry names is a row of that file's expected.json, as
+    often as it is named (twins twice): the links file names rows that exist."""
+    import collections
+    import json
+    import os
+    wanted = collections.Counter()
+    for entry in links_doc["links"]:
+        b = entry["bank"]
+        wanted[(b["file"], b["date"], b["amount"], b["description"])] += 1
+    for b in links_doc["bank_rows_without_wallet_record"]:
+        wanted[(b["file"], b["date"], b["amount"], b["description"])] += 1
+    have = collections.Counter()
+    for name in {k[0] for k in wanted}:
+        doc = json.load(open(os.path.join(folder, name[:-4] + ".expected.json"), encoding="utf-8"))
+        for t in doc["transactions"]:
+            have[(name, t["date"], t["amount"], t["description"])] += 1
+    for k, n in wanted.items():
+        if have[k] < n:
+            raise SystemExit(f"expected_links.json names {n} x {k}, the file has {have[k]}")

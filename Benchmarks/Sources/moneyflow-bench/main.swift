@@ -18,6 +18,7 @@ usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
        moneyflow-bench store-file  --csv FILE [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
        moneyflow-bench cmb         --zip FILE --password PW [--store PATH] [--breakdown]
+       moneyflow-bench wallets     --dir DIR [--store PATH]   (DIR from scripts/gen_wallet_samples.py --year DIR)
 """
 
 /// Plans and applies `statement` the way ``ImportService/apply`` does for a statement without
@@ -346,6 +347,7 @@ do {
     case "store-reopen": try runStoreReopen(args)
     case "store-file": try runStoreFile(args)
     case "cmb": try runCMB(args)
+    case "wallets": try runWallets(args)
     case "peer-rows": try runPeerRows(args)
     default: FileHandle.standardError.write(Data(usage.utf8)); exit(2)
     }
