@@ -71,7 +71,8 @@ let package = Package(
         // one set of errors): CMB statements, Alipay and WeChat Pay bills.
         .target(name: "MoneyFlowZipImport", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip"]),
         .target(
-            name: "MoneyFlowCMB", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowZipImport", "MoneyFlowPDF"]),
+            name: "MoneyFlowCMB",
+            dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowZipImport", "MoneyFlowPDF"]),
         // The wallets' containers (the bills' password ZIP, WeChat's XLSX); the rows are read by
         // the pure MoneyFlowImporters/Alipay and WeChat.
         .target(name: "MoneyFlowWallets", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowZipImport"]),
@@ -181,7 +182,8 @@ let package = Package(
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
         .testTarget(
-            name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowWallets", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
+            name: "MoneyFlowImportersTests",
+            dependencies: ["MoneyFlowImporters", "MoneyFlowWallets", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
         // and plain SQL on the test PostgreSQL server for the tests that look behind the store.

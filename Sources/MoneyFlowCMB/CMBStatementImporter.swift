@@ -30,7 +30,8 @@ public struct CMBStatementImporter: Importer {
         guard Self.isZip(input.data) else { return 0 }
         // An XLSX, DOCX or ODS is a ZIP too, never a statement's: left unclaimed, the file is
         // reported as what it is (FileKind) rather than as a CMB ZIP without a PDF.
-        if let zip = try? ZipArchive(data: input.data, limits: zipLimits), FileKind.isOfficeDocument(zipEntryNames: zip.entries.map(\.name)) {
+        if let zip = try? ZipArchive(data: input.data, limits: zipLimits), FileKind.isOfficeDocument(zipEntryNames: zip.entries.map(\.name))
+        {
             return 0
         }
         return 0.9

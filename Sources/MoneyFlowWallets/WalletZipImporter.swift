@@ -41,7 +41,9 @@ public struct WalletZipImporter: Importer {
         guard let entry = Self.bill(in: zip) else {
             throw ImportError(.notAStatement, file: file, problem: "not a wallet bill: the ZIP does not hold exactly one CSV or XLSX")
         }
-        let inner = ImportInput(fileName: file, data: try PasswordZip.data(of: entry, in: zip, password: ImportPassword(file: file, options: options), file: file))
+        let inner = ImportInput(
+            fileName: file,
+            data: try PasswordZip.data(of: entry, in: zip, password: ImportPassword(file: file, options: options), file: file))
         if alipay.sniff(inner, options: options) > 0 { return try alipay.read(inner, options: options) }
         if wechat.sniff(inner, options: options) > 0 { return try wechat.read(inner, options: options) }
         throw ImportError(

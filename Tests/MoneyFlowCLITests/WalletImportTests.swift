@@ -18,11 +18,15 @@ struct WalletImportTests {
         let dir = try MF.tempDir("wallet")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = "\(dir)/s.sqlite"
-        let args = ["import", "\(Self.wallets)/\(stem).zip", "--json", "--password-file", "\(Self.wallets)/passwords/\(stem).txt", "--store", store]
-        let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(Self.wallets)/\(stem).expected.json")))
+        let args = [
+            "import", "\(Self.wallets)/\(stem).zip", "--json", "--password-file", "\(Self.wallets)/passwords/\(stem).txt", "--store", store,
+        ]
+        let expected = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(Self.wallets)/\(stem).expected.json")))
         let records = ((expected as? [String: Any])?["records"] as? [Any])?.count ?? -1
         let first = try Self.json(try MF.run(args, cwd: dir))
-        #expect(first.first?["new"] as? Int == records && first.first?["importer"] as? String == String(stem.prefix { $0 != "_" }), "\(first)")
+        #expect(
+            first.first?["new"] as? Int == records && first.first?["importer"] as? String == String(stem.prefix { $0 != "_" }), "\(first)")
         let again = try Self.json(try MF.run(args, cwd: dir))
         #expect(again.first?["new"] as? Int == 0 && again.first?["already_present"] as? Int == records, "\(again)")
         let txs = try Self.json(try MF.run(["transactions", "--format", "json", "--store", store], cwd: dir))

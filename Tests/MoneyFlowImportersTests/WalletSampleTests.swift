@@ -28,10 +28,13 @@ struct ExpectedWallet: Decodable {
 }
 
 /// The wallet importers and the others they must be told apart from, by content only.
-let walletRegistry = ImporterRegistry([CSVImporter(), PlaidImporter(), OFXImporter(), AlipayImporter(), WeChatImporter(), WalletZipImporter()])
+let walletRegistry = ImporterRegistry([
+    CSVImporter(), PlaidImporter(), OFXImporter(), AlipayImporter(), WeChatImporter(), WalletZipImporter(),
+])
 
 func walletPassword(_ stem: String) throws -> String {
-    try String(contentsOf: walletSamples.appendingPathComponent("passwords/\(stem).txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    try String(contentsOf: walletSamples.appendingPathComponent("passwords/\(stem).txt"), encoding: .utf8).trimmingCharacters(
+        in: .whitespacesAndNewlines)
 }
 
 /// Reads a sample the way an import does: the importer chosen by content (the name says nothing).
@@ -68,10 +71,13 @@ func readWalletSample(_ path: String, password: String? = nil) throws -> Importe
         for (r, x) in zip(s.records, e.records) {
             let at = "\(file) \(x.line.map { "line \($0)" } ?? "row \(x.row ?? 0)") \(x.external_id)"
             #expect(r.locator.line == x.line && r.locator.row == x.row, "\(at)")
-            #expect(r.accountKey == x.account && r.externalID == x.external_id && r.externalIDScope == x.scope, "\(at): \(r.accountKey) \(r.externalIDScope ?? "-")")
+            #expect(
+                r.accountKey == x.account && r.externalID == x.external_id && r.externalIDScope == x.scope,
+                "\(at): \(r.accountKey) \(r.externalIDScope ?? "-")")
             #expect(r.date.iso == x.date && r.time == x.time, "\(at)")
             #expect(r.amount.decimalString == x.amount && r.amount.currency == "CNY", "\(at): \(r.amount)")
-            #expect(r.description == x.description && r.counterparty == x.counterparty && r.note == x.note && r.category == x.category, "\(at)")
+            #expect(
+                r.description == x.description && r.counterparty == x.counterparty && r.note == x.note && r.category == x.category, "\(at)")
             let raw = try #require(try JSONSerialization.jsonObject(with: Data(r.raw.utf8)) as? [String: String])
             #expect(raw["method"] == x.method && raw["status"] == x.status, "\(at): \(r.raw)")
             #expect(r.sourceKind == (file.contains("alipay") ? .alipay : .wechat) && !r.pending)
@@ -159,7 +165,9 @@ func readWalletSample(_ path: String, password: String? = nil) throws -> Importe
         }
         for other in ["csv/chase_checking.csv", "cmb/cmb_pc_gbk.csv", "ofx/card_xml_211.ofx"] {
             let input = ImportInput(fileName: "bill.csv", data: try Data(contentsOf: repoRoot.appendingPathComponent("Samples/" + other)))
-            #expect(AlipayImporter().sniff(input, options: ImportOptions()) == 0 && WeChatImporter().sniff(input, options: ImportOptions()) == 0)
+            #expect(
+                AlipayImporter().sniff(input, options: ImportOptions()) == 0 && WeChatImporter().sniff(input, options: ImportOptions()) == 0
+            )
         }
     }
 }

@@ -11,13 +11,14 @@ enum AlipayPCRows {
     {
         let holder = table.preambleValue("账号:", before: header.index) ?? table.preambleValue("账号：", before: header.index)
         guard let holder else {
-            throw ImportError(.notAStatement, file: file, problem: "Alipay PC export without its 账号:[…] preamble line: cannot tell whose account it is")
+            throw ImportError(
+                .notAStatement, file: file, problem: "Alipay PC export without its 账号:[…] preamble line: cannot tell whose account it is")
         }
         var bill = WalletBill(platform: .alipay, holder: holder, file: file)
         for r in table.rows[(header.index + 1)...] {
             let row = WalletRow(r, names: header.names)
             if row.isBlank { continue }
-            if row["交易号"].hasPrefix("---") { break }   // the dashed line above the export's footer
+            if row["交易号"].hasPrefix("---") { break } // the dashed line above the export's footer
             try read(row, into: &bill)
         }
         var statement = bill.statement(importerID: "alipay")
@@ -40,7 +41,9 @@ enum AlipayPCRows {
         switch (direction, funds) {
         case ("支出", "已支出"):
             bill.add(f, account: .platform, minor: -minor)
-            if refund > 0 { bill.add(f, account: .platform, minor: refund, scope: "refund", description: "退款-" + f.description, category: "退款") }
+            if refund > 0 {
+                bill.add(f, account: .platform, minor: refund, scope: "refund", description: "退款-" + f.description, category: "退款")
+            }
         case ("收入", "已收入"):
             bill.add(f, account: .platform, minor: minor)
         case (_, ""):

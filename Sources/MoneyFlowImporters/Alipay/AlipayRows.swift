@@ -27,7 +27,7 @@ enum AlipayRows {
         for r in table.rows[(header.index + 1)...] {
             let row = WalletRow(r, names: header.names)
             if row.isBlank { continue }
-            if row[AlipayImporter.mobileHeader.leading].hasPrefix("---") { break }   // the dashed line above the export's footer
+            if row[AlipayImporter.mobileHeader.leading].hasPrefix("---") { break } // the dashed line above the export's footer
             try read(row, into: &bill)
         }
         return bill.statement(importerID: "alipay")
@@ -75,11 +75,13 @@ enum AlipayRows {
     }
 
     /// A 不计收支 row: a refund, a move between own accounts, or 余额宝 income.
-    static func neutral(_ row: WalletRow, _ f: WalletBill.Fields, account: WalletAccount, minor: Int64, status: String, into bill: inout WalletBill) {
+    static func neutral(
+        _ row: WalletRow, _ f: WalletBill.Fields, account: WalletAccount, minor: Int64, status: String, into bill: inout WalletBill
+    ) {
         let item = row["商品说明"], category = row["交易分类"]
         let yuebao = WalletAccount.own("余额宝"), balance = WalletAccount.own("余额")
         if status == "退款成功" || category == "退款" || item.hasPrefix("退款-") {
-            bill.add(f, account: account, minor: minor)   // the money comes back to the method named
+            bill.add(f, account: account, minor: minor) // the money comes back to the method named
         } else if item.contains("收益发放") {
             bill.add(f, account: yuebao, minor: minor)
         } else if item.hasPrefix("余额宝") && item.contains("转入") && account != yuebao {

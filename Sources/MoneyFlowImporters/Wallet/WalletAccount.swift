@@ -46,12 +46,14 @@ public enum WalletAccount: Sendable, Hashable {
         case .own(let name):
             let platformName = platform == .alipay ? "支付宝" : "微信"
             return AccountFacts(
-                key: "\(platform.rawValue):\(holder):\(name)", suggestedName: "\(platformName) \(holder) \(name)", institution: platformName,
+                key: "\(platform.rawValue):\(holder):\(name)", suggestedName: "\(platformName) \(holder) \(name)",
+                institution: platformName,
                 type: name == "花呗" ? "credit" : "wallet", currencies: ["CNY"])
         case .platform:
             let platformName = platform == .alipay ? "支付宝" : "微信"
             return AccountFacts(
-                key: "\(platform.rawValue):\(holder)", suggestedName: "\(platformName) \(holder)", institution: platformName, type: "wallet",
+                key: "\(platform.rawValue):\(holder)", suggestedName: "\(platformName) \(holder)", institution: platformName,
+                type: "wallet",
                 currencies: ["CNY"])
         }
     }

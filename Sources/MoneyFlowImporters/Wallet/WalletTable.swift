@@ -26,7 +26,7 @@ public struct WalletTable: Sendable {
         for (i, row) in rows.enumerated() {
             guard let first = row.cells.first, Self.clean(first) == leading else { continue }
             var names = row.cells.map(Self.clean)
-            while names.last == "" { names.removeLast() }   // Alipay's trailing comma
+            while names.last == "" { names.removeLast() } // Alipay's trailing comma
             var columns: [String: Int] = [:]
             for (k, n) in names.enumerated() where columns[n] == nil { columns[n] = k }
             if required.allSatisfy({ columns[$0] != nil }) { return (i, columns, names) }

@@ -54,7 +54,9 @@ enum WeChatRows {
     }
 
     /// A neutral row (收/支 `/`), by its 交易类型.
-    static func move(_ row: WalletRow, _ f: WalletBill.Fields, type: String, account: WalletAccount?, minor: Int64, into bill: inout WalletBill)
+    static func move(
+        _ row: WalletRow, _ f: WalletBill.Fields, type: String, account: WalletAccount?, minor: Int64, into bill: inout WalletBill
+    )
         throws
     {
         let change = WalletAccount.own("零钱"), fund = WalletAccount.own("零钱通")
@@ -63,7 +65,9 @@ enum WeChatRows {
             bill.move(f, from: account, to: change, minor: minor)
         } else if type == "零钱提现" {
             // The amount is what left 零钱; the card got it less the fee (备注 `服务费¥0.10`).
-            guard let card = account.flatMap({ if case .card = $0 { $0 } else { nil } }) ?? WalletAccount.parse(row["交易对方"], platform: .wechat)
+            guard
+                let card = account.flatMap({ if case .card = $0 { $0 } else { nil } })
+                    ?? WalletAccount.parse(row["交易对方"], platform: .wechat)
             else { return unknownMethod(row, order, row["支付方式"], &bill) }
             let fee = try self.fee(row, bill: bill)
             guard fee <= minor else { throw bill.error(row, column: "备注", "the 服务费 is more than the amount withdrawn") }
@@ -78,9 +82,11 @@ enum WeChatRows {
             }
             bill.move(f, from: fund, to: to, minor: minor)
         } else if type == "信用卡还款" || type == "购买理财通", let account {
-            bill.add(f, account: account, minor: -minor)   // the other side is not one of the bill's accounts
+            bill.add(f, account: account, minor: -minor) // the other side is not one of the bill's accounts
         } else {
-            bill.warn(row, "\(order): a neutral (收/支 /) row of type '\(type)' with 支付方式 '\(row["支付方式"])' is not one this importer knows: not recorded")
+            bill.warn(
+                row,
+                "\(order): a neutral (收/支 /) row of type '\(type)' with 支付方式 '\(row["支付方式"])' is not one this importer knows: not recorded")
         }
     }
 

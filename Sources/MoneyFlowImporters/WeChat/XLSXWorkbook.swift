@@ -30,7 +30,8 @@ public enum XLSXWorkbook {
         let strings = try part("xl/sharedStrings.xml").map(sharedStrings) ?? []
         var out: [[WalletTable.Row]] = []
         for e in try parse(workbook) where e.name == "sheet" {
-            guard let id = e.attributes["r:id"] ?? e.attributes.first(where: { $0.key.hasSuffix(":id") })?.value, let target = targets[id] else {
+            guard let id = e.attributes["r:id"] ?? e.attributes.first(where: { $0.key.hasSuffix(":id") })?.value, let target = targets[id]
+            else {
                 continue
             }
             let path = target.hasPrefix("/") ? String(target.dropFirst()) : "xl/" + target
@@ -102,7 +103,9 @@ public enum XLSXWorkbook {
             parser.delegate = self
             if !parser.parse() { throw Failure(description: "damaged XML (\(parser.parserError.map { "\($0)" } ?? "parse error"))") }
         }
-        func parser(_ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             elements.append(Element(name: name, attributes: attributes))
         }
     }
@@ -120,7 +123,9 @@ public enum XLSXWorkbook {
             parser.delegate = self
             if !parser.parse() { throw Failure(description: "damaged XML (\(parser.parserError.map { "\($0)" } ?? "parse error"))") }
         }
-        func parser(_ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             switch name {
             case "row": row = Int(attributes["r"] ?? "") ?? row + 1
             case item: inItem = true; items.append(Item(attributes: attributes, row: row))
