@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MoneyFlowZip", targets: ["MoneyFlowZip"]),
         .library(name: "MoneyFlowPDF", targets: ["MoneyFlowPDF"]),
         .library(name: "MoneyFlowCMB", targets: ["MoneyFlowCMB"]),
+        .library(name: "MoneyFlowWallets", targets: ["MoneyFlowWallets"]),
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
@@ -66,7 +67,15 @@ let package = Package(
         .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
         // CMB's container importer (bare PDF or its encrypted ZIP); the pure row reconstruction
         // is MoneyFlowImporters/CMB, which stays free of C libraries.
-        .target(name: "MoneyFlowCMB", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPDF"]),
+        // The password ZIP every container importer opens the same way (one password prompt,
+        // one set of errors): CMB statements, Alipay and WeChat Pay bills.
+        .target(name: "MoneyFlowZipImport", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip"]),
+        .target(
+            name: "MoneyFlowCMB",
+            dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowZipImport", "MoneyFlowPDF"]),
+        // The wallets' containers (the bills' password ZIP, WeChat's XLSX); the rows are read by
+        // the pure MoneyFlowImporters/Alipay and WeChat.
+        .target(name: "MoneyFlowWallets", dependencies: ["MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowZipImport"]),
         .target(
             name: "MoneyFlowStore",
             dependencies: [
@@ -110,7 +119,7 @@ let package = Package(
             name: "MoneyFlowPipeline",
             dependencies: [
                 "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowReconcile", "MoneyFlowStore",
-                "MoneyFlowCMB", "MoneyFlowConfig", "MoneyFlowZip",
+                "MoneyFlowCMB", "MoneyFlowWallets", "MoneyFlowConfig", "MoneyFlowZip",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The live Plaid connection: HTTP client, token vault, sync loop, Link launcher page, and
@@ -173,7 +182,9 @@ let package = Package(
             name: "PlaidTestServerTests",
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
-        .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
+        .testTarget(
+            name: "MoneyFlowImportersTests",
+            dependencies: ["MoneyFlowImporters", "MoneyFlowWallets", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         // TOML profile files and the TOML reader's guards.
         .testTarget(name: "MoneyFlowConfigTests", dependencies: ["MoneyFlowConfig", "MoneyFlowImporters", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),

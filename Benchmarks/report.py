@@ -295,6 +295,12 @@ def main():
     for (c, n), v in by.items():
         if c == "store-file":
             w(f"\nFrom the CSV file instead ({n:,} rows, `ImportService.read` + plan + write): parse {fmt(med(v, 'read_s'))} s, plan {fmt(med(v, 'plan_s'))} s, write {fmt(med(v, 'apply_s'))} s, total {fmt(med(v, 'total_s'))} s.")
+        if c == "wallets":
+            w(f"\nWallet bills (a year of Alipay CSV + WeChat XLSX, {n:,} rows, `scripts/gen_wallet_samples.py --year`), imported into a store "
+              f"already holding a year of CMB debit statements ({fmt(med(v, 'bank_rows'))} rows in {fmt(med(v, 'bank_files'))} PDFs, "
+              f"imported in {fmt(med(v, 'bank_s'))} s): read {fmt(med(v, 'read_s'))} s ({fmt(med(v, 'read_rows_per_s'))} rows/s), "
+              f"plan + write {fmt(med(v, 'apply_s'))} s, total {fmt(med(v, 'total_s'))} s = {fmt(med(v, 'rows_per_s'))} rows/s, "
+              f"{fmt(med(v, 'linked'))} linked, peak {fmt(med(v, 'peak_mib'))} MiB.")
     if sizes:
         n = max(sizes)
         k = fit(store_pts)

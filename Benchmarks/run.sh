@@ -187,6 +187,10 @@ for rows in $STORE_SIZES; do
 done
 # The same kind of rows from a CSV file (parse + plan + write), for reference.
 run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement.csv" --store "$DATA/storefile.sqlite" || true
+# A year of both wallets (>= 10k rows) against a year of CMB debit statements (not committed:
+# generated here by the samples' own generator).
+[ -f "$DATA/wallet-year/wechat_year.xlsx" ] || "$PY" "$ROOT/scripts/gen_wallet_samples.py" --year "$DATA/wallet-year" >/dev/null
+run_case "wallets:year" "$BIN" wallets --dir "$DATA/wallet-year" --store "$DATA/wallets.sqlite" || true
 
 if [ "$PEERS" != 1 ] && [ -n "${PEER_RESULTS:-}" ]; then
   grep -E '"case": "(cmb-pdftotext|cmb-pdfplumber|beangulp|sqlite3-import-all|sqlite3-import-record)"' "$PEER_RESULTS" >> "$RESULTS" || true

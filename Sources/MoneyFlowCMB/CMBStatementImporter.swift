@@ -3,6 +3,7 @@ import MoneyFlowCore
 import MoneyFlowImporters
 import MoneyFlowPDF
 import MoneyFlowZip
+import MoneyFlowZipImport
 
 /// CMB 招商银行交易流水: a PDF statement, bare or inside the password-protected ZIP the app
 /// e-mails; also the CMB credit-card bill (招商银行信用卡对账单, ``CMBCardReconstructor``). ZIP via minizip (decrypted in Swift), PDF text via poppler, rows rebuilt from
@@ -18,7 +19,7 @@ public struct CMBStatementImporter: Importer {
 
     public init() {}
 
-    static func isZip(_ d: Data) -> Bool { d.starts(with: [0x50, 0x4B, 0x03, 0x04]) || d.starts(with: [0x50, 0x4B, 0x05, 0x06]) }
+    static func isZip(_ d: Data) -> Bool { PasswordZip.isZip(d) }
 
     /// By signature only, so the ZIP is opened once per import (in ``read``). No other built-in
     /// importer claims a ZIP (CSV refuses `PK`, Plaid and OFX need text), so a ZIP comes here
@@ -29,7 +30,8 @@ public struct CMBStatementImporter: Importer {
         guard Self.isZip(input.data) else { return 0 }
         // An XLSX, DOCX or ODS is a ZIP too, never a statement's: left unclaimed, the file is
         // reported as what it is (FileKind) rather than as a CMB ZIP without a PDF.
-        if let zip = try? ZipArchive(data: input.data, limits: zipLimits), FileKind.isOfficeDocument(zipEntryNames: zip.entries.map(\.name)) {
+        if let zip = try? ZipArchive(data: input.data, limits: zipLimits), FileKind.isOfficeDocument(zipEntryNames: zip.entries.map(\.name))
+        {
             return 0
         }
         return 0.9
@@ -38,41 +40,19 @@ public struct CMBStatementImporter: Importer {
     public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {
         let file = input.fileName
         var pdfBytes = input.data
-        var password: String?
-        var askedPassword = false
-        func ask() throws -> String {
-            if askedPassword, let password { return password }
-            askedPassword = true
-            guard let p = try options.password?(file), !p.isEmpty else {
-                throw ImportError(
-                    .passwordRequired, file: file,
-                    problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
-            }
-            password = p
-            return p
-        }
+        let password = ImportPassword(file: file, options: options)
         if Self.isZip(input.data) {
-            let zip: ZipArchive
-            do { zip = try ZipArchive(data: input.data, limits: zipLimits) } catch { throw map(error, file: file) }
+            let zip = try PasswordZip.open(input.data, file: file, limits: zipLimits)
             let pdfs = zip.entries.filter { !$0.isDirectory && $0.name.lowercased().hasSuffix(".pdf") }
             guard !pdfs.isEmpty else {
                 throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: the ZIP holds no PDF")
             }
-            if let unsafe = zip.entries.first(where: \.isUnsafePath) {
-                // Nothing is ever extracted to disk, but an archive carrying such names is not
-                // what CMB sends: refuse it rather than guess.
-                throw ImportError(
-                    .malformed, file: file,
-                    problem: "refused: unsafe ZIP entry name '\(unsafe.name.prefix(60))' (points outside its folder)")
-            }
+            try PasswordZip.refuseUnsafeNames(zip, file: file)
             // Every PDF entry is read (its content decides, not its name): one that is not a
             // PDF is an error, and so are several statements (only the first one's bytes are kept).
             var statements: [String] = []
             for e in pdfs {
-                let bytes: Data
-                do { bytes = try zip.data(for: e, password: e.isEncrypted ? try ask() : nil) } catch let error as ZipError {
-                    throw map(error, file: file)
-                }
+                let bytes = try PasswordZip.data(of: e, in: zip, password: password, file: file)
                 guard PDFDocumentReader.hasPDFHeader(bytes) else {
                     throw ImportError(.notAStatement, file: file, problem: "not a CMB statement: \(e.name) is not a PDF")
                 }
@@ -93,9 +73,9 @@ public struct CMBStatementImporter: Importer {
         }
         let read: (pages: [TextPage], problems: [PDFPageProblem])
         do {
-            read = try extract(pdfBytes, password: password)
+            read = try extract(pdfBytes, password: password.value)
         } catch PDFError.passwordRequired {
-            do { read = try extract(pdfBytes, password: try ask()) } catch let e as PDFError { throw map(e, file: file) }
+            do { read = try extract(pdfBytes, password: try password.get()) } catch let e as PDFError { throw map(e, file: file) }
         } catch let e as PDFError {
             throw map(e, file: file)
         }
@@ -120,20 +100,6 @@ public struct CMBStatementImporter: Importer {
 
     func extract(_ data: Data, password: String?) throws -> (pages: [TextPage], problems: [PDFPageProblem]) {
         do { return try PDFTextExtractor().extractChecked(data: data, password: password) } catch { throw error }
-    }
-
-    func map(_ e: ZipError, file: String) -> ImportError {
-        switch e {
-        case .wrongPassword: return ImportError(.wrongPassword, file: file, problem: "")
-        case .passwordRequired:
-            return ImportError(
-                .passwordRequired, file: file,
-                problem: "password required (use --password-env VAR, --password-file FILE, or run in a terminal to be asked)")
-        case .entryTooLarge: return ImportError(.limitExceeded, file: file, problem: "refused: \(e.description) (zip bomb?)")
-        case .truncated: return ImportError(.malformed, file: file, problem: "truncated ZIP archive")
-        case .notAZip: return ImportError(.malformed, file: file, problem: "damaged ZIP archive")
-        default: return ImportError(.malformed, file: file, problem: "ZIP: \(e.description)")
-        }
     }
 
     func map(_ e: PDFError, file: String) -> ImportError {

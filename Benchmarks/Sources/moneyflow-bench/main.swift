@@ -18,6 +18,7 @@ usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
        moneyflow-bench store-file  --csv FILE [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
        moneyflow-bench cmb         --zip FILE --password PW [--store PATH] [--breakdown]
+       moneyflow-bench wallets     --dir DIR [--store PATH]   (DIR from scripts/gen_wallet_samples.py --year DIR)
 """
 
 /// Plans and applies `statement` the way ``ImportService/apply`` does for a statement without
@@ -46,7 +47,7 @@ func planDigest(_ plan: ImportPlan) -> String {
     func mix(_ s: String) { for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
     for e in plan.entries {
         switch e.decision {
-        case .link(let t, _, _): mix("\(e.index):L\(t);")
+        case .link(let t, _, _, _): mix("\(e.index):L\(t);")
         case .new: mix("\(e.index):N;")
         case .needsReview(let c): mix("\(e.index):R\(c.compactMap(\.transactionID));")
         default: mix("\(e.index):\(e.decision.label);")
@@ -59,7 +60,7 @@ func scorePlan(_ plan: ImportPlan, data: Dataset) -> Dataset.Score {
     var byIndex = [RecordDecision?](repeating: nil, count: plan.statement.records.count)
     for e in plan.entries { byIndex[e.index] = e.decision }
     return data.score(rows: byIndex.count, linkedPlaid: { i in
-        if case .link(let t, _, _)? = byIndex[i] { return Int(t) - 1 }   // fresh store: txn k = Plaid record k-1
+        if case .link(let t, _, _, _)? = byIndex[i] { return Int(t) - 1 }   // fresh store: txn k = Plaid record k-1
         return nil
     }, isNew: { i in if case .new? = byIndex[i] { return true }; return false },
        isReview: { i in if case .needsReview? = byIndex[i] { return true }; return false })
@@ -115,10 +116,10 @@ func componentStats(stmt: ImportedStatement, plaid: ImportedStatement, window: I
 func explainWrong(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, plaid: ImportedStatement, limit: Int) {
     var shown = 0, noPartner = 0, hadPartner = 0, partnerTaken = 0
     var linkedTo = [Int: Int]()   // plaid index -> statement row
-    for e in plan.entries { if case .link(let t, _, _) = e.decision { linkedTo[Int(t) - 1] = e.index } }
+    for e in plan.entries { if case .link(let t, _, _, _) = e.decision { linkedTo[Int(t) - 1] = e.index } }
     func d(_ r: IncomingRecord) -> String { "\(r.date.iso) \(r.amount.decimalString) \(r.description) | \(r.counterparty ?? "")" }
     for e in plan.entries {
-        guard case .link(let t, let score, let reasons) = e.decision else { continue }
+        guard case .link(let t, let score, let reasons, _) = e.decision else { continue }
         let i = e.index, j = Int(t) - 1
         let ti = data.statementTxn[i]
         let l = data.txns[data.plaidTxn[j]], x = data.txns[ti]
@@ -346,6 +347,7 @@ do {
     case "store-reopen": try runStoreReopen(args)
     case "store-file": try runStoreFile(args)
     case "cmb": try runCMB(args)
+    case "wallets": try runWallets(args)
     case "peer-rows": try runPeerRows(args)
     default: FileHandle.standardError.write(Data(usage.utf8)); exit(2)
     }
