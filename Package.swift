@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "MoneyFlowPDF", targets: ["MoneyFlowPDF"]),
         .library(name: "MoneyFlowCMB", targets: ["MoneyFlowCMB"]),
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
+        .library(name: "MoneyFlowCategories", targets: ["MoneyFlowCategories"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
         .library(name: "MoneyFlowServer", targets: ["MoneyFlowServer"]),
@@ -53,6 +54,8 @@ let package = Package(
         .target(name: "MoneyFlowImporters", dependencies: ["MoneyFlowCore"], resources: builtInProfiles),
         // Pure Swift matching engine.
         .target(name: "MoneyFlowReconcile", dependencies: ["MoneyFlowCore"]),
+        // Pure Swift categories: user decisions, rules, learning, provider mapping, splits.
+        .target(name: "MoneyFlowCategories", dependencies: ["MoneyFlowCore"]),
         // C libraries behind small wrappers.
         .systemLibrary(name: "CMinizip", providers: [.apt(["libminizip-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -83,11 +86,11 @@ let package = Package(
             ],
             // The current schema for readers, generated from the migrations (SchemaFileTests).
             exclude: ["schema.sql"]),
-        // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
+        // TOML manifests, profiles and category files (TOMLKit builds C++ toml++: kept out of the portable targets).
         .target(
             name: "MoneyFlowConfig",
             dependencies: [
-                "MoneyFlowCore", "MoneyFlowImporters",
+                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowCategories",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         // The ledger on PostgreSQL (postgres-nio): a RemoteLedger behind the same LedgerStore, and
@@ -172,6 +175,7 @@ let package = Package(
             name: "PlaidTestServerTests",
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
+        .testTarget(name: "MoneyFlowCategoriesTests", dependencies: ["MoneyFlowCategories", "MoneyFlowConfig"]),
         .testTarget(name: "MoneyFlowImportersTests", dependencies: ["MoneyFlowImporters", "MoneyFlowConfig", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger),
