@@ -1,7 +1,7 @@
 import MoneyFlowCore
 
-/// The user's decision about one transaction: one account, or a split across several.
-public struct UserDecision: Sendable, Hashable, Codable {
+/// The user's category decision about one transaction (`moneyflow categorize`): one account, or a split across several.
+public struct CategoryDecision: Sendable, Hashable, Codable {
     public var transactionID: Int64
     public var account: String
     public var split: CategorySplit?
@@ -21,16 +21,16 @@ public struct UserDecision: Sendable, Hashable, Codable {
 /// spending nor income): only the user's own decision applies to it. Pure and deterministic:
 /// the same inputs give the same assignments, whatever their order.
 public struct Categorizer: Sendable {
-    public var decisions: [Int64: UserDecision]
+    public var decisions: [Int64: CategoryDecision]
     public var rules: CategoryRules
     public var learned: LearnedModel?
     public var providerMapping: ProviderMapping
 
     public init(
-        decisions: [UserDecision] = [], rules: CategoryRules = CategoryRules(), learned: LearnedModel? = nil,
+        decisions: [CategoryDecision] = [], rules: CategoryRules = CategoryRules(), learned: LearnedModel? = nil,
         providerMapping: ProviderMapping = ProviderMapping()
     ) {
-        var byID: [Int64: UserDecision] = [:]
+        var byID: [Int64: CategoryDecision] = [:]
         for d in decisions { byID[d.transactionID] = d }
         self.decisions = byID
         self.rules = rules; self.learned = learned; self.providerMapping = providerMapping
@@ -39,10 +39,10 @@ public struct Categorizer: Sendable {
     /// A categoriser whose learned model is taught by `decisions` on the transactions `inputs`
     /// (the store's transactions the decisions refer to; splits teach nothing).
     public static func learning(
-        from decisions: [UserDecision], inputs: [CategorizationInput], rules: CategoryRules = CategoryRules(),
+        from decisions: [CategoryDecision], inputs: [CategorizationInput], rules: CategoryRules = CategoryRules(),
         providerMapping: ProviderMapping = ProviderMapping(), options: LearnedModel.Options = LearnedModel.Options()
     ) -> Categorizer {
-        var byID: [Int64: UserDecision] = [:]
+        var byID: [Int64: CategoryDecision] = [:]
         for d in decisions { byID[d.transactionID] = d }
         let examples = inputs.compactMap { i -> TaughtExample? in
             guard let d = byID[i.id], d.split == nil else { return nil }

@@ -1,8 +1,11 @@
 /// The default accounts for Plaid's `personal_finance_category`: every primary category and
 /// every detailed one of the taxonomy (version 1 and the names version 2 added), so a Plaid-backed
-/// transaction lands in a real account. Transfers and credit-card payments map to nothing: they
-/// move money between accounts (the transfer matching books them), they are not spending.
-/// An empty string means "no category" (and stops the fallback to the primary's account).
+/// transaction lands in a real account. Money moved between accounts is never spending or income:
+/// when its other account is known (cash, savings, a card, a loan) it maps to an Assets or
+/// Liabilities account; when it is not (an account transfer, a wire) it maps to nothing and stays
+/// for the user. A transfer the transfer matching linked to another own account gets no category
+/// at all (``Categorizer``). An empty string means "no category" (and stops the fallback to the
+/// primary's account).
 enum PlaidCategoryDefaults {
     static let primary: [String: String] = [
         "INCOME": "Income:Other", "TRANSFER_IN": "", "TRANSFER_OUT": "", "LOAN_PAYMENTS": "Expenses:Loans",
@@ -24,17 +27,19 @@ enum PlaidCategoryDefaults {
         "INCOME_GIG_ECONOMY": "Income:Gig", "INCOME_LONG_TERM_DISABILITY": "Income:Benefits:Disability",
         "INCOME_MILITARY": "Income:Military", "INCOME_RENTAL": "Income:Rental",
         // TRANSFER_IN / TRANSFER_OUT / LOAN_DISBURSEMENTS: moves between accounts, not income or spending.
-        "TRANSFER_IN_CASH_ADVANCES_AND_LOANS": "", "TRANSFER_IN_DEPOSIT": "", "TRANSFER_IN_INVESTMENT_AND_RETIREMENT_FUNDS": "",
-        "TRANSFER_IN_SAVINGS": "", "TRANSFER_IN_ACCOUNT_TRANSFER": "", "TRANSFER_IN_OTHER_TRANSFER_IN": "",
-        "TRANSFER_IN_TRANSFER_IN_FROM_APPS": "", "TRANSFER_IN_WIRE": "",
-        "TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS": "", "TRANSFER_OUT_SAVINGS": "", "TRANSFER_OUT_WITHDRAWAL": "",
-        "TRANSFER_OUT_ACCOUNT_TRANSFER": "", "TRANSFER_OUT_OTHER_TRANSFER_OUT": "", "TRANSFER_OUT_CRYPTO": "",
-        "TRANSFER_OUT_TRANSFER_OUT_FROM_APPS": "", "TRANSFER_OUT_WIRE": "",
-        "LOAN_DISBURSEMENTS_AUTO": "", "LOAN_DISBURSEMENTS_CASH_ADVANCES": "", "LOAN_DISBURSEMENTS_EWA": "",
-        "LOAN_DISBURSEMENTS_MORTGAGE": "", "LOAN_DISBURSEMENTS_PERSONAL": "", "LOAN_DISBURSEMENTS_STUDENT": "",
-        "LOAN_DISBURSEMENTS_OTHER_DISBURSEMENT": "",
+        "TRANSFER_IN_CASH_ADVANCES_AND_LOANS": "Liabilities:Loans", "TRANSFER_IN_DEPOSIT": "Assets:Cash",
+        "TRANSFER_IN_INVESTMENT_AND_RETIREMENT_FUNDS": "Assets:Investments", "TRANSFER_IN_SAVINGS": "Assets:Savings",
+        "TRANSFER_IN_ACCOUNT_TRANSFER": "", "TRANSFER_IN_OTHER_TRANSFER_IN": "", "TRANSFER_IN_TRANSFER_IN_FROM_APPS": "",
+        "TRANSFER_IN_WIRE": "",
+        "TRANSFER_OUT_INVESTMENT_AND_RETIREMENT_FUNDS": "Assets:Investments", "TRANSFER_OUT_SAVINGS": "Assets:Savings",
+        "TRANSFER_OUT_WITHDRAWAL": "Assets:Cash", "TRANSFER_OUT_CRYPTO": "Assets:Crypto", "TRANSFER_OUT_ACCOUNT_TRANSFER": "",
+        "TRANSFER_OUT_OTHER_TRANSFER_OUT": "", "TRANSFER_OUT_TRANSFER_OUT_FROM_APPS": "", "TRANSFER_OUT_WIRE": "",
+        "LOAN_DISBURSEMENTS_AUTO": "Liabilities:Loans:Car", "LOAN_DISBURSEMENTS_CASH_ADVANCES": "Liabilities:Loans:CashAdvance",
+        "LOAN_DISBURSEMENTS_EWA": "Liabilities:Loans:EWA", "LOAN_DISBURSEMENTS_MORTGAGE": "Liabilities:Loans:Mortgage",
+        "LOAN_DISBURSEMENTS_PERSONAL": "Liabilities:Loans:Personal", "LOAN_DISBURSEMENTS_STUDENT": "Liabilities:Loans:Student",
+        "LOAN_DISBURSEMENTS_OTHER_DISBURSEMENT": "Liabilities:Loans",
         // LOAN_PAYMENTS
-        "LOAN_PAYMENTS_CAR_PAYMENT": "Expenses:Loans:Car", "LOAN_PAYMENTS_CREDIT_CARD_PAYMENT": "",
+        "LOAN_PAYMENTS_CAR_PAYMENT": "Expenses:Loans:Car", "LOAN_PAYMENTS_CREDIT_CARD_PAYMENT": "Liabilities:CreditCard",
         "LOAN_PAYMENTS_PERSONAL_LOAN_PAYMENT": "Expenses:Loans:Personal", "LOAN_PAYMENTS_MORTGAGE_PAYMENT": "Expenses:Loans:Mortgage",
         "LOAN_PAYMENTS_STUDENT_LOAN_PAYMENT": "Expenses:Loans:Student", "LOAN_PAYMENTS_OTHER_PAYMENT": "Expenses:Loans",
         "LOAN_PAYMENTS_BNPL": "Expenses:Loans:BNPL", "LOAN_PAYMENTS_CASH_ADVANCES": "Expenses:Loans:CashAdvance",

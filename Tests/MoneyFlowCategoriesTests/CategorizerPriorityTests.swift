@@ -14,7 +14,7 @@ import Testing
     static let taught = txn(3, "-5.10", description: "Starbucks #88", account: "chase", currency: "USD")
 
     func categorizer(user: Bool, rule: Bool, learned: Bool) -> Categorizer {
-        let decisions = [UserDecision(transactionID: 3, account: "Expenses:Learned")] + (user ? [UserDecision(transactionID: 10, account: "Expenses:User")] : [])
+        let decisions = [CategoryDecision(transactionID: 3, account: "Expenses:Learned")] + (user ? [CategoryDecision(transactionID: 10, account: "Expenses:User")] : [])
         return Categorizer(
             decisions: decisions, rules: rule ? Self.rules : CategoryRules(),
             learned: learned ? model([(Self.taught, "Expenses:Learned")]) : nil)
@@ -49,7 +49,7 @@ import Testing
         // Two decisions for one payee that disagree: the learner declines, and says so.
         let a = alipay(1, "星巴克"), b = alipay(2, "星巴克(西湖店)")
         let c = Categorizer.learning(
-            from: [UserDecision(transactionID: 1, account: "Expenses:Coffee"), UserDecision(transactionID: 2, account: "Expenses:Gifts")],
+            from: [CategoryDecision(transactionID: 1, account: "Expenses:Coffee"), CategoryDecision(transactionID: 2, account: "Expenses:Gifts")],
             inputs: [a, b])
         let r = c.assign(alipay(3, "星巴克咖啡（杭州湖滨银泰店）"))
         #expect(r.source == .none && r.reason == .declined(bestConfidence: nil))
@@ -58,25 +58,30 @@ import Testing
     @Test func splitsComeFromTheUserWithTheirParts() throws {
         let t = alipay(5, "盒马鲜生", "-100.00")
         let split = try CategorySplit.parse("Expenses:Food:Groceries:60.00 Expenses:Household:rest", total: t.amount)
-        let a = Categorizer(decisions: [UserDecision(transactionID: 5, split: split)]).assign(t)
+        let a = Categorizer(decisions: [CategoryDecision(transactionID: 5, split: split)]).assign(t)
         #expect(a.source == .user && a.account == "Expenses:Food:Groceries" && a.split?.parts.count == 2)
     }
 
     @Test func sameInputsSameAssignmentsInAnyOrder() {
         var inputs: [CategorizationInput] = []
-        var decisions: [UserDecision] = []
+        var decisions: [CategoryDecision] = []
         let shops = ["星巴克", "瑞幸咖啡", "盒马鲜生", "滴滴出行", "美团外卖", "肯德基", "全家便利店", "罗森"]
         for (i, s) in shops.enumerated() {
             inputs.append(alipay(Int64(i * 10), s + "(一店)"))
             inputs.append(wechat(Int64(i * 10 + 1), s + "（二店）"))
-            decisions.append(UserDecision(transactionID: Int64(i * 10), account: "Expenses:Shop\(i % 3)"))
+            decisions.append(CategoryDecision(transactionID: Int64(i * 10), account: "Expenses:Shop\(i % 3)"))
+            decisions.append(CategoryDecision(transactionID: Int64(i * 10 + 1), account: "Expenses:Shop\(i % 3)"))
         }
-        for i in 0..<40 { inputs.append(alipay(Int64(1000 + i), "新商户\(i)号" + shops[i % shops.count])) }
+        for i in 0..<40 { inputs.append(alipay(Int64(1000 + i), shops[i % shops.count] + "(\(i)号店)")) }
         let c1 = Categorizer.learning(from: decisions, inputs: inputs)
         let c2 = Categorizer.learning(from: decisions.reversed(), inputs: inputs.reversed())
         let a1 = c1.assignAll(inputs)
         let a2 = c2.assignAll(inputs)
         #expect(a1 == a2)
-        #expect(a1.contains { $0.source == .learned })
+        // The 40 other branches are learned from both decisions of their merchant, ids in order.
+        let learned = a1.suffix(40).compactMap { a -> [Int64]? in
+            if case .learned(_, let ids, _, _) = a.reason { return ids } else { return nil }
+        }
+        #expect(learned.count == 40 && learned.allSatisfy { $0.count == 2 && $0[0] < $0[1] })
     }
 }

@@ -49,6 +49,22 @@ import Testing
         #expect(report.unmatched == [2, 6])
     }
 
+    /// The README's rules and mapping examples are what the files accept, and do what it says.
+    @Test func theReadmeExamplesAreValidFiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "## Categories (rules file, provider mapping)"))
+        let section = String(readme[start.upperBound...]).components(separatedBy: "\n## ")[0]
+        let blocks = section.components(separatedBy: "```toml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 2)
+        let rules = try CategoryFiles.rules(blocks[0], file: "README rules")
+        #expect(rules.rules.map(\.name) == ["rent", "metro", "coffee (Plaid's merchant)", "coffee (the CSV's text)"])
+        let rent = txn(1, "-4200.00", description: "转账汇款", counterparty: "李建国", account: "cmb-debit-3816", person: true)
+        #expect(rules.firstMatch(rent)?.rule.category == "Expenses:Housing:Rent")
+        let mapping = try CategoryFiles.mapping(blocks[1], file: "README mapping")
+        #expect(mapping.overrides[.plaid]?["FOOD_AND_DRINK"] == .both("Expenses:Eating"))
+    }
+
     @Test func fullWidthAndCaseFoldInSubstrings() throws {
         let rule = try CategoryRule(name: "x", category: "Expenses:X", description: [.substring("(西湖店)"), .substring("WHOLE FOODS")])
         let rules = CategoryRules([rule])

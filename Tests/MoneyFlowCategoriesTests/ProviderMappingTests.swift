@@ -17,9 +17,11 @@ import Testing
         // A detailed name the table does not know (a newer taxonomy): the primary's account.
         #expect(m.assignment(plaid("FOOD_AND_DRINK", "FOOD_AND_DRINK_SOMETHING_NEW"), amount: out)?.account == "Expenses:Food")
         #expect(m.assignment(plaid("INCOME", "INCOME_WAGES"), amount: into)?.account == "Income:Salary")
-        // Money between accounts is not spending: no category, and no fallback to the primary.
+        // Money between accounts is never spending: the other account when Plaid names its kind,
+        // else no category (and no fallback to the primary's account).
         #expect(m.assignment(plaid("TRANSFER_OUT", "TRANSFER_OUT_ACCOUNT_TRANSFER"), amount: out) == nil)
-        #expect(m.assignment(plaid("LOAN_PAYMENTS", "LOAN_PAYMENTS_CREDIT_CARD_PAYMENT"), amount: out) == nil)
+        #expect(m.assignment(plaid("TRANSFER_OUT", "TRANSFER_OUT_WITHDRAWAL"), amount: out)?.account == "Assets:Cash")
+        #expect(m.assignment(plaid("LOAN_PAYMENTS", "LOAN_PAYMENTS_CREDIT_CARD_PAYMENT"), amount: out)?.account == "Liabilities:CreditCard")
         #expect(m.assignment(plaid("SOMETHING_ELSE", nil), amount: out) == nil)
     }
 
@@ -82,5 +84,22 @@ import Testing
         } catch {
             #expect(error.description == message)
         }
+    }
+}
+
+@Suite struct PlaidRecordFieldsTests {
+    @Test func readsThePersonalFinanceCategoryThenTheLegacyArray() {
+        let pfc = PlaidRecordFields(
+            raw: #"{"merchant_name":" Starbucks ","personal_finance_category":{"primary":"FOOD_AND_DRINK","detailed":"FOOD_AND_DRINK_COFFEE","confidence_level":"VERY_HIGH"},"category":["Food and Drink","Coffee Shop"]}"#)
+        #expect(pfc?.merchant == "Starbucks")
+        #expect(pfc?.category == ProviderCategory(taxonomy: .plaid, primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE"))
+        let legacy = PlaidRecordFields(raw: #"{"merchant_name":null,"category":["Food and Drink","Restaurants"]}"#)
+        #expect(legacy?.merchant == nil)
+        #expect(legacy?.category == ProviderCategory(taxonomy: .plaidLegacy, primary: "Food and Drink > Restaurants"))
+        #expect(PlaidRecordFields(raw: "[1]") == nil)
+        // The mapping reads the legacy path's first part only from the user's file.
+        let m = ProviderMapping(overrides: [.plaidLegacy: ["Food and Drink": .both("Expenses:Food")]])
+        #expect(m.assignment([legacy!.category!], amount: Money(minorUnits: -100, currency: "USD"))?.account == "Expenses:Food")
+        #expect(ProviderMapping().assignment([legacy!.category!], amount: Money(minorUnits: -100, currency: "USD")) == nil)
     }
 }

@@ -28,7 +28,7 @@ do { rows = try EvalRow.read(dataPath) } catch {
 
 // Teach on the first half: the user's decisions are the rows marked taught.
 let firstHalf = rows.filter { $0.half == 1 }
-let decisions = firstHalf.filter(\.taught).map { UserDecision(transactionID: $0.input.id, account: $0.truth) }
+let decisions = firstHalf.filter(\.taught).map { CategoryDecision(transactionID: $0.input.id, account: $0.truth) }
 let taughtEntities = Set(firstHalf.filter(\.taught).map(\.entity))
 let categorizer = Categorizer.learning(from: decisions, inputs: firstHalf.map(\.input))
 
