@@ -3,7 +3,8 @@
 ///
 /// A query matches a taught key when the two are equal, or when one is a prefix of the other at a
 /// word boundary and the shorter has at least `minPrefixLength` characters (`星巴克` covers
-/// `星巴克咖啡`; `中国` alone covers nothing). With `exactOnly` (people: `张三` is not `张三丰`)
+/// `星巴克咖啡`), except a taught prefix whose taught longer form the query contradicts (`美团`
+/// taught beside `美团外卖` does not cover `美团买菜`). With `exactOnly` (people: `张三` is not `张三丰`)
 /// only equal keys match.
 struct PayeeIndex: Sendable {
     /// Account → ids of the decisions, per key.
@@ -30,31 +31,41 @@ struct PayeeIndex: Sendable {
         if let v = votes[key] { return ([key], v) }
         if exactOnly { return nil }
         var matched: [String] = []
-        // Taught keys that are a prefix of the query.
+        // Taught keys that are a prefix of the query, unless the user taught a longer form of that
+        // prefix that the query contradicts: with `美团外卖` taught, `美团` does not cover `美团买菜`.
         let chars = Array(key.unicodeScalars)
         if chars.count > Self.minPrefixLength {
             for n in Self.minPrefixLength..<chars.count where Self.isBoundary(chars, at: n) {
                 let prefix = String(String.UnicodeScalarView(chars[0..<n]))
-                if votes[prefix] != nil { matched.append(prefix) }
+                guard votes[prefix] != nil else { continue }
+                let contradicted = extensions(of: prefix).contains { $0 != prefix && !key.hasPrefix($0) && !$0.hasPrefix(key) }
+                if !contradicted { matched.append(prefix) }
             }
         }
         // Taught keys the query is a prefix of.
         if chars.count >= Self.minPrefixLength {
-            var lo = 0, hi = sortedKeys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if sortedKeys[mid] < key { lo = mid + 1 } else { hi = mid }
-            }
-            var i = lo
-            while i < sortedKeys.count, i - lo < Self.maxExtensions, sortedKeys[i].hasPrefix(key) {
-                if Self.isBoundary(Array(sortedKeys[i].unicodeScalars), at: chars.count) { matched.append(sortedKeys[i]) }
-                i += 1
-            }
+            for k in extensions(of: key) where Self.isBoundary(Array(k.unicodeScalars), at: chars.count) { matched.append(k) }
         }
         guard !matched.isEmpty else { return nil }
         var merged: [String: [Int64]] = [:]
         for k in matched { for (account, ids) in votes[k]! { merged[account, default: []].append(contentsOf: ids) } }
         return (matched.sorted(), merged)
+    }
+
+    /// Taught keys starting with `prefix` (itself included), at most ``maxExtensions``.
+    private func extensions(of prefix: String) -> [String] {
+        var lo = 0, hi = sortedKeys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if sortedKeys[mid] < prefix { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [String] = []
+        var i = lo
+        while i < sortedKeys.count, out.count < Self.maxExtensions, sortedKeys[i].hasPrefix(prefix) {
+            out.append(sortedKeys[i])
+            i += 1
+        }
+        return out
     }
 
     /// A prefix of `n` characters ends a word: between two Chinese characters, or before a space.

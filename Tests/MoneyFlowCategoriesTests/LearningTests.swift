@@ -30,6 +30,14 @@ import Testing
         #expect(m.predict(txn(11, description: "STARBUCKS STORE 5678", currency: "USD")).account == "Expenses:Food:Coffee")
     }
 
+    /// `美团` taught beside `美团外卖` names the delivery business; `美团买菜` is another one.
+    @Test func aTaughtBrandDoesNotCoverAnotherBusinessOfIt() {
+        let m = model([(alipay(1, "美团外卖(西湖店)"), "Expenses:Food:Delivery"), (wechat(2, "美团(滨江店)"), "Expenses:Food:Delivery")])
+        #expect(m.predict(alipay(3, "美团买菜（湖滨店）")).account == nil)
+        #expect(m.predict(alipay(4, "美团外卖（湖滨店）")).account == "Expenses:Food:Delivery")
+        #expect(m.predict(wechat(5, "美团外卖湖滨店")).account == "Expenses:Food:Delivery")
+    }
+
     @Test func theClassifierDeclinesMerchantsNeverTaught() {
         var taught: [(CategorizationInput, String)] = []
         let shops = [("星巴克咖啡", "Expenses:Food:Coffee"), ("盒马鲜生", "Expenses:Food:Groceries"), ("滴滴出行", "Expenses:Transport:Taxi"),
