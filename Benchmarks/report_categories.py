@@ -56,7 +56,8 @@ def section(r, report_text, load):
         "bracket-less branch names, notes cut at 20 characters, card payments naming the merchant with city and legal form, "
         "Latin names with store numbers), a salary, interest, transfers to people (two taught, five never taught, one sharing a "
         "name with a shop), transfers between own accounts, and a true category per row. About a third of the merchants appear "
-        "only in the second half.",
+        "only in the second half, three of them sharing the brand of a taught merchant of another category (美团买菜 beside "
+        "美团外卖: a note that prints only `美团(西湖店)` names either).",
         "",
         f"Taught: the user's decisions on {r['decisions']} rows of the first half ({r['first_half']:,} rows): about two per "
         f"merchant, the employer and each taught person ({r['taught_entities']} in all). Measured: the second half "
@@ -70,6 +71,7 @@ def section(r, report_text, load):
         row("… the exact text of a taught row", g.get("shop-taught-same-text", empty)),
         row("… another branch or spelling", g.get("shop-taught-other-text", empty)),
         row("merchants never taught (should stay uncategorised)", nv),
+        row("… sharing the brand of a taught merchant of another category", g.get("shop-never-taught-same-brand", empty)),
         row("salary (employer taught)", g.get("salary", empty)),
         row("interest (`结息`, taught; a generic text, no payee)", g.get("interest", empty)),
         row("transfers to taught people", g.get("person-taught", empty)),
@@ -106,9 +108,8 @@ def section(r, report_text, load):
                      f"{r['categorize_seconds']:.3g} s wall vs {imp:.3g} s | {met} |")
     lines += [
         "",
-        "What this set does not test: a merchant the user books to two categories, typos, a brand whose short form "
-        "prefixes another brand of another category, wallet bills' item texts and Plaid merchants (other inputs the "
-        "classifier reads). The numbers hold for this generator; real statements will be worse, and the report is "
+        "What this set does not test: a merchant the user books to two categories, typos, wallet bills' item texts and "
+        "Plaid merchants (other inputs the classifier reads). The numbers hold for this generator; real statements will be worse, and the report is "
         "where to show it.",
     ]
     return "\n".join(lines) + "\n"

@@ -12,7 +12,8 @@ Writes DIR/cmb_year.tsv (UTF-8, tab-separated, header row), one row per transact
                the employer, a person's name)
 
 and the ground truth: `truth` (the ledger account a careful user books it to; empty for transfers
-between own accounts), `group` (shop, salary, interest, person, own), `entity` (which merchant,
+between own accounts), `group` (shop, shop-same-brand: a never-taught merchant sharing its brand with a
+taught one of another category, salary, interest, person, own), `entity` (which merchant,
 employer or person), `taught` (1 when the user categorised this row: about two rows per merchant,
 employer and taught person in the first half), `half` (1 = Jan-Jun, 2 = Jul-Dec) and `text_taught`
 (1 when this exact text was among the taught rows of its entity).
@@ -85,6 +86,12 @@ SHOPS = [
     ("东方航空", None, "", "Expenses:Travel:Flights"), ("新东方", None, "", "Expenses:Education"),
     ("瑞鹏", None, "宠物医院", "Expenses:Pets"),
 ]
+# Never taught, and sharing the brand of a taught merchant of another category: a statement that
+# prints only the brand (`美团(西湖店)`) cannot tell them apart, and a payee match on the brand is wrong.
+SAME_BRAND_NEVER_TAUGHT = [
+    ("美团", None, "买菜", "Expenses:Food:Groceries"), ("京东", None, "到家", "Expenses:Food:Groceries"),
+    ("滴滴", None, "加油", "Expenses:Transport:Fuel"),
+]
 LATIN = [
     ("STARBUCKS", "Expenses:Food:Coffee"), ("APPLE.COM/BILL", "Expenses:Entertainment:Streaming"),
     ("NETFLIX.COM", "Expenses:Entertainment:Streaming"), ("SPOTIFY", "Expenses:Entertainment:Streaming"),
@@ -154,10 +161,16 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=27)
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    shops = [("cn:" + b, b, k, c) for b, _, k, c in SHOPS] + [("latin:" + n, n, "", c) for n, c in LATIN]
+    shops = [("cn:" + b + k, b, k, c) for b, _, k, c in SHOPS] + [("latin:" + n, n, "", c) for n, c in LATIN]
     order = list(range(len(shops)))
     rng.shuffle(order)
-    never = set(order[: len(shops) // 3])          # appear only in the second half
+    brands = {b for b, _, _, _ in SAME_BRAND_NEVER_TAUGHT}
+    # About a third appear only in the second half (never taught); the brands that also name a
+    # never-taught merchant below stay taught.
+    never = {i for i in order[: len(shops) // 3] if shops[i][1] not in brands}
+    hard = set(range(len(shops), len(shops) + len(SAME_BRAND_NEVER_TAUGHT)))
+    shops += [("cn:" + b + k, b, k, c) for b, _, k, c in SAME_BRAND_NEVER_TAUGHT]
+    never |= hard
     weights = [1.0 / (1 + (i % 17)) for i in range(len(shops))]
     rows = []
     day = dt.date(2025, 1, 1)
@@ -171,7 +184,8 @@ def main() -> None:
                 desc, note, cp = latin_variant(rng, brand)
             else:
                 desc, note, cp = shop_variant(rng, brand, kind, rng.choices(["alipay", "wechat", "card"], [45, 35, 20])[0])
-            rows.append([day, amount_for(rng, category), desc, note, cp, 0, 0, "shop", entity, category, half])
+            rows.append([day, amount_for(rng, category), desc, note, cp, 0, 0, "shop-same-brand" if i in hard else "shop", entity,
+                         category, half])
         if day.day == 10:
             rows.append([day, rng.randint(18000_00, 18600_00), "代发工资", f"代发工资{day.year}年{day.month:02d}月", EMPLOYER,
                          0, 0, "salary", "salary", "Income:Salary", half])

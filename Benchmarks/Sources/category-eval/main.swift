@@ -39,14 +39,14 @@ for row in rows where row.half == 2 {
     let group: String
     switch row.group {
     case "shop": group = taughtEntities.contains(row.entity) ? (row.textTaught ? "shop-taught-same-text" : "shop-taught-other-text") : "shop-never-taught"
+    case "shop-same-brand": group = "shop-never-taught-same-brand"
     case "person": group = taughtEntities.contains(row.entity) ? "person-taught" : "person-never-taught"
     default: group = row.group
     }
     tally[group, default: Tally()].add(row: row, assignment: a)
 }
-func merged(_ keys: [String]) -> Tally { keys.reduce(Tally()) { $0 + (tally[$1] ?? Tally()) } }
-let taughtShops = merged(["shop-taught-same-text", "shop-taught-other-text"])
-let neverShops = tally["shop-never-taught"] ?? Tally()
+let taughtShops = ["shop-taught-same-text", "shop-taught-other-text"].reduce(Tally()) { $0 + (tally[$1] ?? Tally()) }
+let neverShops = ["shop-never-taught", "shop-never-taught-same-brand"].reduce(Tally()) { $0 + (tally[$1] ?? Tally()) }
 
 // Time: 100k transactions (the year's rows repeated with new ids) through rules + learning.
 let rules = EvalRules.make()
@@ -59,7 +59,7 @@ for k in 0..<n {
 }
 /// Best of three (wall seconds, CPU seconds of this process) of categorising `inputs`, and the
 /// sources of the last run.
-func time(_ c: Categorizer) -> (wall: Double, cpu: Double, sources: [CategorySource: Int]) {
+func time(_ c: Categorizer, _ inputs: [CategorizationInput]) -> (wall: Double, cpu: Double, sources: [CategorySource: Int]) {
     var wall = Double.infinity, cpu = Double.infinity
     var sources: [CategorySource: Int] = [:]
     for _ in 0..<3 {
@@ -75,9 +75,9 @@ func time(_ c: Categorizer) -> (wall: Double, cpu: Double, sources: [CategorySou
 let trainStart = Date()
 let trained = Categorizer.learning(from: decisions, inputs: firstHalf.map(\.input), rules: rules)
 let trainSeconds = Date().timeIntervalSince(trainStart)
-let both = time(trained)
-let rulesOnly = time(Categorizer(rules: rules))
-let learningOnly = time(Categorizer.learning(from: decisions, inputs: firstHalf.map(\.input)))
+let both = time(trained, inputs)
+let rulesOnly = time(Categorizer(rules: rules), inputs)
+let learningOnly = time(Categorizer.learning(from: decisions, inputs: firstHalf.map(\.input)), inputs)
 
 var json: [String: Any] = [
     "rows": rows.count, "first_half": firstHalf.count, "decisions": decisions.count, "taught_entities": taughtEntities.count,
