@@ -107,7 +107,9 @@ public struct CategoryRule: Sendable, Hashable {
         compiled = (description.map(CompiledMatch.init), counterparty.map(CompiledMatch.init), merchant.map(CompiledMatch.init))
         if let problem = LedgerAccountName.problem(category) { throw RuleError("rule '\(name)': category \(problem)") }
         guard hasCondition else {
-            throw RuleError("rule '\(name)' has no condition: give at least one of description, counterparty, merchant, amount, direction, account, source")
+            throw RuleError(
+                "rule '\(name)' has no condition: give at least one of description, counterparty, merchant, amount, direction, account, source"
+            )
         }
         if let lo = amountMin, let hi = amountMax, lo > hi {
             throw RuleError("rule '\(name)': amount_min \(lo) is above amount_max \(hi)")
@@ -128,9 +130,11 @@ public struct CategoryRule: Sendable, Hashable {
         if let direction, (input.amount.minorUnits < 0) != (direction == .out) { return false }
         if !compiled.description.isEmpty {
             let note = input.note ?? ""
-            guard compiled.description.contains(where: {
-                $0.matches(folded: s.description, original: input.description) || $0.matches(folded: s.note, original: note)
-            }) else { return false }
+            guard
+                compiled.description.contains(where: {
+                    $0.matches(folded: s.description, original: input.description) || $0.matches(folded: s.note, original: note)
+                })
+            else { return false }
         }
         if !compiled.counterparty.isEmpty {
             guard let original = input.counterparty,
@@ -139,7 +143,10 @@ public struct CategoryRule: Sendable, Hashable {
         }
         if !compiled.merchant.isEmpty {
             let originals = [input.walletMerchant, input.plaidMerchant].compactMap { $0 }
-            guard compiled.merchant.contains(where: { m in originals.contains { m.matches(folded: PayeeNormalizer.foldedScalars($0), original: $0) } })
+            guard
+                compiled.merchant.contains(where: { m in
+                    originals.contains { m.matches(folded: PayeeNormalizer.foldedScalars($0), original: $0) }
+                })
             else { return false }
         }
         if amountMin != nil || amountMax != nil {
@@ -164,7 +171,11 @@ struct RuleSubject {
         counterparty = PayeeNormalizer.foldedScalars(input.counterparty ?? "")
     }
     /// The signed amount as an exact decimal (only the rules with amount bounds need it).
-    var decimalAmount: Decimal { Decimal(sign: input.amount.minorUnits < 0 ? .minus : .plus, exponent: -input.amount.exponent, significand: Decimal(input.amount.minorUnits.magnitude)) }
+    var decimalAmount: Decimal {
+        Decimal(
+            sign: input.amount.minorUnits < 0 ? .minus : .plus, exponent: -input.amount.exponent,
+            significand: Decimal(input.amount.minorUnits.magnitude))
+    }
 }
 
 /// Why a rule (or the rules file) was refused: one line naming the rule and what to change.

@@ -37,13 +37,16 @@ public enum CategoryFiles {
     public static func rules(_ text: String, file: String) throws(CategoryFileError) -> CategoryRules {
         let top = try parse(text, file: file)
         for k in top.keys where k != "rule" {
-            throw CategoryFileError(file: file, message: "unknown key '\(k)'\(NearestName.hint(k, in: ["rule"])): rules are [[rule]] tables")
+            throw CategoryFileError(
+                file: file, message: "unknown key '\(k)'\(NearestName.hint(k, in: ["rule"])): rules are [[rule]] tables")
         }
         guard let v = top["rule"] else { return CategoryRules() }
         guard case .array(let items) = v else { throw CategoryFileError(file: file, message: "'rule' must be [[rule]] tables") }
         var rules: [CategoryRule] = []
         for (i, item) in items.enumerated() {
-            guard case .object(let t) = item else { throw CategoryFileError(file: file, message: "rule \(i + 1) must be a table ([[rule]])") }
+            guard case .object(let t) = item else {
+                throw CategoryFileError(file: file, message: "rule \(i + 1) must be a table ([[rule]])")
+            }
             let label = "rule \(i + 1)" + ((t["name"]?.stringValue).map { " ('\($0)')" } ?? "")
             func fail(_ m: String) -> CategoryFileError { CategoryFileError(file: file, message: "\(label): \(m)") }
             for k in t.keys where !ruleKeys.contains(k) {
@@ -130,7 +133,8 @@ public enum CategoryFiles {
         for m in top.members {
             guard let taxonomy = ProviderTaxonomy(rawValue: m.key) else {
                 throw CategoryFileError(
-                    file: file, message: "unknown table [\(m.key)]\(NearestName.hint(m.key, in: names)) (one of \(names.joined(separator: ", ")))")
+                    file: file,
+                    message: "unknown table [\(m.key)]\(NearestName.hint(m.key, in: names)) (one of \(names.joined(separator: ", ")))")
             }
             guard case .object(let table) = m.value else {
                 throw CategoryFileError(file: file, message: "[\(m.key)] must be a table of category = account")

@@ -10,11 +10,15 @@ import Testing
         10, "-4.50", description: "STARBUCKS STORE 1234", plaidMerchant: "Starbucks",
         provider: [ProviderCategory(taxonomy: .plaid, primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE")], kinds: [.plaid],
         account: "chase", currency: "USD")
-    static let rules = CategoryRules([try! CategoryRule(name: "coffee rule", category: "Expenses:Rule", description: [.substring("starbucks")])])
+    static let rules = CategoryRules([
+        try! CategoryRule(name: "coffee rule", category: "Expenses:Rule", description: [.substring("starbucks")])
+    ])
     static let taught = txn(3, "-5.10", description: "Starbucks #88", account: "chase", currency: "USD")
 
     func categorizer(user: Bool, rule: Bool, learned: Bool) -> Categorizer {
-        let decisions = [CategoryDecision(transactionID: 3, account: "Expenses:Learned")] + (user ? [CategoryDecision(transactionID: 10, account: "Expenses:User")] : [])
+        let decisions =
+            [CategoryDecision(transactionID: 3, account: "Expenses:Learned")]
+            + (user ? [CategoryDecision(transactionID: 10, account: "Expenses:User")] : [])
         return Categorizer(
             decisions: decisions, rules: rule ? Self.rules : CategoryRules(),
             learned: learned ? model([(Self.taught, "Expenses:Learned")]) : nil)
@@ -49,7 +53,10 @@ import Testing
         // Two decisions for one payee that disagree: the learner declines, and says so.
         let a = alipay(1, "星巴克"), b = alipay(2, "星巴克(西湖店)")
         let c = Categorizer.learning(
-            from: [CategoryDecision(transactionID: 1, account: "Expenses:Coffee"), CategoryDecision(transactionID: 2, account: "Expenses:Gifts")],
+            from: [
+                CategoryDecision(transactionID: 1, account: "Expenses:Coffee"),
+                CategoryDecision(transactionID: 2, account: "Expenses:Gifts"),
+            ],
             inputs: [a, b])
         let r = c.assign(alipay(3, "星巴克咖啡（杭州湖滨银泰店）"))
         #expect(r.source == .none && r.reason == .declined(bestConfidence: nil))

@@ -94,13 +94,34 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[[rule]]\ncategory = \"Expenses:X\"\ndescripton = \"a\"\n", "rules.toml: rule 1: unknown key 'descripton' (did you mean 'description'?)"),
-        ("[[rule]]\nname = \"r\"\ncategory = \"Expenses:X\"\n", "rules.toml: rule 1 ('r'): rule 'r' has no condition: give at least one of description, counterparty, merchant, amount, direction, account, source"),
-        ("[[rule]]\ncategory = \"Expenses:X\"\ndescription_regex = \"(unclosed\"\n", "rules.toml: rule 1: 'description_regex': invalid regular expression '(unclosed'"),
-        ("[[rule]]\ncategory = \"Expenses:X\"\namount_min = \"1e3\"\n", "rules.toml: rule 1: 'amount_min' = 1e3 is not an exact decimal amount such as \"-50.00\""),
-        ("[[rule]]\ncategory = \"Food\"\ndescription = \"a\"\n", "rules.toml: rule 1: rule 'Food': category 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"),
-        ("[[rule]]\ncategory = \"Expenses:X\"\nsource = \"plad\"\n", "rules.toml: rule 1: unknown source 'plad' (did you mean 'plaid'?) (one of cmb-pdf, cmb-csv, plaid, csv, ofx)"),
-        ("[[rule]]\ncategory = \"Expenses:X\"\namount_min = \"10\"\namount_max = \"5\"\n", "rules.toml: rule 1: rule 'Expenses:X': amount_min 10 is above amount_max 5"),
+        (
+            "[[rule]]\ncategory = \"Expenses:X\"\ndescripton = \"a\"\n",
+            "rules.toml: rule 1: unknown key 'descripton' (did you mean 'description'?)"
+        ),
+        (
+            "[[rule]]\nname = \"r\"\ncategory = \"Expenses:X\"\n",
+            "rules.toml: rule 1 ('r'): rule 'r' has no condition: give at least one of description, counterparty, merchant, amount, direction, account, source"
+        ),
+        (
+            "[[rule]]\ncategory = \"Expenses:X\"\ndescription_regex = \"(unclosed\"\n",
+            "rules.toml: rule 1: 'description_regex': invalid regular expression '(unclosed'"
+        ),
+        (
+            "[[rule]]\ncategory = \"Expenses:X\"\namount_min = \"1e3\"\n",
+            "rules.toml: rule 1: 'amount_min' = 1e3 is not an exact decimal amount such as \"-50.00\""
+        ),
+        (
+            "[[rule]]\ncategory = \"Food\"\ndescription = \"a\"\n",
+            "rules.toml: rule 1: rule 'Food': category 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"
+        ),
+        (
+            "[[rule]]\ncategory = \"Expenses:X\"\nsource = \"plad\"\n",
+            "rules.toml: rule 1: unknown source 'plad' (did you mean 'plaid'?) (one of cmb-pdf, cmb-csv, plaid, csv, ofx)"
+        ),
+        (
+            "[[rule]]\ncategory = \"Expenses:X\"\namount_min = \"10\"\namount_max = \"5\"\n",
+            "rules.toml: rule 1: rule 'Expenses:X': amount_min 10 is above amount_max 5"
+        ),
         ("[rules]\n", "rules.toml: unknown key 'rules' (did you mean 'rule'?): rules are [[rule]] tables"),
     ])
     func badRulesFilesSayWhatToChange(text: String, message: String) {

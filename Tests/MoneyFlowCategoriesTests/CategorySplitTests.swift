@@ -19,15 +19,30 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Expenses:A:40.00 Expenses:B:50.00", "invalid split: the parts sum to -90.00, the transaction is -100.00 CNY (difference -10.00); use 'rest' for the last part"),
-        ("Expenses:A:100.00 Expenses:B:rest", "invalid split: the other parts already take -100.00 of -100.00 CNY: nothing is left for 'rest'"),
+        (
+            "Expenses:A:40.00 Expenses:B:50.00",
+            "invalid split: the parts sum to -90.00, the transaction is -100.00 CNY (difference -10.00); use 'rest' for the last part"
+        ),
+        (
+            "Expenses:A:100.00 Expenses:B:rest",
+            "invalid split: the other parts already take -100.00 of -100.00 CNY: nothing is left for 'rest'"
+        ),
         ("Expenses:A:rest Expenses:B:rest", "invalid split: 'rest' may be given for one part only"),
         ("Expenses:A:40.001 Expenses:B:rest", "invalid split: 'Expenses:A:40.001': invalid amount '40.001': more than 2 decimal places"),
-        ("Expenses:A:-40 Expenses:B:rest", "invalid split: 'Expenses:A:-40': write the amount without sign and above zero (it takes the transaction's sign)"),
+        (
+            "Expenses:A:-40 Expenses:B:rest",
+            "invalid split: 'Expenses:A:-40': write the amount without sign and above zero (it takes the transaction's sign)"
+        ),
         ("Expenses:A:40 Expenses:A:rest", "invalid split: account 'Expenses:A' appears twice: give it one part with the combined amount"),
         ("Expenses:A:100", "invalid split: a split needs at least two parts (one account is a plain category)"),
-        ("Food:40 Expenses:B:rest", "invalid split: 'Food:40': 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"),
-        ("Expenses:A Expenses:B:rest", "invalid split: 'Expenses:A' is not ACCOUNT:AMOUNT (e.g. Expenses:Food:40.00 or Expenses:Food:rest)"),
+        (
+            "Food:40 Expenses:B:rest",
+            "invalid split: 'Food:40': 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"
+        ),
+        (
+            "Expenses:A Expenses:B:rest",
+            "invalid split: 'Expenses:A' is not ACCOUNT:AMOUNT (e.g. Expenses:Food:40.00 or Expenses:Food:rest)"
+        ),
     ])
     func badSplitsSayWhatToChange(text: String, message: String) {
         do {

@@ -20,7 +20,10 @@ import Testing
     }
 
     @Test func otherBranchesOfATaughtMerchantAreLearned() {
-        let m = model([(alipay(1, "星巴克咖啡（杭州湖滨银泰店）"), "Expenses:Food:Coffee"), (txn(2, description: "Starbucks #1234", currency: "USD"), "Expenses:Food:Coffee")])
+        let m = model([
+            (alipay(1, "星巴克咖啡（杭州湖滨银泰店）"), "Expenses:Food:Coffee"),
+            (txn(2, description: "Starbucks #1234", currency: "USD"), "Expenses:Food:Coffee"),
+        ])
         let branch = m.predict(wechat(10, "星巴克(西湖店)"))
         #expect(branch.account == "Expenses:Food:Coffee")
         guard case .learned(let a) = branch, case .learned(let method, let ids, let confidence, let payee) = a.reason else {
@@ -40,8 +43,10 @@ import Testing
 
     @Test func theClassifierDeclinesMerchantsNeverTaught() {
         var taught: [(CategorizationInput, String)] = []
-        let shops = [("星巴克咖啡", "Expenses:Food:Coffee"), ("盒马鲜生", "Expenses:Food:Groceries"), ("滴滴出行", "Expenses:Transport:Taxi"),
-                     ("肯德基", "Expenses:Food:FastFood"), ("全家便利店", "Expenses:Shopping:Convenience")]
+        let shops = [
+            ("星巴克咖啡", "Expenses:Food:Coffee"), ("盒马鲜生", "Expenses:Food:Groceries"), ("滴滴出行", "Expenses:Transport:Taxi"),
+            ("肯德基", "Expenses:Food:FastFood"), ("全家便利店", "Expenses:Shopping:Convenience"),
+        ]
         for (i, s) in shops.enumerated() {
             taught.append((alipay(Int64(2 * i), s.0 + "（一店）"), s.1))
             taught.append((wechat(Int64(2 * i + 1), s.0 + "(二店)"), s.1))
@@ -66,7 +71,10 @@ import Testing
         let toPerson = txn(2, "-300.00", description: "转账汇款", counterparty: "王芳", person: true)
         #expect(m.predict(toPerson) == .unknown)
         // A decision about the person teaches that person in that direction only.
-        let m2 = model([(shop, "Expenses:Food:Groceries"), (txn(3, "-300.00", description: "转账汇款", counterparty: "王芳", person: true), "Expenses:Housing:Rent")])
+        let m2 = model([
+            (shop, "Expenses:Food:Groceries"),
+            (txn(3, "-300.00", description: "转账汇款", counterparty: "王芳", person: true), "Expenses:Housing:Rent"),
+        ])
         #expect(m2.predict(toPerson).account == "Expenses:Housing:Rent")
         #expect(m2.predict(txn(4, "300.00", description: "转账汇款", counterparty: "王芳", person: true)) == .unknown)
         #expect(m2.predict(txn(5, "-300.00", description: "转账汇款", counterparty: "王芳芳", person: true)) == .unknown)
@@ -85,4 +93,3 @@ import Testing
         #expect(m.predict(txn(2, description: "快捷支付")) == .unknown)
     }
 }
-

@@ -72,9 +72,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[plaid]\nFOOD_AND_DRNK = \"Expenses:Food\"\n", "categories.toml: [plaid] 'FOOD_AND_DRNK' is not a Plaid personal_finance_category (did you mean 'FOOD_AND_DRINK'?)"),
+        (
+            "[plaid]\nFOOD_AND_DRNK = \"Expenses:Food\"\n",
+            "categories.toml: [plaid] 'FOOD_AND_DRNK' is not a Plaid personal_finance_category (did you mean 'FOOD_AND_DRINK'?)"
+        ),
         ("[alipy]\n", "categories.toml: unknown table [alipy] (did you mean 'alipay'?) (one of plaid, plaid-legacy, alipay, wechat)"),
-        ("[alipay]\n\"餐饮美食\" = \"Food\"\n", "categories.toml: [alipay] '餐饮美食': 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"),
+        (
+            "[alipay]\n\"餐饮美食\" = \"Food\"\n",
+            "categories.toml: [alipay] '餐饮美食': 'Food' must start with one of Assets, Liabilities, Equity, Income, Expenses (e.g. Expenses:Food:Groceries)"
+        ),
         ("[wechat]\n\"微信红包\" = { both = \"Expenses:X\" }\n", "categories.toml: [wechat] '微信红包': unknown key 'both' (out or in)"),
     ])
     func badMappingFilesSayWhatToChange(text: String, message: String) {
@@ -90,7 +96,9 @@ import Testing
 @Suite struct PlaidRecordFieldsTests {
     @Test func readsThePersonalFinanceCategoryThenTheLegacyArray() {
         let pfc = PlaidRecordFields(
-            raw: #"{"merchant_name":" Starbucks ","personal_finance_category":{"primary":"FOOD_AND_DRINK","detailed":"FOOD_AND_DRINK_COFFEE","confidence_level":"VERY_HIGH"},"category":["Food and Drink","Coffee Shop"]}"#)
+            raw:
+                #"{"merchant_name":" Starbucks ","personal_finance_category":{"primary":"FOOD_AND_DRINK","detailed":"FOOD_AND_DRINK_COFFEE","confidence_level":"VERY_HIGH"},"category":["Food and Drink","Coffee Shop"]}"#
+        )
         #expect(pfc?.merchant == "Starbucks")
         #expect(pfc?.category == ProviderCategory(taxonomy: .plaid, primary: "FOOD_AND_DRINK", detailed: "FOOD_AND_DRINK_COFFEE"))
         let legacy = PlaidRecordFields(raw: #"{"merchant_name":null,"category":["Food and Drink","Restaurants"]}"#)

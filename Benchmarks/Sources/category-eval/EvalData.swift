@@ -29,9 +29,12 @@ struct EvalRow {
             let amount = try Money.parse(f[2], currency: "CNY")
             let input = CategorizationInput(
                 id: id, account: "cmb-debit", amount: amount, date: date, description: f[3], note: f[4].isEmpty ? nil : f[4],
-                counterparty: f[5].isEmpty ? nil : f[5], sourceKinds: [.cmbPDF], isOwnTransfer: f[7] == "1", counterpartyIsPerson: f[6] == "1")
+                counterparty: f[5].isEmpty ? nil : f[5], sourceKinds: [.cmbPDF], isOwnTransfer: f[7] == "1",
+                counterpartyIsPerson: f[6] == "1")
             out.append(
-                EvalRow(input: input, truth: f[10], group: f[8], entity: f[9], taught: f[11] == "1", half: Int(f[12]) ?? 0, textTaught: f[13] == "1"))
+                EvalRow(
+                    input: input, truth: f[10], group: f[8], entity: f[9], taught: f[11] == "1", half: Int(f[12]) ?? 0,
+                    textTaught: f[13] == "1"))
         }
         return out
     }
@@ -56,8 +59,9 @@ struct Tally {
     }
 
     static func + (x: Tally, y: Tally) -> Tally {
-        Tally(rows: x.rows + y.rows, learned: x.learned + y.learned, learnedCorrect: x.learnedCorrect + y.learnedCorrect,
-              categorised: x.categorised + y.categorised)
+        Tally(
+            rows: x.rows + y.rows, learned: x.learned + y.learned, learnedCorrect: x.learnedCorrect + y.learnedCorrect,
+            categorised: x.categorised + y.categorised)
     }
 
     var json: [String: Any] { ["rows": rows, "learned": learned, "learned_correct": learnedCorrect, "categorised": categorised] }
@@ -67,9 +71,12 @@ struct Tally {
 /// which do not match, so nearly every transaction is tested against every rule and then learned.
 enum EvalRules {
     static func make() -> CategoryRules {
-        func rule(_ name: String, _ category: String, description: [TextMatch] = [], counterparty: [TextMatch] = [],
-                  min: Decimal? = nil, max: Decimal? = nil) -> CategoryRule {
-            try! CategoryRule(name: name, category: category, description: description, counterparty: counterparty, amountMin: min, amountMax: max)
+        func rule(
+            _ name: String, _ category: String, description: [TextMatch] = [], counterparty: [TextMatch] = [],
+            min: Decimal? = nil, max: Decimal? = nil
+        ) -> CategoryRule {
+            try! CategoryRule(
+                name: name, category: category, description: description, counterparty: counterparty, amountMin: min, amountMax: max)
         }
         return CategoryRules([
             rule("interest", "Income:Interest", description: [.substring("结息")]),

@@ -38,7 +38,10 @@ for row in rows where row.half == 2 {
     let a = categorizer.assign(row.input)
     let group: String
     switch row.group {
-    case "shop": group = taughtEntities.contains(row.entity) ? (row.textTaught ? "shop-taught-same-text" : "shop-taught-other-text") : "shop-never-taught"
+    case "shop":
+        group =
+            taughtEntities.contains(row.entity)
+            ? (row.textTaught ? "shop-taught-same-text" : "shop-taught-other-text") : "shop-never-taught"
     case "shop-same-brand": group = "shop-never-taught-same-brand"
     case "person": group = taughtEntities.contains(row.entity) ? "person-taught" : "person-never-taught"
     default: group = row.group
