@@ -42,6 +42,20 @@ public enum CategoryReason: Sendable, Hashable, Codable {
     /// conflict); nil confidence when the payee's decisions disagreed.
     case declined(bestConfidence: Double?)
 
+    /// The reason's kind as a stable word for JSON (`user`, `rule`, `learned`, `provider`,
+    /// `own-transfer`, `nothing-applies`, `declined`): a contract, only ever add kinds.
+    public var kind: String {
+        switch self {
+        case .user: return "user"
+        case .rule: return "rule"
+        case .learned: return "learned"
+        case .provider: return "provider"
+        case .ownTransfer: return "own-transfer"
+        case .nothingApplies: return "nothing-applies"
+        case .declined: return "declined"
+        }
+    }
+
     /// One line for tables and `--explain`, e.g. `rule 2 "groceries"` or
     /// `learned from 2 transactions (#12, #40) with the same payee "星巴克", confidence 1.00`.
     public var text: String {

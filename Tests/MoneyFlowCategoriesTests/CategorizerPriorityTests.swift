@@ -39,6 +39,7 @@ import Testing
         bare.providerCategories = []
         let none = categorizer(user: false, rule: false, learned: false).assign(bare)
         #expect(none == .uncategorized)
+        #expect([all, noUser, learned, provider, none].map(\.reason.kind) == ["user", "rule", "learned", "provider", "nothing-applies"])
     }
 
     @Test func ownTransfersGetNoMachineCategoryButTheUsersDecisionStands() {
