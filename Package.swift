@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MoneyFlowCMB", targets: ["MoneyFlowCMB"]),
         .library(name: "MoneyFlowWallets", targets: ["MoneyFlowWallets"]),
         .library(name: "MoneyFlowConfig", targets: ["MoneyFlowConfig"]),
+        .library(name: "MoneyFlowCategories", targets: ["MoneyFlowCategories"]),
         .library(name: "MoneyFlowPipeline", targets: ["MoneyFlowPipeline"]),
         .library(name: "MoneyFlowPlaid", targets: ["MoneyFlowPlaid"]),
         .library(name: "MoneyFlowServer", targets: ["MoneyFlowServer"]),
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "MoneyFlowImporters", dependencies: ["MoneyFlowCore"], resources: builtInProfiles),
         // Pure Swift matching engine.
         .target(name: "MoneyFlowReconcile", dependencies: ["MoneyFlowCore"]),
+        // Pure Swift categories: user decisions, rules, learning, provider mapping, splits.
+        .target(name: "MoneyFlowCategories", dependencies: ["MoneyFlowCore"]),
         // C libraries behind small wrappers.
         .systemLibrary(name: "CMinizip", providers: [.apt(["libminizip-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
@@ -92,11 +95,11 @@ let package = Package(
             ],
             // The current schema for readers, generated from the migrations (SchemaFileTests).
             exclude: ["schema.sql"]),
-        // TOML manifests and profiles (TOMLKit builds C++ toml++: kept out of the portable targets).
+        // TOML manifests, profiles and category files (TOMLKit builds C++ toml++: kept out of the portable targets).
         .target(
             name: "MoneyFlowConfig",
             dependencies: [
-                "MoneyFlowCore", "MoneyFlowImporters",
+                "MoneyFlowCore", "MoneyFlowImporters", "MoneyFlowCategories",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
         // The ledger on PostgreSQL (postgres-nio): a RemoteLedger behind the same LedgerStore, and
@@ -182,6 +185,7 @@ let package = Package(
             name: "PlaidTestServerTests",
             dependencies: ["PlaidTestServer", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .testTarget(name: "MoneyFlowCoreTests", dependencies: ["MoneyFlowCore"]),
+        .testTarget(name: "MoneyFlowCategoriesTests", dependencies: ["MoneyFlowCategories", "MoneyFlowConfig"]),
         .testTarget(
             name: "MoneyFlowImportersTests",
             dependencies: ["MoneyFlowImporters", "MoneyFlowWallets", "MoneyFlowConfig", "MoneyFlowTestSupport"]),

@@ -25,6 +25,14 @@ let package = Package(
             ],
             swiftSettings: [.unsafeFlags(["-g"])]
         ),
+        // The categories accuracy report (scripts/category-eval.sh): pure, so it builds alone.
+        .executableTarget(
+            name: "category-eval",
+            dependencies: [
+                .product(name: "MoneyFlowCore", package: "MoneyFlow"),
+                .product(name: "MoneyFlowCategories", package: "MoneyFlow"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -113,10 +113,11 @@ def section(rows):
     return "\n".join(out)
 
 
-def splice(text, block):
-    """`text` with its PostgreSQL section replaced by `block` (inserted before ## Targets when absent)."""
-    wrapped = f"{BEGIN}\n{block.strip()}\n{END}\n"
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END) + "\n?", re.S)
+def splice(text, block, begin=BEGIN, end=END):
+    """`text` with its section between `begin` and `end` (the PostgreSQL one by default) replaced by
+    `block` (inserted before ## Targets when absent)."""
+    wrapped = f"{begin}\n{block.strip()}\n{end}\n"
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end) + "\n?", re.S)
     if pattern.search(text):
         return pattern.sub(lambda _: wrapped, text, count=1)
     at = text.find("\n## Targets")

@@ -215,6 +215,10 @@ else
   elif [ -f "$ROOT/BENCHMARKS.md" ]; then
     "$PY" report_postgres.py "$DATA/BENCHMARKS.md.new" --keep-from "$ROOT/BENCHMARKS.md"
   fi
+  # The categories section (scripts/category-eval.sh) is measured apart: carried over as it was.
+  if [ -f "$ROOT/BENCHMARKS.md" ]; then
+    "$PY" report_categories.py "$DATA/BENCHMARKS.md.new" --keep-from "$ROOT/BENCHMARKS.md"
+  fi
   mv "$DATA/BENCHMARKS.md.new" "$ROOT/BENCHMARKS.md"
 fi
 echo "== wrote $ROOT/BENCHMARKS.md" >&2

@@ -1,0 +1,79 @@
+import MoneyFlowCore
+
+/// The user's category decision about one transaction (`moneyflow categorize`): one account, or a split across several.
+public struct CategoryDecision: Sendable, Hashable, Codable {
+    public var transactionID: Int64
+    public var account: String
+    public var split: CategorySplit?
+    public init(transactionID: Int64, account: String) {
+        self.transactionID = transactionID; self.account = account; self.split = nil
+    }
+    public init(transactionID: Int64, split: CategorySplit) {
+        self.transactionID = transactionID; self.account = split.parts[0].account; self.split = split
+    }
+}
+
+/// The one place a transaction's category is decided, from four sources in priority order:
+/// the user's decision, the first matching rule, what was learned from the user's decisions, the
+/// provider's category through the mapping; otherwise none.
+///
+/// A transfer between own accounts gets no category from any machine source (it is neither
+/// spending nor income): only the user's own decision applies to it. Pure and deterministic:
+/// the same inputs give the same assignments, whatever their order.
+public struct Categorizer: Sendable {
+    public var decisions: [Int64: CategoryDecision]
+    public var rules: CategoryRules
+    public var learned: LearnedModel?
+    public var providerMapping: ProviderMapping
+
+    public init(
+        decisions: [CategoryDecision] = [], rules: CategoryRules = CategoryRules(), learned: LearnedModel? = nil,
+        providerMapping: ProviderMapping = ProviderMapping()
+    ) {
+        var byID: [Int64: CategoryDecision] = [:]
+        for d in decisions { byID[d.transactionID] = d }
+        self.decisions = byID
+        self.rules = rules; self.learned = learned; self.providerMapping = providerMapping
+    }
+
+    /// A categoriser whose learned model is taught by `decisions` on the transactions `inputs`
+    /// (the store's transactions the decisions refer to; splits teach nothing).
+    public static func learning(
+        from decisions: [CategoryDecision], inputs: [CategorizationInput], rules: CategoryRules = CategoryRules(),
+        providerMapping: ProviderMapping = ProviderMapping(), options: LearnedModel.Options = LearnedModel.Options()
+    ) -> Categorizer {
+        var byID: [Int64: CategoryDecision] = [:]
+        for d in decisions { byID[d.transactionID] = d }
+        let examples = inputs.compactMap { i -> TaughtExample? in
+            guard let d = byID[i.id], d.split == nil else { return nil }
+            return TaughtExample(input: i, account: d.account)
+        }
+        return Categorizer(
+            decisions: decisions, rules: rules, learned: LearnedModel(examples: examples, options: options),
+            providerMapping: providerMapping)
+    }
+
+    /// The category of `input`.
+    public func assign(_ input: CategorizationInput) -> CategoryAssignment {
+        if let d = decisions[input.id] {
+            return CategoryAssignment(account: d.account, source: .user, reason: .user, split: d.split)
+        }
+        if input.isOwnTransfer { return CategoryAssignment(account: nil, source: .none, reason: .ownTransfer) }
+        if let (index, rule) = rules.firstMatch(input) {
+            return CategoryAssignment(account: rule.category, source: .rule, reason: .rule(name: rule.name, index: index))
+        }
+        var declined: CategoryReason?
+        if let learned {
+            switch learned.predict(input) {
+            case .learned(let a): return a
+            case .declined(let reason): declined = reason
+            case .unknown: break
+            }
+        }
+        if let p = providerMapping.assignment(input.providerCategories, amount: input.amount) { return p }
+        return CategoryAssignment(account: nil, source: .none, reason: declined ?? .nothingApplies)
+    }
+
+    /// ``assign(_:)`` of each input, in input order.
+    public func assignAll(_ inputs: [CategorizationInput]) -> [CategoryAssignment] { inputs.map(assign) }
+}
