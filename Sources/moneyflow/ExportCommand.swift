@@ -73,14 +73,7 @@ struct ExportCommand: ParsableCommand {
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             throw CLIError("cannot write \(output): folder \(folder) does not exist")
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: force ? [.atomic] : [.withoutOverwriting])
-        } catch {
-            if !force && FileManager.default.fileExists(atPath: output) {
-                throw CLIError("\(output) already exists (use --force to overwrite)")
-            }
-            throw CLIError("cannot write \(output): \((error as NSError).localizedDescription)")
-        }
+        try PrivateFile.write(Data(text.utf8), to: output, overwrite: force)
         printErr(SafeText.escaped("exported \(count) transaction\(count == 1 ? "" : "s") to \(output)"))
     }
 }
