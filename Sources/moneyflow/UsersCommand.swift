@@ -18,9 +18,15 @@ struct UsersCommand: ParsableCommand {
         @Option(name: .long, help: ArgumentHelp("The server's data folder (env MONEYFLOW_DATA).", valueName: "dir"))
         var data: String?
 
-        func directory() throws -> UserDirectory {
+        /// The user list of the data folder. Only `users add` (`creating`) makes the folder: a
+        /// command that reads or changes users of a folder holding none says so and creates nothing
+        /// (a mistyped `--data` must not leave a new empty server folder behind).
+        func directory(creating: Bool = false) throws -> UserDirectory {
             guard let dir = data ?? ProcessInfo.processInfo.environment["MONEYFLOW_DATA"], !dir.isEmpty else {
                 throw CLIError("give --data DIR (or MONEYFLOW_DATA): the folder `moneyflow serve --data` uses")
+            }
+            if !creating && !FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("users.sqlite")) {
+                throw CLIError("\(dir) holds no users (no users.sqlite): check --data, or add the first user with `moneyflow users add NAME --data \(dir)`")
             }
             do { return try UserDirectory(dataDirectory: dir) } catch let e as UserDirectoryError { throw CLIError(e.description) }
         }
@@ -35,7 +41,7 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var data: DataOption
         @Argument(help: "User name (letters, digits, '.', '_', '-').") var name: String
         func run() throws {
-            let users = try data.directory()
+            let users = try data.directory(creating: true)
             let (user, token) = try mapErrors { try users.add(name: name) }
             printOut("user \(user.name) added (id \(user.id)); ledger \(users.ledgerPath(for: user))")
             printOut("API token (shown once; send it as Authorization: Bearer <token>):")
