@@ -210,6 +210,34 @@ struct WalletWorkflowTests {
         }
     }
 
+    /// The demo (`import Samples/`, Samples/moneyflow.toml): every order of the demo person's
+    /// bills paid with card 2468 (the generator's expected files) is one transaction with its
+    /// statement row, which shows the wallet's merchant and item; nothing waits for review.
+    @Test("the demo's wallet orders gain the statement's 支付宝/财付通 rows their merchant")
+    func theDemoLinksItsWalletBills() throws {
+        let store = try TestPaths.tempStore("demo-wallets")
+        let r = try MoneyFlowBinary.run(["import", "--store", store, "--quiet", "Samples/"], cwd: TestPaths.repoRoot.path)
+        #expect(r.status == 0, "\(r.stderr)")
+        let txs = try Self.transactions(store)
+        var card = 0
+        for bill in ["alipay_2026Q1Q2", "wechat_2026Q1Q2"] {
+            let url = TestPaths.samples.appendingPathComponent("demo_wallets/\(bill).expected.json")
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            for rec in (o["records"] as? [[String: Any]]) ?? [] where rec["account"] as? String == "bankcard:招商银行:debit:2468" {
+                card += 1
+                let t = txs.first { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { $0["external_id"] as? String == rec["external_id"] as? String } }
+                let kinds = Set(((t?["sources"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String })
+                #expect(kinds.contains("cmb-pdf") && t?["account"] as? String == "CMB 2468", "\(bill) \(rec["external_id"] ?? ""): \(t ?? [:])")
+                #expect(t?["date"] as? String == rec["date"] as? String && t?["amount"] as? String == rec["amount"] as? String)
+                #expect(t?["counterparty"] as? String == rec["counterparty"] as? String && t?["note"] as? String == rec["description"] as? String)
+                #expect(t?["description"] as? String == "快捷支付", "the statement's own text stays")
+            }
+        }
+        #expect(card == 5)
+        let review = try #require(try Self.json(["review", "--format", "json"], store: store) as? [Any])
+        #expect(review.isEmpty, "\(review)")
+    }
+
     @Test("the linked ledger's exports pass bean-check and hledger check")
     func exportsPassTheirCheckers() throws {
         let store = try Self.build(Self.orders[2].1)
