@@ -284,7 +284,8 @@ struct DemoStoryTests {
         #expect(warnings.count == 3 && warnings.allSatisfy { $0.contains("has_more") }, "\(warnings)")
         let accounts = try BinaryWorkflowTests.json(
             try MF.run(["accounts", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
-        #expect(accounts.compactMap { $0["name"] as? String }.sorted() == [
+        #expect(
+            accounts.compactMap { $0["name"] as? String }.sorted() == [
                 "CMB 2468", "Plaid Checking 0000", "Plaid Credit Card 3333", "微信 七七 零钱", "支付宝 qianqi@example.com 余额",
             ])
         let report = try BinaryWorkflowTests.json(try MF.run(["reconcile", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))

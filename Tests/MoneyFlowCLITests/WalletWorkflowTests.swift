@@ -62,9 +62,10 @@ struct WalletWorkflowTests {
             let sources = ((t["sources"] as? [[String: Any]]) ?? []).map { s in
                 ["kind", "external_id", "file", "page", "row", "line"].map { "\(s[$0] ?? "-")" }.joined(separator: ",")
             }
-            return (["account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending"].map {
-                "\(t[$0] ?? "-")"
-            } + sources.sorted()).joined(separator: "|")
+            return
+                (["account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending"].map {
+                    "\(t[$0] ?? "-")"
+                } + sources.sorted()).joined(separator: "|")
         }.sorted()
     }
 
@@ -114,7 +115,8 @@ struct WalletWorkflowTests {
             let txs = try Self.transactions(store)
             let got = Self.links(txs)
             let exact = got == expected.links
-            #expect(exact, "\(label): missing \(expected.links.subtracting(got).sorted()), extra \(got.subtracting(expected.links).sorted())")
+            #expect(
+                exact, "\(label): missing \(expected.links.subtracting(got).sorted()), extra \(got.subtracting(expected.links).sorted())")
             let projection = Self.projection(txs)
             if let first {
                 let same = projection == first
@@ -132,8 +134,10 @@ struct WalletWorkflowTests {
         let reconcile = try #require(try json(["reconcile", "--format", "json"], store: store) as? [[String: Any]])
         for (files, number) in [(debit, "3816"), (card, "5521")] {
             let account = try #require(
-                Set(txs.filter { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { files.contains($0["file"] as? String ?? "") } }
-                    .compactMap { $0["account"] as? String }).first, "\(label): no account for \(number)")
+                Set(
+                    txs.filter { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { files.contains($0["file"] as? String ?? "") } }
+                        .compactMap { $0["account"] as? String }
+                ).first, "\(label): no account for \(number)")
             let held = txs.filter { $0["account"] as? String == account }
             let banked = held.filter { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { !isWallet($0) } }
             #expect(banked.count == (try files.map(statementRows).reduce(0, +)), "\(label): \(account) statement rows")
@@ -148,12 +152,15 @@ struct WalletWorkflowTests {
 
     /// Everything the user sees of a ledger, ids included.
     static func view(_ store: String) throws -> String {
-        try [["transactions", "--format", "json"], ["accounts", "--format", "json"], ["transfers", "--format", "json"], ["reconcile", "--format", "json"]]
-            .map { args in
-                let r = try MoneyFlowBinary.run(args + ["--store", store], cwd: dir)
-                #expect(r.status == 0, "\(args): \(r.stderr)")
-                return r.stdout
-            }.joined(separator: "\n#\n")
+        try [
+            ["transactions", "--format", "json"], ["accounts", "--format", "json"], ["transfers", "--format", "json"],
+            ["reconcile", "--format", "json"],
+        ]
+        .map { args in
+            let r = try MoneyFlowBinary.run(args + ["--store", store], cwd: dir)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            return r.stdout
+        }.joined(separator: "\n#\n")
     }
 
     @Test("re-importing adds nothing; undoing a wallet batch gives back the ledger before it")
@@ -177,7 +184,8 @@ struct WalletWorkflowTests {
         let walletsFirst = try Self.build(["alipay_2026Q2.zip", "wechat_2026Q2.zip"] + Self.debit + Self.card)
         let batches = try #require(try Self.json(["batches", "--format", "json"], store: walletsFirst) as? [[String: Any]])
         let alipay = try #require(
-            batches.first { ($0["file"] as? String ?? "").hasPrefix("alipay") }.flatMap { ($0["id"] as? NSNumber)?.stringValue }, "\(batches)")
+            batches.first { ($0["file"] as? String ?? "").hasPrefix("alipay") }.flatMap { ($0["id"] as? NSNumber)?.stringValue },
+            "\(batches)")
         #expect(try MoneyFlowBinary.run(["undo", alipay, "--store", walletsFirst], cwd: Self.dir).status == 0)
         let without = try Self.build(["wechat_2026Q2.zip"] + Self.debit + Self.card)
         let (a, b) = (Self.projection(try Self.transactions(walletsFirst)), Self.projection(try Self.transactions(without)))
@@ -194,7 +202,9 @@ struct WalletWorkflowTests {
         let o = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let refunds = ((o["links"] as? [[String: Any]]) ?? []).compactMap { l -> (order: String, bank: String)? in
             let w = l["wallet"] as? [String: Any] ?? [:], b = l["bank"] as? [String: Any] ?? [:]
-            let isRefund = b["description"] as? String == "快捷退款" || ((b["file"] as? String ?? "").hasPrefix("card_") && !(b["amount"] as? String ?? "-").hasPrefix("-"))
+            let isRefund =
+                b["description"] as? String == "快捷退款"
+                || ((b["file"] as? String ?? "").hasPrefix("card_") && !(b["amount"] as? String ?? "-").hasPrefix("-"))
             return isRefund ? (w["external_id"] as? String ?? "", "\(b["file"] ?? "")|\(b["date"] ?? "")|\(b["amount"] ?? "")") : nil
         }
         #expect(refunds.count == 3, "\(refunds)")
@@ -204,7 +214,8 @@ struct WalletWorkflowTests {
                 let t = txs.first { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { $0["external_id"] as? String == r.order } }
                 let files = ((t?["sources"] as? [[String: Any]]) ?? []).compactMap { $0["file"] as? String }
                 #expect(files.contains(String(r.bank.prefix { $0 != "|" })), "refund \(r.order) is not linked to \(r.bank): \(t ?? [:])")
-                #expect("\(t?["date"] ?? "")|\(t?["amount"] ?? "")" == String(r.bank.drop { $0 != "|" }.dropFirst()), "\(r.order): \(t ?? [:])")
+                #expect(
+                    "\(t?["date"] ?? "")|\(t?["amount"] ?? "")" == String(r.bank.drop { $0 != "|" }.dropFirst()), "\(r.order): \(t ?? [:])")
                 #expect((t?["note"] as? String ?? "").contains("退款") || (t?["description"] as? String ?? "") == "快捷退款", "\(t ?? [:])")
             }
         }
@@ -225,11 +236,16 @@ struct WalletWorkflowTests {
             let o = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
             for rec in (o["records"] as? [[String: Any]]) ?? [] where rec["account"] as? String == "bankcard:招商银行:debit:2468" {
                 card += 1
-                let t = txs.first { t in ((t["sources"] as? [[String: Any]]) ?? []).contains { $0["external_id"] as? String == rec["external_id"] as? String } }
+                let t = txs.first { t in
+                    ((t["sources"] as? [[String: Any]]) ?? []).contains { $0["external_id"] as? String == rec["external_id"] as? String }
+                }
                 let kinds = Set(((t?["sources"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String })
-                #expect(kinds.contains("cmb-pdf") && t?["account"] as? String == "CMB 2468", "\(bill) \(rec["external_id"] ?? ""): \(t ?? [:])")
+                #expect(
+                    kinds.contains("cmb-pdf") && t?["account"] as? String == "CMB 2468", "\(bill) \(rec["external_id"] ?? ""): \(t ?? [:])")
                 #expect(t?["date"] as? String == rec["date"] as? String && t?["amount"] as? String == rec["amount"] as? String)
-                #expect(t?["counterparty"] as? String == rec["counterparty"] as? String && t?["note"] as? String == rec["description"] as? String)
+                #expect(
+                    t?["counterparty"] as? String == rec["counterparty"] as? String
+                        && t?["note"] as? String == rec["description"] as? String)
                 #expect(t?["description"] as? String == "快捷支付", "the statement's own text stays")
             }
         }

@@ -18,7 +18,9 @@ struct WalletCrossFeedTests {
     static var alipay: ImportedStatement {
         var bill = W.alipay
         bill.records = [
-            W.wallet(.alipay, W.walletDebit, 21, "12:00:00", -8069, merchant: "上海拉扎斯信息科技有限公司", item: "饿了么外卖订单", order: "2025032122001", method: "招商银行储蓄卡(3816)")
+            W.wallet(
+                .alipay, W.walletDebit, 21, "12:00:00", -8069, merchant: "上海拉扎斯信息科技有限公司", item: "饿了么外卖订单", order: "2025032122001",
+                method: "招商银行储蓄卡(3816)")
         ]
         return bill
     }
@@ -26,7 +28,9 @@ struct WalletCrossFeedTests {
     static var wechat: ImportedStatement {
         var bill = W.wechat
         bill.records = [
-            W.wallet(.wechat, W.walletDebit, 25, "12:30:00", -8069, merchant: "上海拉扎斯信息科技有限公司", item: "饿了么外卖订单", order: "42000025", method: "招商银行(3816)")
+            W.wallet(
+                .wechat, W.walletDebit, 25, "12:30:00", -8069, merchant: "上海拉扎斯信息科技有限公司", item: "饿了么外卖订单", order: "42000025",
+                method: "招商银行(3816)")
         ]
         return bill
     }
