@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo: one person's accounts (see the top of Samples/moneyflow.toml): their CMB debit
-# card in China (two quarterly statement ZIPs and a web-banking CSV) and their US checking
+# card in China (two quarterly statement ZIPs, a web-banking CSV, and their Alipay and WeChat Pay
+# bills, whose card-paid orders link to the statements' 快捷支付 rows) and their US checking
 # account and credit card fed by Plaid, plus their own CSV download of that checking account.
 # Imports Samples/ into ./demo.sqlite (one batch run, settings from Samples/moneyflow.toml),
 # prints the accounts and the reconciliation, then how to look further.
@@ -23,6 +24,7 @@ release build on your PATH as \`moneyflow\`). The demo's store is $store (comman
 ./moneyflow.sqlite, so name the store). Look around:
   $mf transactions --store $store                 # every transaction, with its sources
   $mf transactions --store $store --account "Plaid Checking 0000"
+  $mf transactions --store $store --account "CMB 2468"   # 5 支付宝/财付通 rows show the wallet's merchant
   $mf reconcile --store $store --format json      # confirmed / statement-only / Plaid-only per account
   $mf batches --store $store                      # what each file added
   $mf transfers --store $store                    # the card autopay: one transfer, checking -> card

@@ -32,7 +32,7 @@ sys.path.insert(0, HERE)
 
 from cmbgen.zipwriter import Entry, build_zip                        # noqa: E402
 from gen_cmb_samples import write_json                               # noqa: E402
-from walletgen import bank, expected, quarter, writers               # noqa: E402
+from walletgen import bank, demo, expected, quarter, writers         # noqa: E402
 from walletgen.orders import (ALIPAY_HOLDER, ALIPAY_NAME, WECHAT_NICK, Numbers, Order, Record, purchase, alipay,  # noqa: E402
                               DEBIT, CREDIT, wechat)
 
@@ -138,6 +138,9 @@ def main_quarter(out: str):
     expected.check_links(out, links)
     write_json(os.path.join(out, "expected_links.json"), links)
     print(f"wrote {len(ali)} Alipay and {len(wx)} WeChat orders, {len(debit)} statements, {len(cards)} bills to {out}")
+    # The demo person's bills (Samples/demo_wallets, next to Samples/wallets): their card's rows are in
+    # Samples/cmb/cmb2024_q1 and q2overlap.
+    demo.demo(os.path.join(os.path.dirname(os.path.abspath(out)), "demo_wallets"), write, write_json)
 
 
 def main_year(out: str):

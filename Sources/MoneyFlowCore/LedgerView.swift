@@ -43,12 +43,16 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     /// The shown note: where a bank statement prints the merchant behind a payment channel
     /// (CMB 客户摘要 `财付通-微信支付-<merchant>`, see ``TextSimilarity``'s channel merchant).
     public var note: String?
+    /// The earliest time of day a supporting record prints (a wallet's `12:56:16`), nil when
+    /// none does: twins of one day and amount pair in time order (``ComponentSolver``).
+    public var time: String?
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
         counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
-        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil
+        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil,
+        time: String? = nil
     ) {
-        self.note = note
+        self.note = note; self.time = time
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs

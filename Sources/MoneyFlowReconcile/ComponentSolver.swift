@@ -144,7 +144,11 @@ struct ComponentSolver {
             pairAt[i * nc + j] = Int32(k)
             problem[i, j] = -p.score
         }
-        let best = problem.solve()
+        var best = problem.solve()
+        let pairs = g.pairs
+        best.columns = inTimeOrder(best.columns, rows: rowsArray, cols: cols, decided: min(commit, nr)) { i, j in
+            pairAt[i * nc + j] >= 0 ? pairs[Int(pairAt[i * nc + j])].score : nil
+        }
         let margin = g.options.reviewMargin
         for i in 0..<min(commit, nr) {
             guard let j = best.columns[i] else { continue }
@@ -305,14 +309,14 @@ struct ComponentSolver {
 
     /// Rows and columns with the same date, amount and tokens cannot be told apart: swapping
     /// them is no alternative at all.
-    private mutating func rowSig(_ row: Int) -> Int {
+    mutating func rowSig(_ row: Int) -> Int {
         if rowSigCache[row] >= 0 { return rowSigCache[row] }
         let s = sig(SigKey(day: g.rowDay[row], amount: g.records[g.idx[row]].amount.minorUnits, tokens: g.rowTokens[row]))
         rowSigCache[row] = s
         return s
     }
 
-    private mutating func colSig(_ col: Int) -> Int {
+    mutating func colSig(_ col: Int) -> Int {
         if colSigCache[col] >= 0 { return colSigCache[col] }
         let t = g.candidates[col]
         let s = sig(SigKey(day: t.date.dayNumber, amount: t.amount.minorUnits, tokens: g.colTokens[col] ?? []))

@@ -278,13 +278,16 @@ struct DemoStoryTests {
         let r = try MF.run(["import", MF.samples, "--json", "--store", "\(dir)/demo.sqlite"], cwd: dir)
         #expect(r.status == 0 && r.signal == 0, "\(r.stderr)")
         let files = try BinaryWorkflowTests.json(r)
-        #expect(files.count == 11 && files.allSatisfy { $0["error"] == nil && $0["status"] as? String != "failed" })
+        #expect(files.count == 13 && files.allSatisfy { $0["error"] == nil && $0["status"] as? String != "failed" })
         // Only Plaid pages that open a multi-page update warn, and say so.
         let warnings = files.flatMap { $0["warning_messages"] as? [String] ?? [] }
         #expect(warnings.count == 3 && warnings.allSatisfy { $0.contains("has_more") }, "\(warnings)")
         let accounts = try BinaryWorkflowTests.json(
             try MF.run(["accounts", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
-        #expect(accounts.compactMap { $0["name"] as? String }.sorted() == ["CMB 2468", "Plaid Checking 0000", "Plaid Credit Card 3333"])
+        #expect(
+            accounts.compactMap { $0["name"] as? String }.sorted() == [
+                "CMB 2468", "Plaid Checking 0000", "Plaid Credit Card 3333", "微信 七七 零钱", "支付宝 qianqi@example.com 余额",
+            ])
         let report = try BinaryWorkflowTests.json(try MF.run(["reconcile", "--format", "json", "--store", "\(dir)/demo.sqlite"], cwd: dir))
         func counts(_ name: String) -> [Int] {
             guard let a = report.first(where: { $0["account"] as? String == name }) else { return [] }
@@ -292,7 +295,8 @@ struct DemoStoryTests {
         }
         // Web-banking CSV rows confirm the statements; the checking download (Feb 15 - Mar 7)
         // confirms Plaid's March records, February is only in the download, 03/11 only in Plaid.
-        #expect(counts("CMB 2468") == [46, 51, 0, 0, 0])
+        // The wallet bills' 5 card-paid orders confirm 快捷支付 rows (one the CSV confirms too).
+        #expect(counts("CMB 2468") == [50, 47, 0, 0, 0])
         #expect(counts("Plaid Checking 0000") == [9, 5, 1, 0, 0])
         #expect(counts("Plaid Credit Card 3333") == [0, 0, 9, 0, 0])
         // `run` of the same manifest builds the same ledger.

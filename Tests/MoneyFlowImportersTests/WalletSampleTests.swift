@@ -54,6 +54,9 @@ func readWalletSample(_ path: String, password: String? = nil) throws -> Importe
         ("formats/wechat_2026Q2.xlsx", "wechat_2026Q2.expected.json", nil),
         ("wechat_2026Q2.zip", "wechat_2026Q2.expected.json", "wechat_2026Q2"),
         ("formats/wechat_2026Q1.csv", "formats/wechat_2026Q1.expected.json", nil),
+        // The demo person's bills (scripts/walletgen/demo.py).
+        ("../demo_wallets/alipay_2026Q1Q2.csv", "../demo_wallets/alipay_2026Q1Q2.expected.json", nil),
+        ("../demo_wallets/wechat_2026Q1Q2.xlsx", "../demo_wallets/wechat_2026Q1Q2.expected.json", nil),
     ]
 
     @Test(arguments: samples.indices)

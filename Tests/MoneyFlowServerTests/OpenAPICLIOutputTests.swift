@@ -46,12 +46,12 @@ struct OpenAPICLIOutputTests {
         // Both kinds of nullable appear (a CMB row has a balance, a Plaid one does not), so null and non-null are both checked.
         #expect(transactions.array?.contains { $0["balance"] == .null } == true)
         #expect(transactions.array?.contains { $0["balance"]?.string != nil } == true)
-        #expect(try Self.expectEach(try Self.json(["accounts", "--format", "json"], store: store), "Account", v) == 3)
+        #expect(try Self.expectEach(try Self.json(["accounts", "--format", "json"], store: store), "Account", v) == 5)
         let batches = try Self.json(["batches", "--format", "json"], store: store)
         #expect(try Self.expectEach(batches, "Batch", v) == imported.array?.count)
         let reconcile = try Self.json(["reconcile", "--format", "json"], store: store)
         #expect(v.validate(reconcile, component: "Reconcile") == [])
-        #expect(reconcile.array?.count == 3)
+        #expect(reconcile.array?.count == 5)
 
         // A dry run of files already in the store: every plan entry is already_present.
         let again = try Self.json(["import", "Samples/cmb/cmb_pc_utf8bom.csv", "--dry-run", "--json"], store: store)

@@ -15,8 +15,9 @@ WECHAT_NICK = "梅梅"
 DEBIT = "bankcard:招商银行:debit:3816"
 CREDIT = "bankcard:招商银行:credit:5521"
 ICBC = "bankcard:工商银行:debit:6093"
-ALIPAY_METHOD = {DEBIT: "招商银行储蓄卡(3816)", CREDIT: "招商银行信用卡(5521)", ICBC: "工商银行储蓄卡(6093)"}
-WECHAT_METHOD = {DEBIT: "招商银行(3816)", CREDIT: "招商银行信用卡(5521)", ICBC: "工商银行(6093)"}
+DEMO_DEBIT = "bankcard:招商银行:debit:2468"      # the demo person's card (walletgen/demo.py)
+ALIPAY_METHOD = {DEBIT: "招商银行储蓄卡(3816)", CREDIT: "招商银行信用卡(5521)", ICBC: "工商银行储蓄卡(6093)", DEMO_DEBIT: "招商银行储蓄卡(2468)"}
+WECHAT_METHOD = {DEBIT: "招商银行(3816)", CREDIT: "招商银行信用卡(5521)", ICBC: "工商银行(6093)", DEMO_DEBIT: "招商银行(2468)"}
 ALIPAY_CP = "支付宝（中国）网络技术有限公司"
 WECHAT_CP = "财付通支付科技有限公司"
 

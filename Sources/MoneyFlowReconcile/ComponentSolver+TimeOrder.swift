@@ -1,0 +1,65 @@
+import MoneyFlowCore
+
+extension ComponentSolver {
+    /// Twins in time order. Two payments of one amount on one day at one merchant are two
+    /// identical bank rows (or two identical wallet rows): any assignment of them scores the
+    /// same, so without a rule the solver's tie-break, which depends on what the store already
+    /// holds, would decide which wallet order (and item) each bank row shows, and the ledger
+    /// would depend on the import order. The rule: within each set of decided rows whose
+    /// columns are identical (or which are identical themselves), the earliest row takes the
+    /// earliest column, and so on. Earliest is by date, then the time of day a record prints
+    /// (a wallet's), then the position in its file (a statement lists a day's rows in the order
+    /// the bank booked them) or, for a stored transaction, its id (the order it was imported).
+    /// A reordering that would cost score, or use a pair that does not exist, is not made.
+    ///
+    /// - Parameters:
+    ///   - assigned: the optimal assignment (block row -> block column).
+    ///   - rows, cols: the block's rows and columns (group indices).
+    ///   - decided: rows from this index on are not decided by this block; they are left alone.
+    ///   - score: the score of block row i with block column j, nil when they are no pair.
+    mutating func inTimeOrder(
+        _ assigned: [Int?], rows: [Int], cols: [Int], decided: Int, score: (Int, Int) -> Double?
+    ) -> [Int?] {
+        var out = assigned
+        for byColumns in [true, false] {
+            var sets: [Int: [Int]] = [:]
+            for i in 0..<decided {
+                guard let j = out[i] else { continue }
+                sets[byColumns ? colSig(cols[j]) : rowSig(rows[i]), default: []].append(i)
+            }
+            for members in sets.values where members.count > 1 {
+                let rowOrder = members.sorted { rowBefore(rows[$0], rows[$1]) }
+                let colOrder = members.compactMap { out[$0] }.sorted { colBefore(cols[$0], cols[$1]) }
+                var was = 0.0, now = 0.0
+                for i in members { was += score(i, out[i]!) ?? 0 }
+                var exists = true
+                for (i, j) in zip(rowOrder, colOrder) {
+                    guard let s = score(i, j) else {
+                        exists = false
+                        break
+                    }
+                    now += s
+                }
+                guard exists, abs(now - was) < 1e-9 else { continue }
+                for (i, j) in zip(rowOrder, colOrder) { out[i] = j }
+            }
+        }
+        return out
+    }
+
+    /// Booking order of two incoming rows: date, time of day, position in the file.
+    private func rowBefore(_ a: Int, _ b: Int) -> Bool {
+        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
+        if x.date != y.date { return x.date < y.date }
+        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
+        return g.idx[a] < g.idx[b]
+    }
+
+    /// Booking order of two stored transactions: date, time of day, id.
+    private func colBefore(_ a: Int, _ b: Int) -> Bool {
+        let x = g.candidates[a], y = g.candidates[b]
+        if x.date != y.date { return x.date < y.date }
+        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
+        return x.id < y.id
+    }
+}
