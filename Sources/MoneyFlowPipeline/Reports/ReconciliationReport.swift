@@ -125,7 +125,7 @@ public struct ReconciliationReport: Sendable {
 
     public var table: String {
         var t = TextTable(
-            ["account", "confirmed", "statement only", "plaid only", "needs review", "balance breaks", "transfers"],
+            ["account", "confirmed", "statement only", "feed only", "needs review", "balance breaks", "transfers"],
             align: [.left, .right, .right, .right, .right, .right, .right])
         for a in accounts {
             t.add([
