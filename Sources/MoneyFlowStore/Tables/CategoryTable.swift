@@ -122,13 +122,16 @@ enum CategoryTable {
     }
 
     /// Reads the computed category of one transaction at a time (for listings).
+    /// A store opened for reading before its upgrade to v12 has no categories (nil for all).
     struct Reader {
-        let statement: Statement
+        let statement: Statement?
         init(_ db: Database) throws {
-            statement = try db.cachedStatement(sql: "SELECT account, source, reason, split FROM txn_category WHERE transaction_id = ?")
+            statement =
+                try db.tableExists("txn_category")
+                ? db.cachedStatement(sql: "SELECT account, source, reason, split FROM txn_category WHERE transaction_id = ?") : nil
         }
         func category(_ id: Int64, currency: String) throws -> TransactionCategory? {
-            guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+            guard let statement, let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
             let reasonJSON: String = row[2]
             let reason = try? JSONDecoder().decode(CategoryReason.self, from: Data(reasonJSON.utf8))
             let split = try (row[3] as String?).map { try CategoryTable.decodeSplit($0, transactionID: id, currency: currency) }
