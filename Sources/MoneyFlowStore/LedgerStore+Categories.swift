@@ -52,11 +52,22 @@ extension LedgerStore {
     }
 
     /// Stores the rules and/or the provider mapping the store categorises with (nil: keep the
-    /// stored one) and categorises every transaction again, in one store transaction.
-    public func setCategorySettings(rules: CategoryRules?, mapping: ProviderMapping?) throws {
+    /// stored one) and categorises every transaction again, in one store transaction. A batch
+    /// of its own (importer `recategorize`): its undo puts the settings before it back, and
+    /// everything is categorised again with those.
+    @discardableResult
+    public func setCategorySettings(rules: CategoryRules?, mapping: ProviderMapping?, at date: Date = Date()) throws -> Int64 {
         try write { db in
+            let stamp = PlanApplier.timestamp(date)
+            let batchID = try BatchTable.insert(
+                db, fileName: "category settings", sha256: "recategorize:\(stamp)", importer: "recategorize", at: stamp,
+                counts: ImportCounts())
+            var log = RowImageLog(db: db, batchID: batchID)
+            for (name, given) in [("rules", rules != nil), ("mapping", mapping != nil)] where given {
+                try log.keep(RowImage.Key(table: "category_setting", columns: ["name"], values: [.text(name)]))
+            }
             try CategorySettingTable.write(db, rules: rules, mapping: mapping)
-            // Unchanged settings rewrite the same rows (the triggers still ask for everything).
+            return batchID
         }
     }
 

@@ -87,6 +87,7 @@ struct RecategorizeCommand: ParsableCommand {
         discussion: """
             The store keeps the rules and mapping it was last given: every later import, undo or
             relink categorises with them. Your own decisions (`categorize`) are never overwritten.
+            Undoable: `moneyflow undo BATCH` puts the settings before it back.
             Example: moneyflow recategorize --rules rules.toml --category-map map.toml
             """)
     @OptionGroup var storeOptions: StoreOptions
@@ -96,10 +97,11 @@ struct RecategorizeCommand: ParsableCommand {
         guard files.given else { throw ValidationError("give --rules FILE and/or --category-map FILE") }
         let (rules, mapping) = try files.load()
         let store = try storeOptions.openExisting()
-        try store.setCategorySettings(rules: rules, mapping: mapping)
+        let batch = try store.setCategorySettings(rules: rules, mapping: mapping)
         let counts = Dictionary(grouping: try store.transactions(), by: { $0.assignedCategory?.source ?? "none" }).mapValues(\.count)
         printOut(
-            "recategorized: " + ["user", "rule", "learned", "provider", "none"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", "))
+            "recategorized (batch \(batch); undo: moneyflow undo \(batch)): "
+                + ["user", "rule", "learned", "provider", "none"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", "))
     }
 }
 

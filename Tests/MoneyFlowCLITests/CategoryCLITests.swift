@@ -105,10 +105,15 @@ import Testing
         #expect(out.contains("also matches \(spotify.count) taken by an earlier rule"))
         // Nothing changed; `recategorize` stores the rules and applies them.
         #expect(try transactions(store).allSatisfy { $0["category_source"] as? String == "none" })
-        _ = try ok(["recategorize", "--rules", file], store)
+        let before = try transactions(store).map { "\($0["id"]!) \($0["category"] ?? "-") \($0["category_source"]!)" }
+        let re = try ok(["recategorize", "--rules", file], store)
         let after = try transactions(store)
         #expect(after.filter { spotify.contains($0["id"] as! Int) }.allSatisfy { $0["category"] as? String == "Expenses:Music" })
         #expect(after.filter { $0["category_source"] as? String == "rule" }.count > spotify.count)
+        // The stored rules apply to later imports too; undoing the change puts the categories back.
+        let batch = String(re.split(separator: "(batch ")[1].prefix { $0.isNumber })
+        _ = try ok(["undo", batch], store)
+        #expect(try transactions(store).map { "\($0["id"]!) \($0["category"] ?? "-") \($0["category_source"]!)" } == before)
     }
 
     @Test func undoingACategorizeRestoresTheDecisionsBeforeIt() throws {
