@@ -76,8 +76,8 @@ extension LedgerStore {
         try read { db in try CategorySettingTable.settings(db) }
     }
 
-    /// What the categoriser sees of transactions `ids` (for `rules test`), in `ids` order.
-    public func categorizationInputs(_ ids: [Int64]) throws -> [CategorizationInput] {
-        try read { db in try CategoryInputs(db: db).load(ids) }
+    /// What the categoriser sees of every transaction (for `rules test`), in id order.
+    public func categorizationInputs() throws -> [CategorizationInput] {
+        try read { db in try CategoryInputs(db: db).loadAll() }
     }
 }

@@ -122,7 +122,8 @@ struct RulesTestCommand: ParsableCommand {
         let store = try storeOptions.openForReading()
         let txs = try store.transactions()
         let byID = Dictionary(uniqueKeysWithValues: txs.map { ($0.id, $0) })
-        let report = rules.test(try store.categorizationInputs(txs.map(\.id)))
+        let shown = Set(txs.map(\.id))
+        let report = rules.test(try store.categorizationInputs().filter { shown.contains($0.id) })
         func line(_ id: Int64) -> String {
             guard let t = byID[id] else { return "  #\(id)" }
             return SafeText.escaped("  #\(id)  \(t.account)  \(t.date.iso)  \(t.amount.decimalString) \(t.amount.currency)  \(t.description)")

@@ -42,6 +42,25 @@ import Testing
         try ExportTests.expectHledgerPasses(try ok(["export", "--format", "ledger"], store))
     }
 
+    @Test func alipayRowsGetTheirBillsCategoryAndOwnTransfersNone() throws {
+        let store = try CLI.tempStore()
+        let w = "Samples/wallets"
+        _ = try ok(["import", "\(w)/debit_3816_2026-04-13_2026-05-12.pdf", "\(w)/debit_3816_2026-05-13_2026-06-12.pdf",
+            "\(w)/debit_3816_2026-06-13_2026-07-12.pdf", "\(w)/card_5521_2026-05.pdf", "\(w)/card_5521_2026-06.pdf",
+            "\(w)/card_5521_2026-07.pdf"], store)
+        _ = try ok(["import", "\(w)/alipay_2026Q2.zip", "--password-file", "\(w)/passwords/alipay_2026Q2.txt"], store)
+        let alipay = try transactions(store).filter { t in (t["sources"] as! [[String: Any]]).contains { $0["kind"] as? String == "alipay" } }
+        let provider = alipay.filter { $0["category_source"] as? String == "provider" }
+        // Every row whose 交易分类 names spending or income; refunds, transfers from people and
+        // money moved to 余额宝 (a transfer between own accounts) stay uncategorised.
+        #expect(provider.count >= 50, "\(alipay.count) rows, \(provider.count) from the provider")
+        #expect(provider.allSatisfy { ($0["category"] as? String)?.hasPrefix("Expenses:") == true || ($0["category"] as? String)?.hasPrefix("Income:") == true })
+        for t in alipay where t["transfer"] != nil {
+            #expect(t["category"] is NSNull)
+            #expect((t["category_reason"] as? [String: Any])?["kind"] as? String == "own-transfer")
+        }
+    }
+
     @Test func aDecisionSurvivesReimportAndTheUndoOfALaterBatch() throws {
         let store = try CLI.tempStore()
         _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)

@@ -49,13 +49,9 @@ enum CategoryPass {
         let some = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM mf_category_txn)") == true
         guard everything || some else { return }
         try CategoryTable.dropDeleted(db)
-        let ids = try Int64.fetchAll(
-            db,
-            sql: everything
-                ? "SELECT id FROM txn ORDER BY id"
-                : "SELECT id FROM mf_category_txn m WHERE EXISTS (SELECT 1 FROM txn t WHERE t.id = m.id) ORDER BY id")
         let categorizer = try Self.categorizer(db)
-        for input in try CategoryInputs(db: db).load(ids) {
+        let inputs = CategoryInputs(db: db)
+        for input in try everything ? inputs.loadAll() : inputs.load(try Int64.fetchAll(db, sql: "SELECT id FROM mf_category_txn")) {
             try CategoryTable.writeComputed(db, input.id, categorizer.assign(input))
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
