@@ -77,6 +77,21 @@ import Testing
         #expect((after?["category_reason"] as? [String: Any])?["kind"] as? String == "user")
     }
 
+    @Test func aDecisionFollowsItsRecordWhenALinkEmptiesItsTransaction() throws {
+        let store = try CLI.tempStore()
+        _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
+        let txs = try transactions(store)
+        let (from, to) = (txs[0]["id"] as! Int, txs[1]["id"] as! Int)
+        let record = (txs[0]["sources"] as! [[String: Any]])[0]["id"] as! Int
+        _ = try ok(["categorize", String(from), "Expenses:Kept"], store)
+        _ = try ok(["link", String(record), String(to)], store)
+        let after = try transactions(store)
+        #expect(!after.contains { ($0["id"] as! Int) == from })
+        let joined = after.first { ($0["id"] as! Int) == to }
+        #expect(joined?["category"] as? String == "Expenses:Kept")
+        #expect(joined?["category_source"] as? String == "user")
+    }
+
     @Test func aSplitExportsOnePostingPerPartSummingExactly() throws {
         let store = try CLI.tempStore()
         _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
