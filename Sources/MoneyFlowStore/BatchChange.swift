@@ -126,7 +126,8 @@ enum BatchChange: Equatable {
                     current: Int64(parts[0]), available: parts.count > 1 ? Int64(parts[1]) : nil,
                     currency: parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil))
         case .categoryDecision:
-            self = .categoryDecision(transactionID: try id(target), before: old == nil ? nil : try decoded(CategoryTable.StoredDecision.self))
+            self = .categoryDecision(
+                transactionID: try id(target), before: old == nil ? nil : try decoded(CategoryTable.StoredDecision.self))
         }
     }
 

@@ -33,7 +33,9 @@ extension LedgerStore {
                     guard ids.count == 1 else { throw StoreError("a split applies to one transaction; give one id") }
                     let total = Money(minorUnits: row[0], currency: row[1])
                     let split: CategorySplit
-                    do { split = try CategorySplit.parse(arguments: args, total: total) } catch let e as SplitError { throw StoreError(e.description) }
+                    do { split = try CategorySplit.parse(arguments: args, total: total) } catch let e as SplitError {
+                        throw StoreError(e.description)
+                    }
                     decided.append(
                         (id, CategoryTable.StoredDecision(account: split.parts[0].account, split: try CategoryTable.encodeSplit(split))))
                 }
@@ -44,7 +46,8 @@ extension LedgerStore {
                 importer: "categorize", at: stamp, counts: ImportCounts())
             for (seq, (id, decision)) in decided.enumerated() {
                 try BatchChangeTable.append(
-                    db, batchID: batchID, seq: seq + 1, .categoryDecision(transactionID: id, before: try CategoryTable.storedDecision(db, id)))
+                    db, batchID: batchID, seq: seq + 1,
+                    .categoryDecision(transactionID: id, before: try CategoryTable.storedDecision(db, id)))
                 try CategoryTable.setDecision(db, id, decision, at: stamp)
             }
             return batchID

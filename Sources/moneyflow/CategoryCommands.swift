@@ -31,7 +31,9 @@ struct CategorizeCommand: ParsableCommand {
         let ids: [Int64]
         let choice: LedgerStore.CategoryChoice
         if filtered {
-            guard arguments.count == 1 else { throw ValidationError("with --account/--from/--to/--text give only the ACCOUNT to book them to") }
+            guard arguments.count == 1 else {
+                throw ValidationError("with --account/--from/--to/--text give only the ACCOUNT to book them to")
+            }
             let (first, last) = (try parseDate(from, "--from"), try parseDate(to, "--to"))
             if let account { try requireAccount(account, in: store) }
             ids = try store.transactions(account: account, from: first, through: last).filter { t in
@@ -53,7 +55,8 @@ struct CategorizeCommand: ParsableCommand {
         case .account(let a): what = a
         case .split(let parts): what = parts.joined(separator: " ")
         }
-        printOut("categorized \(ids.count) transaction\(ids.count == 1 ? "" : "s") as \(what) (batch \(batch); undo: moneyflow undo \(batch))")
+        printOut(
+            "categorized \(ids.count) transaction\(ids.count == 1 ? "" : "s") as \(what) (batch \(batch); undo: moneyflow undo \(batch))")
     }
 
     /// `Expenses:Food:40.00` or `Expenses:Food:rest`: an account's last segment is never a number.
@@ -126,13 +129,17 @@ struct RulesTestCommand: ParsableCommand {
         let report = rules.test(try store.categorizationInputs().filter { shown.contains($0.id) })
         func line(_ id: Int64) -> String {
             guard let t = byID[id] else { return "  #\(id)" }
-            return SafeText.escaped("  #\(id)  \(t.account)  \(t.date.iso)  \(t.amount.decimalString) \(t.amount.currency)  \(t.description)")
+            return SafeText.escaped(
+                "  #\(id)  \(t.account)  \(t.date.iso)  \(t.amount.decimalString) \(t.amount.currency)  \(t.description)")
         }
         for r in report.rules {
             let wins = r.decides, shadowed = r.shadowedBy
-            printOut(SafeText.escaped("rule \(r.index) \"\(r.name)\" -> \(r.category): \(wins.count) transaction\(wins.count == 1 ? "" : "s")"))
-            wins.forEach { printOut(line($0)) }
-            if !shadowed.isEmpty { printOut("  also matches \(shadowed.count) taken by an earlier rule: " + shadowed.map { "#\($0)" }.joined(separator: " ")) }
+            printOut(
+                SafeText.escaped("rule \(r.index) \"\(r.name)\" -> \(r.category): \(wins.count) transaction\(wins.count == 1 ? "" : "s")"))
+            for id in wins { printOut(line(id)) }
+            if !shadowed.isEmpty {
+                printOut("  also matches \(shadowed.count) taken by an earlier rule: " + shadowed.map { "#\($0)" }.joined(separator: " "))
+            }
         }
         printOut("no rule matches \(report.unmatched.count) transaction\(report.unmatched.count == 1 ? "" : "s")")
     }

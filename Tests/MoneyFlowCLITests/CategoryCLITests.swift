@@ -45,16 +45,23 @@ import Testing
     @Test func alipayRowsGetTheirBillsCategoryAndOwnTransfersNone() throws {
         let store = try CLI.tempStore()
         let w = "Samples/wallets"
-        _ = try ok(["import", "\(w)/debit_3816_2026-04-13_2026-05-12.pdf", "\(w)/debit_3816_2026-05-13_2026-06-12.pdf",
-            "\(w)/debit_3816_2026-06-13_2026-07-12.pdf", "\(w)/card_5521_2026-05.pdf", "\(w)/card_5521_2026-06.pdf",
-            "\(w)/card_5521_2026-07.pdf"], store)
+        _ = try ok(
+            [
+                "import", "\(w)/debit_3816_2026-04-13_2026-05-12.pdf", "\(w)/debit_3816_2026-05-13_2026-06-12.pdf",
+                "\(w)/debit_3816_2026-06-13_2026-07-12.pdf", "\(w)/card_5521_2026-05.pdf", "\(w)/card_5521_2026-06.pdf",
+                "\(w)/card_5521_2026-07.pdf",
+            ], store)
         _ = try ok(["import", "\(w)/alipay_2026Q2.zip", "--password-file", "\(w)/passwords/alipay_2026Q2.txt"], store)
-        let alipay = try transactions(store).filter { t in (t["sources"] as! [[String: Any]]).contains { $0["kind"] as? String == "alipay" } }
+        let alipay = try transactions(store).filter { t in (t["sources"] as! [[String: Any]]).contains { $0["kind"] as? String == "alipay" }
+        }
         let provider = alipay.filter { $0["category_source"] as? String == "provider" }
         // Every row whose 交易分类 names spending or income; refunds, transfers from people and
         // money moved to 余额宝 (a transfer between own accounts) stay uncategorised.
         #expect(provider.count >= 50, "\(alipay.count) rows, \(provider.count) from the provider")
-        #expect(provider.allSatisfy { ($0["category"] as? String)?.hasPrefix("Expenses:") == true || ($0["category"] as? String)?.hasPrefix("Income:") == true })
+        #expect(
+            provider.allSatisfy {
+                ($0["category"] as? String)?.hasPrefix("Expenses:") == true || ($0["category"] as? String)?.hasPrefix("Income:") == true
+            })
         for t in alipay where t["transfer"] != nil {
             #expect(t["category"] is NSNull)
             #expect((t["category_reason"] as? [String: Any])?["kind"] as? String == "own-transfer")
@@ -68,7 +75,8 @@ import Testing
         let id = t["id"] as! Int
         #expect(t["category_source"] as? String == "none")
         _ = try ok(["categorize", String(id), "Expenses:Subscriptions"], store)
-        let later = try json(try CLI.run(["import", "Samples/transfers/us_quarter/Chase5678_Activity_20260401.csv", "--json"], store: store))
+        let later = try json(
+            try CLI.run(["import", "Samples/transfers/us_quarter/Chase5678_Activity_20260401.csv", "--json"], store: store))
         _ = try ok(["undo", String(later[0]["batch"] as! Int)], store)
         _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
         let after = try transactions(store).first { ($0["id"] as! Int) == id }
@@ -120,16 +128,16 @@ import Testing
         let dir = try TestPaths.tempDir("rules")
         let file = "\(dir)/rules.toml"
         try """
-            [[rule]]
-            name = "music"
-            category = "Expenses:Music"
-            description = "SPOTIFY"
+        [[rule]]
+        name = "music"
+        category = "Expenses:Music"
+        description = "SPOTIFY"
 
-            [[rule]]
-            name = "all out"
-            category = "Expenses:Other"
-            direction = "out"
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        [[rule]]
+        name = "all out"
+        category = "Expenses:Other"
+        direction = "out"
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         let spotify = try transactions(store).filter { ($0["description"] as! String).contains("SPOTIFY") }.map { $0["id"] as! Int }
         #expect(!spotify.isEmpty)
         let out = try ok(["rules", "test", file], store)

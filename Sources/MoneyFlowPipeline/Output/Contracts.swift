@@ -52,7 +52,10 @@ public enum Contracts {
         fields.append(("category_reason", categoryReason(c)))
         if let c, !c.split.isEmpty {
             fields.append(
-                ("category_split", .array(c.split.map { .object([("account", .string($0.account)), ("amount", .string($0.amount.decimalString))]) })))
+                (
+                    "category_split",
+                    .array(c.split.map { .object([("account", .string($0.account)), ("amount", .string($0.amount.decimalString))]) })
+                ))
         }
         // Only on transfer legs, so every other transaction reads as before.
         if let link = t.transfer { fields.append(("transfer", transferLink(link))) }

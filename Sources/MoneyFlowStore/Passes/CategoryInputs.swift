@@ -20,7 +20,9 @@ struct CategoryInputs {
         let insert = try db.cachedStatement(sql: "INSERT INTO mf_category_ids(id) VALUES (?) ON CONFLICT DO NOTHING")
         for id in ids { try insert.execute(arguments: [id]) }
         defer { try? db.execute(sql: "DELETE FROM mf_category_ids") }
-        return try scan(from: "temp.mf_category_ids i JOIN txn t ON t.id = i.id", records: "temp.mf_category_ids i JOIN link l ON l.transaction_id = i.id")
+        return try scan(
+            from: "temp.mf_category_ids i JOIN txn t ON t.id = i.id",
+            records: "temp.mf_category_ids i JOIN link l ON l.transaction_id = i.id")
     }
 
     /// The inputs of every transaction, in id order (no temporary table: readers use it too).

@@ -97,7 +97,9 @@ enum CategorySettingTable {
         guard let o = json as? [String: [String: [String: String]]] else { throw StoreError("unreadable category mapping in the store") }
         var overrides: [ProviderTaxonomy: [String: ProviderMapping.Target]] = [:]
         for (name, table) in o {
-            guard let taxonomy = ProviderTaxonomy(rawValue: name) else { throw StoreError("unknown category taxonomy '\(name)' in the store") }
+            guard let taxonomy = ProviderTaxonomy(rawValue: name) else {
+                throw StoreError("unknown category taxonomy '\(name)' in the store")
+            }
             overrides[taxonomy] = table.mapValues { ProviderMapping.Target(outflow: $0["out"], inflow: $0["in"]) }
         }
         return ProviderMapping(overrides: overrides)

@@ -136,7 +136,8 @@ enum CategoryTable {
             let reason = try? JSONDecoder().decode(CategoryReason.self, from: Data(reasonJSON.utf8))
             let split = try (row[3] as String?).map { try CategoryTable.decodeSplit($0, transactionID: id, currency: currency) }
             return TransactionCategory(
-                account: row[0], source: row[1], reasonJSON: reasonJSON, reasonKind: reason?.kind ?? "nothing-applies", reasonText: reason?.text ?? "",
+                account: row[0], source: row[1], reasonJSON: reasonJSON, reasonKind: reason?.kind ?? "nothing-applies",
+                reasonText: reason?.text ?? "",
                 split: split?.parts.map { TransactionCategory.Part(account: $0.account, amount: $0.amount) } ?? [])
         }
     }
