@@ -100,6 +100,20 @@ import Testing
         #expect(joined?["category_source"] as? String == "user")
     }
 
+    @Test func aDecisionTeachesTheSamePayeesOtherRowsAndItsUndoForgets() throws {
+        let store = try CLI.tempStore()
+        _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
+        let spotify = try transactions(store).filter { ($0["description"] as! String).contains("SPOTIFY") }.map { $0["id"] as! Int }
+        try #require(spotify.count == 2)
+        let out = try ok(["categorize", String(spotify[0]), "Expenses:Music"], store)
+        let other = try transactions(store).first { ($0["id"] as! Int) == spotify[1] }
+        #expect(other?["category"] as? String == "Expenses:Music")
+        #expect(other?["category_source"] as? String == "learned")
+        #expect(((other?["category_reason"] as? [String: Any])?["text"] as? String)?.contains("#\(spotify[0])") == true)
+        _ = try ok(["undo", String(out.split(separator: "(batch ")[1].prefix { $0.isNumber })], store)
+        #expect(try transactions(store).allSatisfy { $0["category_source"] as? String == "none" })
+    }
+
     @Test func aSplitExportsOnePostingPerPartSummingExactly() throws {
         let store = try CLI.tempStore()
         _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
