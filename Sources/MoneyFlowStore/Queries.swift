@@ -67,7 +67,7 @@ enum Queries {
                 \(order), r.id
                 """, arguments: StatementArguments(args))
         let transfers = try TransferQueries.links(db)
-        let categories = try CategoryTable.Reader(db)
+        var categories = try CategoryTable.Reader(db)
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending: (id: Int64, source: LedgerSource)?
         if let r = try srcs.next() { pending = (r["transaction_id"], RecordTable.source(r)) }

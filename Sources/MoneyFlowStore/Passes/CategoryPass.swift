@@ -51,8 +51,9 @@ enum CategoryPass {
         try CategoryTable.dropDeleted(db)
         let categorizer = try Self.categorizer(db)
         let inputs = CategoryInputs(db: db)
+        var reasons: [CategoryReason: String] = [:]
         for input in try everything ? inputs.loadAll() : inputs.load(try Int64.fetchAll(db, sql: "SELECT id FROM mf_category_txn")) {
-            try CategoryTable.writeComputed(db, input.id, categorizer.assign(input))
+            try CategoryTable.writeComputed(db, input.id, categorizer.assign(input), reasons: &reasons)
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
     }

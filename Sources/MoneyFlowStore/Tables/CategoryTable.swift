@@ -100,9 +100,22 @@ enum CategoryTable {
 
     // MARK: The computed category
 
-    /// Writes transaction `id`'s computed category.
-    static func writeComputed(_ db: Database, _ id: Int64, _ a: CategoryAssignment) throws {
-        let reason = String(decoding: try reasonEncoder.encode(a.reason), as: UTF8.self)
+    /// Writes transaction `id`'s computed category. Nothing applying is the absence of a row
+    /// (most rows of a bank CSV): the pass writes nothing for them, readers see
+    /// ``CategoryReason/nothingApplies``. `reasons` caches the reasons' JSON across one pass
+    /// (a provider's or a rule's reason repeats on many rows).
+    static func writeComputed(_ db: Database, _ id: Int64, _ a: CategoryAssignment, reasons: inout [CategoryReason: String]) throws {
+        if a == .uncategorized {
+            try db.cachedStatement(sql: "DELETE FROM txn_category WHERE transaction_id = ?").execute(arguments: [id])
+            return
+        }
+        let reason: String
+        if let known = reasons[a.reason] {
+            reason = known
+        } else {
+            reason = String(decoding: try reasonEncoder.encode(a.reason), as: UTF8.self)
+            reasons[a.reason] = reason
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO txn_category(transaction_id, account, source, reason, split) VALUES (?, ?, ?, ?, ?)
@@ -122,24 +135,39 @@ enum CategoryTable {
     }
 
     /// Reads the computed category of one transaction at a time (for listings).
-    /// A store opened for reading before its upgrade to v12 has no categories (nil for all).
+    /// Reads the computed category of one transaction at a time (for listings); a transaction
+    /// without a row has nothing that applies (as in a store read before its v12 upgrade).
     struct Reader {
         let statement: Statement?
+        /// Each reason's JSON decoded once per listing.
+        private var reasons: [String: CategoryReason] = [:]
         init(_ db: Database) throws {
             statement =
                 try db.tableExists("txn_category")
                 ? db.cachedStatement(sql: "SELECT account, source, reason, split FROM txn_category WHERE transaction_id = ?") : nil
         }
-        func category(_ id: Int64, currency: String) throws -> TransactionCategory? {
-            guard let statement, let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        mutating func category(_ id: Int64, currency: String) throws -> TransactionCategory {
+            guard let statement, let row = try Row.fetchOne(statement, arguments: [id]) else { return Self.nothing }
             let reasonJSON: String = row[2]
-            let reason = try? JSONDecoder().decode(CategoryReason.self, from: Data(reasonJSON.utf8))
+            let reason: CategoryReason?
+            if let known = reasons[reasonJSON] {
+                reason = known
+            } else {
+                reason = try? JSONDecoder().decode(CategoryReason.self, from: Data(reasonJSON.utf8))
+                reasons[reasonJSON] = reason
+            }
             let split = try (row[3] as String?).map { try CategoryTable.decodeSplit($0, transactionID: id, currency: currency) }
             return TransactionCategory(
                 account: row[0], source: row[1], reasonJSON: reasonJSON, reasonKind: reason?.kind ?? "nothing-applies",
                 reasonText: reason?.text ?? "",
                 split: split?.parts.map { TransactionCategory.Part(account: $0.account, amount: $0.amount) } ?? [])
         }
+
+        static let nothing: TransactionCategory = {
+            let r = CategoryReason.nothingApplies
+            let json = (try? reasonEncoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return TransactionCategory(account: nil, source: CategorySource.none.rawValue, reasonJSON: json, reasonKind: r.kind, reasonText: r.text)
+        }()
     }
 
     private static let reasonEncoder: JSONEncoder = {
