@@ -166,7 +166,8 @@ enum CategoryTable {
         static let nothing: TransactionCategory = {
             let r = CategoryReason.nothingApplies
             let json = (try? reasonEncoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            return TransactionCategory(account: nil, source: CategorySource.none.rawValue, reasonJSON: json, reasonKind: r.kind, reasonText: r.text)
+            return TransactionCategory(
+                account: nil, source: CategorySource.none.rawValue, reasonJSON: json, reasonKind: r.kind, reasonText: r.text)
         }()
     }
 
