@@ -116,7 +116,7 @@ import Testing
         ),
         (
             "[[rule]]\ncategory = \"Expenses:X\"\nsource = \"plad\"\n",
-            "rules.toml: rule 1: unknown source 'plad' (did you mean 'plaid'?) (one of cmb-pdf, cmb-csv, plaid, csv, ofx)"
+            "rules.toml: rule 1: unknown source 'plad' (did you mean 'plaid'?) (one of cmb-pdf, cmb-csv, plaid, csv, ofx, alipay, wechat)"
         ),
         (
             "[[rule]]\ncategory = \"Expenses:X\"\namount_min = \"10\"\namount_max = \"5\"\n",
