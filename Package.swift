@@ -89,6 +89,9 @@ let package = Package(
                 // view implements the engine's AliasLedgerView (StoreLedgerView+Aliases). The
                 // engine itself never imports the store.
                 "MoneyFlowReconcile",
+                // The categoriser, which every write runs on the transactions it touched
+                // (Passes/CategoryPass): the pure library, no formats.
+                "MoneyFlowCategories",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API of the SQLite that GRDB links, for the bulk write path.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -48,6 +48,8 @@ public struct LedgerTransaction: Sendable, Hashable, Codable {
     public var transfer: TransferLink? = nil
     /// Possible other legs offered for review (never linked without the user).
     public var transferCandidates: [TransferLink] = []
+    /// The computed category (the store's `txn_category`; nil before the store categorised it).
+    public var assignedCategory: TransactionCategory? = nil
     public init(
         id: Int64, accountID: Int64, account: String, date: LocalDate, amount: Money, description: String,
         counterparty: String?, note: String?, balance: Money?, category: String?, pending: Bool,

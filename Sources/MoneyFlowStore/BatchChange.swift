@@ -34,6 +34,9 @@ enum BatchChange: Equatable {
     case accountCurrency(accountID: Int64, currency: String)
     /// An import set the account's balances: the balances before.
     case accountBalance(accountID: Int64, before: AccountBalance)
+    /// A categorize batch set the user's category decision of this transaction: the decision
+    /// before (nil: the user had not decided).
+    case categoryDecision(transactionID: Int64, before: CategoryTable.StoredDecision?)
 
     /// The stored names of the kinds.
     enum Kind: String, CaseIterable {
@@ -42,6 +45,7 @@ enum BatchChange: Equatable {
         case mergeInto = "merge_into", mergeFrom = "merge_from"
         case accountCreated = "account_created", accountKey = "account_key", accountCurrency = "account_currency"
         case accountBalance = "account_balance"
+        case categoryDecision = "category_decision"
     }
 
     /// An account's balance columns (`current_balance_minor`, `available_balance_minor`,
@@ -66,6 +70,7 @@ enum BatchChange: Equatable {
         case .accountKey: return .accountKey
         case .accountCurrency: return .accountCurrency
         case .accountBalance: return .accountBalance
+        case .categoryDecision: return .categoryDecision
         }
     }
 
@@ -82,6 +87,7 @@ enum BatchChange: Equatable {
         case .accountCurrency(let id, let currency): return ("\(id)|\(currency)", nil)
         case .accountBalance(let id, let b):
             return (String(id), "\(b.current.map(String.init) ?? "null")|\(b.available.map(String.init) ?? "null")|\(b.currency ?? "")")
+        case .categoryDecision(let id, let before): return (String(id), try before.map(Self.json))
         }
     }
 
@@ -119,6 +125,9 @@ enum BatchChange: Equatable {
                 before: AccountBalance(
                     current: Int64(parts[0]), available: parts.count > 1 ? Int64(parts[1]) : nil,
                     currency: parts.count > 2 && !parts[2].isEmpty ? parts[2] : nil))
+        case .categoryDecision:
+            self = .categoryDecision(
+                transactionID: try id(target), before: old == nil ? nil : try decoded(CategoryTable.StoredDecision.self))
         }
     }
 

@@ -65,6 +65,12 @@ struct BatchUndo {
             case .accountCurrency(let a, let c): currenciesAdded.append((a, c))
             case .accountBalance(let a, let b):
                 try AccountTable.setBalance(db, a, b)
+            case .categoryDecision(let t, let before):
+                // The user's decision before this categorize batch; a transaction an undo
+                // removed meanwhile has no decision to restore.
+                if try Int64.fetchOne(db, sql: "SELECT id FROM txn WHERE id = ?", arguments: [t]) != nil {
+                    try CategoryTable.setDecision(db, t, before, at: PlanApplier.timestamp(date))
+                }
             }
         }
         result.recordsKept = try handOverConfirmedRecords()

@@ -222,6 +222,7 @@ struct PlanApplier {
     /// field the user already edited on `to` wins): an edit survives relinks of its records.
     static func moveEditsIfEmptied(_ db: Database, from: Int64, to: Int64) throws {
         guard from != to, try LinkTable.recordCount(ofTransaction: from, db) == 0 else { return }
+        try CategoryTable.moveDecision(db, from: from, to: to)
         guard let edits = try TransactionTable.userFields(db, from) else { return }
         try TransactionTable.fillUserFields(db, to, edits)
         try TransactionTable.clearUserFields(db, from)

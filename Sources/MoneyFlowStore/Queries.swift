@@ -67,6 +67,7 @@ enum Queries {
                 \(order), r.id
                 """, arguments: StatementArguments(args))
         let transfers = try TransferQueries.links(db)
+        var categories = try CategoryTable.Reader(db)
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending: (id: Int64, source: LedgerSource)?
         if let r = try srcs.next() { pending = (r["transaction_id"], RecordTable.source(r)) }
@@ -89,6 +90,7 @@ enum Queries {
                 sources: sources)
             t.transfer = transfers.linked[id]
             t.transferCandidates = transfers.review[id] ?? []
+            t.assignedCategory = try categories.category(id, currency: currency)
             try body(t)
         }
     }

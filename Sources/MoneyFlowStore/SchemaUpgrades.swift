@@ -102,6 +102,16 @@ enum SchemaUpgrades {
                                   WHERE json_extract(j.value, '$.factor') = 'carried');
                     """)
         }
+        // Categories (#27): the user's decisions, the computed category of every transaction
+        // (derived after every write by CategoryPass) and the rules and mapping it uses.
+        // Every existing transaction is categorised once here, by the pass's own code.
+        m.registerMigration("v12-categories") { db in
+            try CategoryTable.create(db)
+            try CategorySettingTable.create(db)
+            try CategoryPass.track(db)
+            try db.execute(sql: "INSERT INTO mf_category_all(one) VALUES (1)")
+            try CategoryPass.settle(db)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

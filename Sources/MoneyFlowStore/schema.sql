@@ -40,6 +40,10 @@ CREATE TABLE batch_warning (
   batch_id INTEGER NOT NULL REFERENCES batch(id) ON DELETE CASCADE,
   seq INTEGER NOT NULL, message TEXT NOT NULL,
   PRIMARY KEY (batch_id, seq)) WITHOUT ROWID;
+CREATE TABLE category_decision (
+  transaction_id INTEGER PRIMARY KEY,
+  account TEXT NOT NULL, split TEXT, decided_at TEXT NOT NULL);
+CREATE TABLE category_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE kept_edit (
   account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
   user_description TEXT, user_counterparty TEXT, user_note TEXT,
@@ -127,6 +131,9 @@ user_description TEXT, user_counterparty TEXT, user_note TEXT,
 created_batch_id INTEGER NOT NULL REFERENCES batch(id),
 sort_key INTEGER NOT NULL);
 CREATE INDEX txn_by_account_date ON txn(account_id, currency, date);
+CREATE TABLE txn_category (
+  transaction_id INTEGER PRIMARY KEY,
+  account TEXT, source TEXT NOT NULL, reason TEXT NOT NULL, split TEXT);
 CREATE TABLE user_decision (
   account_id INTEGER NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
   transaction_id INTEGER,

@@ -167,18 +167,29 @@ struct TransactionsCommand: ParsableCommand {
         case .table:
             let cut = wideOption.cells
             var t = TextTable(
-                ["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources"],
-                align: [.right, .left, .left, .right, .left, .left, .left, .right, .left])
+                ["id", "account", "date", "amount", "cur", "description", "counterparty", "balance", "sources", "category"],
+                align: [.right, .left, .left, .right, .left, .left, .left, .right, .left, .left])
             for x in txs {
                 t.add([
                     String(x.id), x.account, x.date.iso, x.amount.decimalString, x.amount.currency,
                     cut(x.description, 28) + (x.pending ? " (pending)" : "") + (x.status == "void" ? " (void)" : ""),
                     cut(x.counterparty ?? "", 28), x.balance?.decimalString ?? "",
                     x.sources.map { $0.kind.rawValue + (all && $0.state != "active" ? "(\($0.state))" : "") }.joined(separator: ","),
+                    Self.categoryCell(x.assignedCategory),
                 ])
             }
             printOut(t.render())
         }
+    }
+}
+
+extension TransactionsCommand {
+    /// The table's category: the account with its source (`Expenses:Food (rule)`), the parts
+    /// of a split, or `-` when nothing applies.
+    static func categoryCell(_ c: TransactionCategory?) -> String {
+        guard let c, let account = c.account else { return "-" }
+        if !c.split.isEmpty { return c.split.map { "\($0.account) \($0.amount.decimalString)" }.joined(separator: ", ") + " (user)" }
+        return "\(account) (\(c.source))"
     }
 }
 

@@ -26,7 +26,7 @@ struct MoneyFlowCommand: AsyncParsableCommand {
             ImportCommand.self, RunCommand.self, AccountsCommand.self, TransactionsCommand.self, BatchesCommand.self,
             UndoCommand.self, ProfilesCommand.self, ReconcileCommand.self, ReviewCommand.self, TransfersCommand.self,
             LinkCommand.self, UnlinkCommand.self, EditCommand.self, ExportCommand.self, PlaidCommand.self, ServeCommand.self,
-            UsersCommand.self, MigrateCommand.self,
+            UsersCommand.self, MigrateCommand.self, CategorizeCommand.self, RecategorizeCommand.self, RulesCommand.self,
         ])
 
     /// Runs the command line, mapping errors to one line on stderr and exit codes 1 / 2.

@@ -27,6 +27,8 @@ enum CLI {
         #expect(!array.isEmpty)
         let keys: Set<String> = [
             "id", "account", "date", "amount", "currency", "description", "counterparty", "note", "balance", "pending", "sources",
+            // Added by categories (#27).
+            "category", "category_source", "category_reason",
         ]
         for t in array {
             #expect(Set(t.keys) == keys)

@@ -10,7 +10,9 @@ struct OpenAPIValidatorTests {
          "description": "快捷支付", "counterparty": "上海公共交通卡股份有限公司", "note": null,
          "balance": "16852.17", "pending": false,
          "sources": [{"id": 40, "kind": "cmb-pdf", "external_id": null, "file": "statement.zip",
-                      "line": null, "page": 1, "row": 2}]}
+                      "line": null, "page": 1, "row": 2}],
+         "category": "Expenses:Transport:PublicTransit", "category_source": "rule",
+         "category_reason": {"kind": "rule", "text": "rule 2 \\"metro\\""}}
         """
 
     /// The README's example transaction with `edit` applied to its text.

@@ -28,6 +28,9 @@ import Testing
         ("row", #"{"table":"review","columns":["record_id"],"values":[12]}"#, nil),
         ("merge_into", "3", nil), ("merge_from", "4", nil), ("account_created", "3", nil), ("account_key", "csv:bank/checking", nil),
         ("account_currency", "3|USD", nil), ("account_balance", "3", "12345|null|USD"), ("account_balance", "3", "null|null|"),
+        ("category_decision", "7", #"{"account":"Expenses:Food"}"#),
+        ("category_decision", "7", #"{"account":"Expenses:Food","split":"[[\"Expenses:Food\",\"-400\"],[\"Expenses:Home\",\"-799\"]]"}"#),
+        ("category_decision", "8", nil),
     ]
 
     /// Every kind reads back from its stored text and writes the same text again.

@@ -196,6 +196,7 @@ struct ExportJournal {
 
     static func counterAccount(_ t: LedgerTransaction, name: (Int64, String) -> String) -> String {
         if let link = t.transfer { return name(link.otherAccountID, link.otherAccount) }
+        if let category = t.assignedCategory?.account { return category }
         if t.amount.minorUnits == 0 { return AccountNaming.equity }
         if let c = t.category?.uppercased(), c.contains("TRANSFER") { return AccountNaming.equity }
         return t.amount.minorUnits < 0 ? AccountNaming.expenses : AccountNaming.income
@@ -368,7 +369,9 @@ struct ExportJournal {
             currencyAll.formUnion(openCurrencies[n]!)
         }
         var firstUse: [String: LocalDate] = [:]
-        for e in entries { firstUse[e.counterAccount] = min(firstUse[e.counterAccount] ?? e.tx.date, e.tx.date) }
+        for e in entries {
+            for p in counterPostings(e) { firstUse[p.account] = min(firstUse[p.account] ?? e.tx.date, e.tx.date) }
+        }
         for o in Array(openings.values) + billed.adjustments {
             firstUse[AccountNaming.openingBalances] = min(firstUse[AccountNaming.openingBalances] ?? o.date, o.date)
         }

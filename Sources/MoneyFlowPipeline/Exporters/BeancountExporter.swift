@@ -5,8 +5,10 @@ import MoneyFlowCore
 ///
 /// - one `open` per account, dated at its first exported transaction, with its currencies;
 /// - one transaction per ledger transaction (`!` when pending): the account leg with the exact
-///   amount and a balancing leg to `Expenses:Uncategorized` (money out), `Income:Uncategorized`
-///   (money in) or `Equity:Uncategorized` (zero amounts, transfers a provider categorised);
+///   amount and a balancing leg to its category's account (one leg per part of a split, see
+///   ``ExportJournal/counterPostings(_:)``), else `Expenses:Uncategorized` (money out),
+///   `Income:Uncategorized` (money in) or `Equity:Uncategorized` (zero amounts, transfers a
+///   provider categorised);
 /// - a transfer between two own accounts as one transaction with both accounts' postings
 ///   (`transfer` metadata names both ids; see ``ExportJournal/foldTransfers(_:)``); across
 ///   currencies the second posting carries the first's amount as its total price (`@@`);
@@ -60,7 +62,9 @@ public enum BeancountExporter {
                 if let p = e.partner {
                     out.append("  \(p.account)  \(p.tx.amount.decimalString) \(p.tx.amount.currency)" + ExportJournal.totalCost(of: p.tx, against: t))
                 } else {
-                    out.append("  \(e.counterAccount)  \(ExportJournal.negatedText(t.amount)) \(t.amount.currency)")
+                    for p in ExportJournal.counterPostings(e) {
+                        out.append("  \(p.account)  \(ExportJournal.negatedText(p.amount)) \(p.amount.currency)")
+                    }
                 }
                 if let b = e.assertion, e.assertionInBeancount { out += ["", balance(e.account, t.date, b)] }
             case .balance(let b):

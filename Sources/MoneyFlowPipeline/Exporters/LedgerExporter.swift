@@ -7,7 +7,8 @@ import MoneyFlowCore
 /// one transaction per ledger transaction, `YYYY-MM-DD [!] payee | description` (`!` when
 /// pending), the account posting with the exact amount and, when it is the day's last row of
 /// its currency carrying a statement balance, a balance assertion `= 123.45 CNY`; then the
-/// balancing posting (`Expenses:`/`Income:`/`Equity:Uncategorized`), or for a transfer between
+/// balancing posting to its category's account (one per part of a split), else
+/// `Expenses:`/`Income:`/`Equity:Uncategorized`, or for a transfer between
 /// own accounts the other account's posting (dated `; date:` when its leg is on another day;
 /// across currencies with the first posting's amount as its total cost, `@@`). `moneyflow-id`,
 /// `sources`, `external-id` and `category` are tags in comment lines. Opening balances are
@@ -59,7 +60,7 @@ public enum LedgerExporter {
                         posting(p.account, p.tx.amount) + ExportJournal.totalCost(of: p.tx, against: t)
                             + (p.tx.date != t.date ? "  ; date: \(p.tx.date.iso)" : ""))
                 } else {
-                    out.append(posting(e.counterAccount, t.amount, negated: true))
+                    for p in ExportJournal.counterPostings(e) { out.append(posting(p.account, p.amount, negated: true)) }
                 }
             case .balance(let b):
                 // A transfer's other leg carried this day's closing balance: asserted here, in

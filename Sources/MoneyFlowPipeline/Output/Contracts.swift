@@ -42,10 +42,30 @@ public enum Contracts {
                         return .object(f)
                     })
             ))
+        // The computed category (#27): `category` is the ledger account (null: nothing applies);
+        // with `--all` the existing `category` key keeps the provider's word (a contract), and
+        // the account is `category_account`. `category_reason` is its `kind` word and
+        // its `text` line.
+        let c = t.assignedCategory
+        fields.append((includeState ? "category_account" : "category", .string(c?.account)))
+        fields.append(("category_source", .string(c?.source ?? "none")))
+        fields.append(("category_reason", categoryReason(c)))
+        if let c, !c.split.isEmpty {
+            fields.append(
+                (
+                    "category_split",
+                    .array(c.split.map { .object([("account", .string($0.account)), ("amount", .string($0.amount.decimalString))]) })
+                ))
+        }
         // Only on transfer legs, so every other transaction reads as before.
         if let link = t.transfer { fields.append(("transfer", transferLink(link))) }
         if !t.transferCandidates.isEmpty { fields.append(("transfer_candidates", .array(t.transferCandidates.map(transferLink)))) }
         return .object(fields)
+    }
+
+    /// `category_reason`: `{"kind": "rule", "text": "rule 1 \"rent\""}` (kinds: README "JSON contracts").
+    static func categoryReason(_ c: TransactionCategory?) -> JSONOutput {
+        .object([("kind", .string(c?.reasonKind ?? "nothing-applies")), ("text", .string(c?.reasonText ?? "not categorised yet"))])
     }
 
     /// One element of `transfers --format json`: both legs, who decided, and why. For a dry

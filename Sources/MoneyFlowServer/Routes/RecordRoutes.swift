@@ -24,7 +24,17 @@ struct RecordRoutes {
             let edit = try await JSONBody.decode(EditBody.self, request, context)
             let edited = try await ledgers.exclusive(user, "an edit") { store in
                 _ = try await Self.existing(id, in: store)
-                try await store.editTransaction(id, description: edit.description, counterparty: edit.counterparty, note: edit.note)
+                // `moneyflow categorize`: a batch of its own (undone by POST /v1/batches/{id}/undo like any batch).
+                // A category the store refuses (not an account name, parts that do not sum up) is
+                // the request's error; it is checked first, so a refused request changes nothing.
+                if let choice = edit.categoryChoice {
+                    do { _ = try await store.perform { try $0.categorize([id], choice) } } catch let e as StoreError where !e.isNotFound {
+                        throw APIError.badRequest(e.message)
+                    }
+                }
+                if edit.description != nil || edit.counterparty != nil || edit.note != nil {
+                    try await store.editTransaction(id, description: edit.description, counterparty: edit.counterparty, note: edit.note)
+                }
                 return try await Self.existing(id, in: store)
             }
             return JSONResponse.make(Contracts.transaction(edited))
@@ -65,15 +75,30 @@ struct RecordRoutes {
     }
 }
 
-/// `PATCH /v1/transactions/{id}`: the user's own texts (`moneyflow edit`), at least one.
+/// `PATCH /v1/transactions/{id}`: the user's own texts (`moneyflow edit`) and category
+/// (`moneyflow categorize`: an account, or split parts `ACCOUNT:AMOUNT` / `ACCOUNT:rest`), at least one.
 struct EditBody: RequestBody {
     var description: String?
     var counterparty: String?
     var note: String?
-    enum CodingKeys: String, CodingKey, CaseIterable { case description, counterparty, note }
-    static let shape = #"send a JSON object with any of "description": "...", "counterparty": "...", "note": "...""#
+    var category: String?
+    var categorySplit: [String]?
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case description, counterparty, note, category
+        case categorySplit = "category_split"
+    }
+    static let shape =
+        #"send a JSON object with any of "description": "...", "counterparty": "...", "note": "...", "category": "Expenses:...", "category_split": ["Expenses:A:40.00", "Expenses:B:rest"]"#
     func validate() throws {
-        if description == nil && counterparty == nil && note == nil { throw APIError.badRequest(Self.shape) }
+        if description == nil && counterparty == nil && note == nil && category == nil && categorySplit == nil {
+            throw APIError.badRequest(Self.shape)
+        }
+        if category != nil && categorySplit != nil { throw APIError.badRequest("send either \"category\" or \"category_split\", not both") }
+    }
+
+    var categoryChoice: LedgerStore.CategoryChoice? {
+        if let category { return .account(category) }
+        return categorySplit.map { .split($0) }
     }
 }
 

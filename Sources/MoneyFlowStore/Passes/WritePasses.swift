@@ -11,11 +11,14 @@ import GRDB
 ///    chosen from the records that support it, for every transaction whose records changed.
 /// 2. ``TransferPass``: the transfers and review pairs of every transaction the write touched
 ///    (noted by ``TransferTables/track(_:)``), including those the merged view just changed.
+/// 3. ``CategoryPass``: the computed category of every transaction the write touched (or of
+///    all, when the user's decisions or the category settings changed).
 enum WritePasses {
     /// Before the write's own changes: starts noting what it changes.
     static func begin(_ db: Database) throws {
         try MergedViewPass.track(db)
         try TransferTables.track(db)
+        try CategoryPass.track(db)
     }
 
     /// After the write's own changes, before it commits. `beforeTransfers` runs between the
@@ -24,5 +27,6 @@ enum WritePasses {
         try MergedViewPass.settle(db)
         try beforeTransfers?()
         try TransferPass.settle(db)
+        try CategoryPass.settle(db)
     }
 }

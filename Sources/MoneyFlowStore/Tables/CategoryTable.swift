@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import MoneyFlowCategories
+import MoneyFlowCore
+
+/// The owner of the category tables (migration v12):
+///
+/// - `category_decision`: the user's own decision per transaction (`moneyflow categorize`), one
+///   account or a split (JSON parts). Nothing but the user writes it; it wins over every other
+///   source and moves with the transaction's records when a relink empties the transaction.
+/// - `txn_category`: the computed category of every transaction (account, source, reason JSON,
+///   split JSON), derived by ``CategoryPass`` after every write, like the merged view.
+enum CategoryTable {
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE category_decision (
+                  transaction_id INTEGER PRIMARY KEY,
+                  account TEXT NOT NULL, split TEXT, decided_at TEXT NOT NULL);
+                CREATE TABLE txn_category (
+                  transaction_id INTEGER PRIMARY KEY,
+                  account TEXT, source TEXT NOT NULL, reason TEXT NOT NULL, split TEXT);
+                """)
+    }
+
+    // MARK: The user's decisions
+
+    /// A decision as stored (`split` as JSON), the text a categorize batch keeps for undo.
+    struct StoredDecision: Codable, Equatable {
+        var account: String
+        var split: String?
+    }
+
+    /// Every decision, by transaction id order.
+    static func decisions(_ db: Database) throws -> [CategoryDecision] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.transaction_id, d.account, d.split, t.currency FROM category_decision d JOIN txn t ON t.id = d.transaction_id
+                ORDER BY d.transaction_id
+                """
+        ).map { row in
+            let id: Int64 = row[0]
+            if let text: String = row[2] {
+                return CategoryDecision(transactionID: id, split: try decodeSplit(text, transactionID: id, currency: row[3]))
+            }
+            return CategoryDecision(transactionID: id, account: row[1])
+        }
+    }
+
+    /// Transaction `id`'s decision as stored, nil when the user has not decided.
+    static func storedDecision(_ db: Database, _ id: Int64) throws -> StoredDecision? {
+        try Row.fetchOne(db, sql: "SELECT account, split FROM category_decision WHERE transaction_id = ?", arguments: [id]).map {
+            StoredDecision(account: $0[0], split: $0[1])
+        }
+    }
+
+    /// Sets (or with nil removes) transaction `id`'s decision.
+    static func setDecision(_ db: Database, _ id: Int64, _ d: StoredDecision?, at timestamp: String) throws {
+        guard let d else {
+            try db.execute(sql: "DELETE FROM category_decision WHERE transaction_id = ?", arguments: [id])
+            return
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO category_decision(transaction_id, account, split, decided_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(transaction_id) DO UPDATE SET account = excluded.account, split = excluded.split, decided_at = excluded.decided_at
+                """, arguments: [id, d.account, d.split, timestamp])
+    }
+
+    /// When a relink empties transaction `from` into `to`, its decision goes with its records
+    /// (a decision the user already made on `to` wins).
+    static func moveDecision(_ db: Database, from: Int64, to: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO category_decision(transaction_id, account, split, decided_at)
+                SELECT ?, account, split, decided_at FROM category_decision WHERE transaction_id = ?
+                ON CONFLICT(transaction_id) DO NOTHING;
+                DELETE FROM category_decision WHERE transaction_id = ?;
+                """, arguments: [to, from, from])
+    }
+
+    static func encodeSplit(_ split: CategorySplit) throws -> String {
+        let parts = split.parts.map { [$0.account, String($0.amount.minorUnits)] }
+        return String(decoding: try JSONEncoder().encode(parts), as: UTF8.self)
+    }
+
+    /// A stored split (`[[account, minor units], ...]`) of transaction `id`, checked again
+    /// against the transaction's amount by the caller's split constructor.
+    static func decodeSplit(_ text: String, transactionID id: Int64, currency: String) throws -> CategorySplit {
+        guard let pairs = try? JSONDecoder().decode([[String]].self, from: Data(text.utf8)),
+            pairs.allSatisfy({ $0.count == 2 && Int64($0[1]) != nil })
+        else { throw StoreError("unreadable category split of transaction \(id): \(text)") }
+        let parts = pairs.map { CategorySplit.Part(account: $0[0], amount: Money(minorUnits: Int64($0[1])!, currency: currency)) }
+        let total = Money(minorUnits: parts.reduce(0) { $0 + $1.amount.minorUnits }, currency: currency)
+        do { return try CategorySplit(parts: parts, total: total) } catch {
+            throw StoreError("category split of transaction \(id): \(error.description)")
+        }
+    }
+
+    // MARK: The computed category
+
+    /// Writes transaction `id`'s computed category. Nothing applying is the absence of a row
+    /// (most rows of a bank CSV): the pass writes nothing for them, readers see
+    /// ``CategoryReason/nothingApplies``. `reasons` caches the reasons' JSON across one pass
+    /// (a provider's or a rule's reason repeats on many rows).
+    static func writeComputed(_ db: Database, _ id: Int64, _ a: CategoryAssignment, reasons: inout [CategoryReason: String]) throws {
+        if a == .uncategorized {
+            try db.cachedStatement(sql: "DELETE FROM txn_category WHERE transaction_id = ?").execute(arguments: [id])
+            return
+        }
+        let reason: String
+        if let known = reasons[a.reason] {
+            reason = known
+        } else {
+            reason = String(decoding: try reasonEncoder.encode(a.reason), as: UTF8.self)
+            reasons[a.reason] = reason
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO txn_category(transaction_id, account, source, reason, split) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(transaction_id) DO UPDATE SET account = excluded.account, source = excluded.source,
+                  reason = excluded.reason, split = excluded.split
+                """
+        ).execute(arguments: [id, a.account, a.source.rawValue, reason, try a.split.map(encodeSplit)])
+    }
+
+    /// Forgets the computed category and the decision of transactions that no longer exist.
+    static func dropDeleted(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM txn_category WHERE NOT EXISTS (SELECT 1 FROM txn t WHERE t.id = txn_category.transaction_id);
+                DELETE FROM category_decision WHERE NOT EXISTS (SELECT 1 FROM txn t WHERE t.id = category_decision.transaction_id);
+                """)
+    }
+
+    /// Reads the computed category of one transaction at a time (for listings).
+    /// Reads the computed category of one transaction at a time (for listings); a transaction
+    /// without a row has nothing that applies (as in a store read before its v12 upgrade).
+    struct Reader {
+        let statement: Statement?
+        /// Each reason's JSON decoded once per listing.
+        private var reasons: [String: CategoryReason] = [:]
+        init(_ db: Database) throws {
+            statement =
+                try db.tableExists("txn_category")
+                ? db.cachedStatement(sql: "SELECT account, source, reason, split FROM txn_category WHERE transaction_id = ?") : nil
+        }
+        mutating func category(_ id: Int64, currency: String) throws -> TransactionCategory {
+            guard let statement, let row = try Row.fetchOne(statement, arguments: [id]) else { return Self.nothing }
+            let reasonJSON: String = row[2]
+            let reason: CategoryReason?
+            if let known = reasons[reasonJSON] {
+                reason = known
+            } else {
+                reason = try? JSONDecoder().decode(CategoryReason.self, from: Data(reasonJSON.utf8))
+                reasons[reasonJSON] = reason
+            }
+            let split = try (row[3] as String?).map { try CategoryTable.decodeSplit($0, transactionID: id, currency: currency) }
+            return TransactionCategory(
+                account: row[0], source: row[1], reasonJSON: reasonJSON, reasonKind: reason?.kind ?? "nothing-applies",
+                reasonText: reason?.text ?? "",
+                split: split?.parts.map { TransactionCategory.Part(account: $0.account, amount: $0.amount) } ?? [])
+        }
+
+        static let nothing: TransactionCategory = {
+            let r = CategoryReason.nothingApplies
+            let json = (try? reasonEncoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return TransactionCategory(
+                account: nil, source: CategorySource.none.rawValue, reasonJSON: json, reasonKind: r.kind, reasonText: r.text)
+        }()
+    }
+
+    private static let reasonEncoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+}
