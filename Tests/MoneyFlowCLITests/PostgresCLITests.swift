@@ -152,7 +152,7 @@ struct PostgresCLITests {
         #expect(all.count > 500, "the samples give \(all.count) transactions")
         #expect(
             Set(all.flatMap { ($0["sources"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String } }) == [
-                "cmb-pdf", "cmb-csv", "csv", "ofx", "plaid",
+                "cmb-pdf", "cmb-csv", "csv", "ofx", "plaid", "alipay", "wechat",
             ])
 
         // Importing everything again adds nothing on PostgreSQL, exactly as on SQLite.
