@@ -120,7 +120,8 @@ extension BatchUndo {
                     INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, \(columns.joined(separator: ", ")), kept_at)
                     VALUES (?, ?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")), ?)
                     """,
-                arguments: StatementArguments([r.accountKey, r.kind, r.fingerprint] + edit.fields + decision + [PlanApplier.timestamp(date)]))
+                arguments: StatementArguments(
+                    [r.accountKey, r.kind, r.fingerprint] + edit.fields + decision + [PlanApplier.timestamp(date)]))
         }
     }
 }

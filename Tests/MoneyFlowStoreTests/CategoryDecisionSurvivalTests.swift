@@ -24,7 +24,8 @@ import Testing
     func decided(_ store: LedgerStore) throws -> [Int64: String] {
         var out: [Int64: String] = [:]
         for t in try store.transactions(includeAll: true) where t.assignedCategory?.source == "user" {
-            out[t.id] = (t.assignedCategory?.split.map { "\($0.account)=\($0.amount.decimalString)" } ?? []).joined(separator: " ")
+            out[t.id] =
+                (t.assignedCategory?.split.map { "\($0.account)=\($0.amount.decimalString)" } ?? []).joined(separator: " ")
                 + (t.assignedCategory?.account ?? "")
         }
         return out
@@ -55,7 +56,7 @@ import Testing
         #expect(try transaction(store, day: 3).assignedCategory?.source != "user")
     }
 
-    @Test(arguments: StoreKind.testable) func aDecisionMadeSinceWinsOverTheKeptOne(_ kind: StoreKind) throws {
+    @Test(arguments: StoreKind.testable) func aKeptDecisionComesBackOnceAndALaterOneStays(_ kind: StoreKind) throws {
         let (store, _) = try freshStore(kind)
         let a = try importDays(store, 0..<3, name: "a.csv")
         try store.categorize([try transaction(store, day: 1).id], .account("Expenses:Old"))

@@ -42,9 +42,12 @@ import Testing
         let st = Self.statement(
             "acct-\(source.rawValue)", source,
             [
-                Self.row("acct-\(source.rawValue)", source, day: 0, minor: -3500, description: shop.0, counterparty: "张三", category: shop.1),
-                Self.row("acct-\(source.rawValue)", source, day: 1, minor: -3200, description: shop.0, counterparty: "张三", category: shop.1),
-                Self.row("acct-\(source.rawValue)", source, day: 2, minor: -50000, description: person.0, counterparty: "张三", category: person.1),
+                Self.row(
+                    "acct-\(source.rawValue)", source, day: 0, minor: -3500, description: shop.0, counterparty: "张三", category: shop.1),
+                Self.row(
+                    "acct-\(source.rawValue)", source, day: 1, minor: -3200, description: shop.0, counterparty: "张三", category: shop.1),
+                Self.row(
+                    "acct-\(source.rawValue)", source, day: 2, minor: -50000, description: person.0, counterparty: "张三", category: person.1),
             ])
         _ = try ImportService(store: store).apply(st, fileName: "a.csv", sha256: "a", options: FileImportOptions())
         let byDay = { (d: Int) in try #require(try store.transactions().first { $0.date == Self.start.adding(days: d) }) }
@@ -57,7 +60,10 @@ import Testing
         try store.categorize([try byDay(2).id], .account("Expenses:Family"))
         let next = Self.statement(
             "acct-\(source.rawValue)", source,
-            [Self.row("acct-\(source.rawValue)", source, day: 5, minor: -20000, description: person.0, counterparty: "张三", category: person.1)])
+            [
+                Self.row(
+                    "acct-\(source.rawValue)", source, day: 5, minor: -20000, description: person.0, counterparty: "张三", category: person.1)
+            ])
         _ = try ImportService(store: store).apply(next, fileName: "b.csv", sha256: "b", options: FileImportOptions())
         #expect(try byDay(5).assignedCategory?.account == "Expenses:Family")
     }

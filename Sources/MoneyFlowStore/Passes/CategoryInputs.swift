@@ -86,7 +86,9 @@ struct CategoryInputs {
             if let c = fields.category { input.providerCategories.append(c) }
             if fields.isPersonTransfer { input.counterpartyIsPerson = true }
         case .cmbPDF, .cmbCSV:
-            if let summary = text(r[3]), PersonTransfer.cmb(summary: summary, counterparty: text(r[2])) { input.counterpartyIsPerson = true }
+            if let summary = text(r[3]), PersonTransfer.cmb(summary: summary, counterparty: text(r[2])) {
+                input.counterpartyIsPerson = true
+            }
         case .csv, .ofx: break
         }
     }
