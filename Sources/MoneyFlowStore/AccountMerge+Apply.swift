@@ -24,6 +24,7 @@ extension AccountMerge {
         for (table, condition) in [
             ("txn", "account_id = ?"), ("link", ofFrom), ("review", ofFrom), ("record_confirmation", ofFrom), ("record", "account_id = ?"),
             ("user_decision", "transaction_id IN (SELECT id FROM txn WHERE account_id = ?)"),
+            ("category_decision", "transaction_id IN (SELECT id FROM txn WHERE account_id = ?)"),
         ] {
             try log.keep(table, where: condition, [fromID])
         }
@@ -32,6 +33,8 @@ extension AccountMerge {
             switch move {
             case .join(let t, _, _, _), .duplicate(let t):
                 try db.cachedStatement(sql: "INSERT INTO mf_merge_target(id) VALUES (?) ON CONFLICT DO NOTHING").execute(arguments: [t])
+                // A decision of an emptied transaction moves onto `t`: undo takes it off again.
+                try log.keep(RowImage.Key(table: "category_decision", columns: ["transaction_id"], values: [.integer(t)]))
             case .review: break
             }
         }

@@ -11,19 +11,24 @@ public struct UndoResult: Sendable, Equatable {
     public var recordsKept = 0
     /// Transactions deleted because no record supports them any more.
     public var transactionsRemoved = 0
-    /// Of those, transactions the user had edited: their edits are kept by the records'
-    /// identity and come back when those rows are imported again.
+    /// Of those, transactions the user had edited or categorised: their edits and category
+    /// decisions are kept by the records' identity and come back when those rows are imported again.
     public var editedTransactionsRemoved = 0
     /// Accounts given back by undoing a merge (`accounts merge`), with all they held.
     public var accountsRestored = 0
     public init() {}
 }
 
-/// The user's own fields of a transaction and the identities of the records behind it.
+/// The user's own fields and category decision of a transaction and the identities of the
+/// records behind it.
 struct KeptEdit {
-    /// The transaction's ``TransactionTable/userColumns``, in their order.
+    /// The transaction's ``TransactionTable/userColumns``, in their order (all nil if unedited).
     var fields: [String?]
+    /// The user's category decision (`moneyflow categorize`), nil when the user has not decided.
+    var decision: CategoryTable.StoredDecision?
     var records: [(accountKey: String, kind: String, fingerprint: String)]
+    /// The kept columns of `kept_edit` besides the records' identity and `kept_at`.
+    static let columns = TransactionTable.userColumns + CategoryTable.keptColumns
 }
 
 extension BatchUndo {
@@ -85,12 +90,13 @@ extension BatchUndo {
         ])
     }
 
-    /// User edits of the given transactions, with the identities of their records (read
-    /// before this batch's records are deleted).
+    /// User edits and category decisions of the given transactions, with the identities of
+    /// their records (read before this batch's records are deleted).
     func editsAtRisk(_ transactions: Set<Int64>) throws -> [Int64: KeptEdit] {
         var out: [Int64: KeptEdit] = [:]
         for t in transactions.sorted() {
-            guard let fields = try TransactionTable.userFields(db, t) else { continue }
+            let fields = try TransactionTable.userFields(db, t), decision = try CategoryTable.storedDecision(db, t)
+            guard fields != nil || decision != nil else { continue }
             let records = try Row.fetchAll(
                 db,
                 sql: """
@@ -98,33 +104,38 @@ extension BatchUndo {
                     JOIN account_key k ON k.account_id = r.account_id WHERE l.transaction_id = ?
                     """, arguments: [t]
             ).map { (accountKey: $0[0] as String, kind: $0[1] as String, fingerprint: $0[2] as String) }
-            out[t] = KeptEdit(fields: fields, records: records)
+            out[t] = KeptEdit(
+                fields: fields ?? TransactionTable.userColumns.map { _ in nil }, decision: decision, records: records)
         }
         return out
     }
 
-    /// Keeps a removed transaction's edit under its records' identities.
+    /// Keeps a removed transaction's edit and decision under its records' identities.
     func keep(_ edit: KeptEdit, at date: Date) throws {
+        let columns = KeptEdit.columns
+        let decision = edit.decision?.keptValues ?? CategoryTable.keptColumns.map { _ in nil }
         for r in edit.records {
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, \(TransactionTable.userColumns.joined(separator: ", ")), kept_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, \(columns.joined(separator: ", ")), kept_at)
+                    VALUES (?, ?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")), ?)
                     """,
-                arguments: StatementArguments([r.accountKey, r.kind, r.fingerprint] + edit.fields + [PlanApplier.timestamp(date)]))
+                arguments: StatementArguments(
+                    [r.accountKey, r.kind, r.fingerprint] + edit.fields + decision + [PlanApplier.timestamp(date)]))
         }
     }
 }
 
 extension PlanApplier {
-    /// Edits kept when an undo removed an edited transaction come back on the transaction that
-    /// now shows one of those records again (a field the user has set since is not overwritten).
+    /// Edits and category decisions kept when an undo removed an edited transaction come back
+    /// on the transaction that now shows one of those records again (a field or decision the
+    /// user has set since is not overwritten).
     func restoreKeptEdits(batchID: Int64) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM kept_edit)") == true else { return }
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT k.account_key, k.source_kind, k.fingerprint, k.user_description, k.user_counterparty, k.user_note, l.transaction_id
+                SELECT k.account_key, k.source_kind, k.fingerprint, \(KeptEdit.columns.map { "k." + $0 }.joined(separator: ", ")), l.transaction_id
                 FROM kept_edit k JOIN account_key ak ON ak.key = k.account_key
                 JOIN record r ON r.account_id = ak.account_id AND r.source_kind = k.source_kind AND r.fingerprint = k.fingerprint
                 JOIN link l ON l.record_id = r.id
@@ -132,6 +143,8 @@ extension PlanApplier {
                 """, arguments: [batchID])
         for row in rows {
             try TransactionTable.fillUserFields(db, row["transaction_id"], TransactionTable.userColumns.map { row[$0] as String? })
+            try CategoryTable.restoreKept(
+                db, row["transaction_id"], account: row["category_account"], split: row["category_split"], at: Self.timestamp(importedAt))
             try db.execute(
                 sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
                 arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])

@@ -112,6 +112,15 @@ enum SchemaUpgrades {
             try db.execute(sql: "INSERT INTO mf_category_all(one) VALUES (1)")
             try CategoryPass.settle(db)
         }
+        // A user's category decision is kept like the user's text edits (v5): when an undo
+        // removes the transaction, by its records' identity, and it comes back with those rows.
+        m.registerMigration("v13-kept-category-decisions") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE kept_edit ADD COLUMN category_account TEXT;
+                    ALTER TABLE kept_edit ADD COLUMN category_split TEXT;
+                    """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

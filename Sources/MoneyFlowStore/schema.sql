@@ -47,7 +47,7 @@ CREATE TABLE category_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHO
 CREATE TABLE kept_edit (
   account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
   user_description TEXT, user_counterparty TEXT, user_note TEXT,
-  kept_at TEXT NOT NULL,
+  kept_at TEXT NOT NULL, category_account TEXT, category_split TEXT,
   PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
 CREATE TABLE link (
   record_id INTEGER PRIMARY KEY REFERENCES record(id) ON DELETE CASCADE,

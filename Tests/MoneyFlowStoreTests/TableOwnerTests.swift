@@ -27,7 +27,7 @@ import Testing
             #expect(Set(list).isSubset(of: record), "\(list)")
         }
         #expect(Set(RecordTable.placeColumns).isSubset(of: try columns("record_confirmation")))
-        #expect(Set(TransactionTable.userColumns).isSubset(of: try columns("kept_edit")))
+        #expect(Set(TransactionTable.userColumns + CategoryTable.keptColumns).isSubset(of: try columns("kept_edit")))
         #expect(Set(AccountTable.balanceColumns).isSubset(of: try columns("account")))
     }
 }

@@ -7,7 +7,9 @@ import MoneyFlowCore
 /// pass made it a leg of a transfer between own accounts, and the texts and provider
 /// categories of its active records: a wallet record's counterparty, item and category (the
 /// real merchant, what was bought, 交易分类 / 交易类型), and Plaid's `merchant_name` and
-/// `personal_finance_category` read from the record's `raw`.
+/// `personal_finance_category` read from the record's `raw`; and whether any record says the
+/// money went to or came from a person (``PersonTransfer``: a WeChat 转账, an Alipay 转账红包, a
+/// Plaid P2P transfer, a CMB 转账汇款 to a personal name), which the learner keeps apart from shops.
 struct CategoryInputs {
     let db: Database
 
@@ -76,12 +78,18 @@ struct CategoryInputs {
             input.walletItem = input.walletItem ?? text(r[3])
             if let c = text(r[4]) {
                 input.providerCategories.append(ProviderCategory(taxonomy: kind == .alipay ? .alipay : .wechat, primary: c))
+                if PersonTransfer.wallet(kind, category: c) { input.counterpartyIsPerson = true }
             }
         case .plaid:
             guard let raw: String = r[5], let fields = PlaidRecordFields(raw: raw) else { return }
             input.plaidMerchant = input.plaidMerchant ?? fields.merchant
             if let c = fields.category { input.providerCategories.append(c) }
-        case .cmbPDF, .cmbCSV, .csv, .ofx: break
+            if fields.isPersonTransfer { input.counterpartyIsPerson = true }
+        case .cmbPDF, .cmbCSV:
+            if let summary = text(r[3]), PersonTransfer.cmb(summary: summary, counterparty: text(r[2])) {
+                input.counterpartyIsPerson = true
+            }
+        case .csv, .ofx: break
         }
     }
 

@@ -29,6 +29,8 @@ enum CategoryTable {
     struct StoredDecision: Codable, Equatable {
         var account: String
         var split: String?
+        /// The values of ``CategoryTable/keptColumns``.
+        var keptValues: [String?] { [account, split] }
     }
 
     /// Every decision, by transaction id order.
@@ -78,6 +80,27 @@ enum CategoryTable {
                 ON CONFLICT(transaction_id) DO NOTHING;
                 DELETE FROM category_decision WHERE transaction_id = ?;
                 """, arguments: [to, from, from])
+    }
+
+    /// The columns of `kept_edit` (v13) that keep a decision while an undo has removed its
+    /// transaction, in ``StoredDecision/keptValues`` order: it comes back with the records.
+    static let keptColumns = ["category_account", "category_split"]
+
+    /// A decision kept in `kept_edit` (``keptColumns`` values), restored on transaction `id` when
+    /// its records come back: a decision the user made on it since wins, and a split that no
+    /// longer sums to the transaction's amount (the rows joined another transaction) is left
+    /// out rather than booked wrong. Returns whether it was restored.
+    @discardableResult
+    static func restoreKept(_ db: Database, _ id: Int64, account: String?, split: String?, at timestamp: String) throws -> Bool {
+        guard let account, try storedDecision(db, id) == nil,
+            let amount = try Int64.fetchOne(db, sql: "SELECT amount_minor FROM txn WHERE id = ?", arguments: [id])
+        else { return false }
+        if let split {
+            let pairs = try? JSONDecoder().decode([[String]].self, from: Data(split.utf8))
+            guard pairs?.reduce(Int64(0), { $0 + (Int64($1.last ?? "") ?? 0) }) == amount else { return false }
+        }
+        try setDecision(db, id, StoredDecision(account: account, split: split), at: timestamp)
+        return true
     }
 
     static func encodeSplit(_ split: CategorySplit) throws -> String {

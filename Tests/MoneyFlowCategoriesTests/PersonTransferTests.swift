@@ -1,0 +1,49 @@
+import Foundation
+import MoneyFlowCore
+import Testing
+
+@testable import MoneyFlowCategories
+
+/// Which records are transfers to (or from) a person (``PersonTransfer``), source by source.
+@Suite struct PersonTransferTests {
+    @Test func walletTypesBetweenPeople() {
+        for t in ["转账", "微信红包", "微信红包（单发）", "群收款", "二维码收款"] { #expect(PersonTransfer.wallet(.wechat, category: t), "\(t)") }
+        for t in ["商户消费", "扫二维码付款", "零钱提现", "亲属卡交易"] { #expect(!PersonTransfer.wallet(.wechat, category: t), "\(t)") }
+        for t in ["转账红包", "亲友代付"] { #expect(PersonTransfer.wallet(.alipay, category: t), "\(t)") }
+        for t in ["餐饮美食", "转账"] { #expect(!PersonTransfer.wallet(.alipay, category: t), "\(t)") }
+        #expect(!PersonTransfer.wallet(.cmbCSV, category: "转账"))
+    }
+
+    @Test func cmbTransfersToAPersonalName() {
+        #expect(PersonTransfer.cmb(summary: "转账汇款", counterparty: "李昶乐"))
+        #expect(PersonTransfer.cmb(summary: "网联付款", counterparty: "张三"))
+        #expect(PersonTransfer.cmb(summary: "汇入汇款", counterparty: "欧阳 娜娜"))
+        #expect(PersonTransfer.cmb(summary: "网联收款", counterparty: "阿依·买买"))
+        // Not a transfer, not a personal name, or a company.
+        #expect(!PersonTransfer.cmb(summary: "快捷支付", counterparty: "张三"))
+        #expect(!PersonTransfer.cmb(summary: "跨行转账还款", counterparty: "张三"))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: nil))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: "张"))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: "深圳市腾讯计算机系统有限公司"))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: "招商银行"))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: "张三小店"))
+        #expect(!PersonTransfer.cmb(summary: "转账汇款", counterparty: "John Smith"))
+    }
+
+    @Test func plaidPersonToPersonTransfers() throws {
+        func fields(_ primary: String, _ detailed: String, _ types: [String]) throws -> PlaidRecordFields {
+            let object: [String: Any] = [
+                "personal_finance_category": ["primary": primary, "detailed": detailed],
+                "counterparties": types.map { ["name": "X", "type": $0] },
+            ]
+            let raw = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+            return try #require(PlaidRecordFields(raw: raw))
+        }
+        #expect(try fields("TRANSFER_OUT", "TRANSFER_OUT_TRANSFER_OUT_FROM_APPS", []).isPersonTransfer)
+        #expect(try fields("TRANSFER_IN", "TRANSFER_IN_OTHER_TRANSFER_IN", ["payment_app"]).isPersonTransfer)
+        #expect(!(try fields("TRANSFER_OUT", "TRANSFER_OUT_SAVINGS", ["financial_institution"]).isPersonTransfer))
+        #expect(!(try fields("TRANSFER_OUT", "TRANSFER_OUT_TRANSFER_OUT_FROM_APPS", ["payment_app", "merchant"]).isPersonTransfer))
+        #expect(!(try fields("FOOD_AND_DRINK", "FOOD_AND_DRINK_COFFEE", ["payment_app"]).isPersonTransfer))
+        #expect(PlaidRecordFields(raw: "{\"merchant_name\":\"Walmart\"}")?.isPersonTransfer == false)
+    }
+}
