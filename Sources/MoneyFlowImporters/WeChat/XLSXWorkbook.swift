@@ -94,15 +94,18 @@ public enum XLSXWorkbook {
         return (column - 1, row)
     }
 
+    /// Runs `delegate` over `data`; a parse error is the workbook's "damaged XML" failure.
+    static func parse(_ data: Data, with delegate: any XMLParserDelegate) throws {
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        if !parser.parse() { throw Failure(description: "damaged XML (\(parser.parserError.map { "\($0)" } ?? "parse error"))") }
+    }
+
     /// Collects every element's name and attributes (workbook, relationships).
     final class FlatReader: NSObject, XMLParserDelegate {
         var elements: [Element] = []
         var failure: Error?
-        func run(_ data: Data) throws {
-            let parser = XMLParser(data: data)
-            parser.delegate = self
-            if !parser.parse() { throw Failure(description: "damaged XML (\(parser.parserError.map { "\($0)" } ?? "parse error"))") }
-        }
+        func run(_ data: Data) throws { try XLSXWorkbook.parse(data, with: self) }
         func parser(
             _ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
         ) {
@@ -118,11 +121,7 @@ public enum XLSXWorkbook {
         private var inItem = false, inText = false, inPhonetic = false
         private var row = 0
         init(item: String) { self.item = item }
-        func run(_ data: Data) throws {
-            let parser = XMLParser(data: data)
-            parser.delegate = self
-            if !parser.parse() { throw Failure(description: "damaged XML (\(parser.parserError.map { "\($0)" } ?? "parse error"))") }
-        }
+        func run(_ data: Data) throws { try XLSXWorkbook.parse(data, with: self) }
         func parser(
             _ p: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]
         ) {
