@@ -9,18 +9,13 @@ enum AlipayPCRows {
     static func read(_ table: WalletTable, header: (index: Int, columns: [String: Int], names: [String]), file: String) throws
         -> ImportedStatement
     {
-        let holder = table.preambleValue("账号:", before: header.index) ?? table.preambleValue("账号：", before: header.index)
+        let holder = table.preambleValue(named: "账号", before: header.index)
         guard let holder else {
             throw ImportError(
                 .notAStatement, file: file, problem: "Alipay PC export without its 账号:[…] preamble line: cannot tell whose account it is")
         }
         var bill = WalletBill(platform: .alipay, holder: holder, file: file)
-        for r in table.rows[(header.index + 1)...] {
-            let row = WalletRow(r, names: header.names)
-            if row.isBlank { continue }
-            if row["交易号"].hasPrefix("---") { break } // the dashed line above the export's footer
-            try read(row, into: &bill)
-        }
+        for row in table.dataRows(after: header, footerColumn: "交易号") { try read(row, into: &bill) }
         var statement = bill.statement(importerID: "alipay")
         if !statement.records.isEmpty {
             statement.warnings.insert(

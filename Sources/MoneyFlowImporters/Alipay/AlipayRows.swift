@@ -18,18 +18,13 @@ enum AlipayRows {
     static func read(_ table: WalletTable, header: (index: Int, columns: [String: Int], names: [String]), file: String) throws
         -> ImportedStatement
     {
-        let holder = table.preambleValue("支付宝账户：", before: header.index) ?? table.preambleValue("支付宝账户:", before: header.index)
+        let holder = table.preambleValue(named: "支付宝账户", before: header.index)
         guard let holder else {
             throw ImportError(
                 .notAStatement, file: file, problem: "Alipay bill without its 支付宝账户： preamble line: cannot tell whose 余额/余额宝/花呗 these are")
         }
         var bill = WalletBill(platform: .alipay, holder: holder, file: file)
-        for r in table.rows[(header.index + 1)...] {
-            let row = WalletRow(r, names: header.names)
-            if row.isBlank { continue }
-            if row[AlipayImporter.mobileHeader.leading].hasPrefix("---") { break } // the dashed line above the export's footer
-            try read(row, into: &bill)
-        }
+        for row in table.dataRows(after: header, footerColumn: AlipayImporter.mobileHeader.leading) { try read(row, into: &bill) }
         return bill.statement(importerID: "alipay")
     }
 

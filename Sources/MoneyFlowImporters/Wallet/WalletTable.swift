@@ -34,6 +34,25 @@ public struct WalletTable: Sendable {
         return nil
     }
 
+    /// ``preambleValue(_:before:)`` of `name` followed by a full-width or a plain colon (the
+    /// exports use both: `支付宝账户：`, `账号:`).
+    func preambleValue(named name: String, before headerIndex: Int) -> String? {
+        preambleValue(name + "：", before: headerIndex) ?? preambleValue(name + ":", before: headerIndex)
+    }
+
+    /// The data rows below the header, blank rows skipped, up to the dashed line above the
+    /// export's footer (a `---` cell in `footerColumn`, when the export has one).
+    func dataRows(after header: (index: Int, columns: [String: Int], names: [String]), footerColumn: String? = nil) -> [WalletRow] {
+        var out: [WalletRow] = []
+        for r in rows[(header.index + 1)...] {
+            let row = WalletRow(r, names: header.names)
+            if row.isBlank { continue }
+            if let footerColumn, row[footerColumn].hasPrefix("---") { break }
+            out.append(row)
+        }
+        return out
+    }
+
     /// The cleaned text of the preamble line that starts with `label` (`支付宝账户：`), after it;
     /// `[...]` brackets removed (`微信昵称：[测试]`).
     func preambleValue(_ label: String, before headerIndex: Int) -> String? {

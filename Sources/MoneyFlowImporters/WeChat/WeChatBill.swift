@@ -27,16 +27,12 @@ public enum WeChatBill {
         guard let h = table.header(leading: header.leading, required: header.required) else {
             throw ImportError(.notAStatement, file: file, problem: "not a WeChat Pay bill: no 交易时间,交易类型,…,交易单号 header row")
         }
-        guard let holder = table.preambleValue("微信昵称：", before: h.index) ?? table.preambleValue("微信昵称:", before: h.index) else {
+        guard let holder = table.preambleValue(named: "微信昵称", before: h.index) else {
             throw ImportError(
                 .notAStatement, file: file, problem: "WeChat Pay bill without its 微信昵称：[…] preamble line: cannot tell whose 零钱 these are")
         }
         var bill = WalletBill(platform: .wechat, holder: holder, file: file)
-        for r in table.rows[(h.index + 1)...] {
-            let row = WalletRow(r, names: h.names)
-            if row.isBlank { continue }
-            try WeChatRows.read(row, into: &bill)
-        }
+        for row in table.dataRows(after: h) { try WeChatRows.read(row, into: &bill) }
         return bill.statement(importerID: "wechat")
     }
 }
