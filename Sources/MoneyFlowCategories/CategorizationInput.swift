@@ -67,17 +67,21 @@ public struct CategorizationInput: Sendable, Hashable, Codable {
     /// True when the counterparty is a person (a transfer to 张三, a WeChat 转账): never learned
     /// from a shop's category.
     public var counterpartyIsPerson: Bool
+    /// The transaction this one refunds, when the store found it (``WalletRefund``): the refund
+    /// takes that transaction's category.
+    public var refundOf: Int64?
 
     public init(
         id: Int64, account: String, amount: Money, date: LocalDate, description: String, note: String? = nil, counterparty: String? = nil,
         walletMerchant: String? = nil, walletItem: String? = nil, plaidMerchant: String? = nil,
         providerCategories: [ProviderCategory] = [], sourceKinds: [SourceKind] = [], isOwnTransfer: Bool = false,
-        counterpartyIsPerson: Bool = false
+        counterpartyIsPerson: Bool = false, refundOf: Int64? = nil
     ) {
         self.id = id; self.account = account; self.amount = amount; self.date = date; self.description = description
         self.note = note; self.counterparty = counterparty; self.walletMerchant = walletMerchant; self.walletItem = walletItem
         self.plaidMerchant = plaidMerchant; self.providerCategories = providerCategories; self.sourceKinds = sourceKinds
         self.isOwnTransfer = isOwnTransfer; self.counterpartyIsPerson = counterpartyIsPerson
+        self.refundOf = refundOf
     }
 
     /// The merchant as the best source names it: the wallet's, then Plaid's (rules' `merchant`).

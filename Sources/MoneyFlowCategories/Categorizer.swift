@@ -15,7 +15,8 @@ public struct CategoryDecision: Sendable, Hashable, Codable {
 
 /// The one place a transaction's category is decided, from four sources in priority order:
 /// the user's decision, the first matching rule, what was learned from the user's decisions, the
-/// provider's category through the mapping; otherwise none.
+/// provider's category through the mapping; otherwise none. A refund whose purchase the store
+/// found takes the purchase's category before the machine sources (``WalletRefund``).
 ///
 /// A transfer between own accounts gets no category from any machine source (it is neither
 /// spending nor income): only the user's own decision applies to it. Pure and deterministic:
@@ -53,12 +54,20 @@ public struct Categorizer: Sendable {
             providerMapping: providerMapping)
     }
 
-    /// The category of `input`.
-    public func assign(_ input: CategorizationInput) -> CategoryAssignment {
+    /// The category of `input`. `original` is the category of the transaction a refund gives
+    /// money back for (``CategorizationInput/refundOf``): the refund is booked to the same
+    /// account, from the same source, except that the user's decision about the purchase is
+    /// `learned` for its refund (the user did not decide the refund). A refund whose original
+    /// has no category falls back to the other sources.
+    public func assign(_ input: CategorizationInput, original: CategoryAssignment? = nil) -> CategoryAssignment {
         if let d = decisions[input.id] {
             return CategoryAssignment(account: d.account, source: .user, reason: .user, split: d.split)
         }
         if input.isOwnTransfer { return CategoryAssignment(account: nil, source: .none, reason: .ownTransfer) }
+        if let of = input.refundOf, let original, let account = original.account {
+            return CategoryAssignment(
+                account: account, source: original.source == .user ? .learned : original.source, reason: .refund(ofTransaction: of))
+        }
         if let (index, rule) = rules.firstMatch(input) {
             return CategoryAssignment(account: rule.category, source: .rule, reason: .rule(name: rule.name, index: index))
         }
@@ -75,5 +84,5 @@ public struct Categorizer: Sendable {
     }
 
     /// ``assign(_:)`` of each input, in input order.
-    public func assignAll(_ inputs: [CategorizationInput]) -> [CategoryAssignment] { inputs.map(assign) }
+    public func assignAll(_ inputs: [CategorizationInput]) -> [CategoryAssignment] { inputs.map { assign($0) } }
 }

@@ -34,6 +34,8 @@ public enum CategoryReason: Sendable, Hashable, Codable {
     /// The provider said `category` in `taxonomy`; `mappedBy` tells whether the user's mapping
     /// file or the built-in default chose the account.
     case provider(taxonomy: ProviderTaxonomy, category: String, mappedBy: ProviderMappingOrigin)
+    /// A refund of transaction `ofTransaction`: booked back to that transaction's category.
+    case refund(ofTransaction: Int64)
     /// A transfer between the user's own accounts: neither spending nor income.
     case ownTransfer
     /// No source had anything to say.
@@ -43,13 +45,14 @@ public enum CategoryReason: Sendable, Hashable, Codable {
     case declined(bestConfidence: Double?)
 
     /// The reason's kind as a stable word for JSON (`user`, `rule`, `learned`, `provider`,
-    /// `own-transfer`, `nothing-applies`, `declined`): a contract, only ever add kinds.
+    /// `own-transfer`, `nothing-applies`, `declined`, `refund`): a contract, only ever add kinds.
     public var kind: String {
         switch self {
         case .user: return "user"
         case .rule: return "rule"
         case .learned: return "learned"
         case .provider: return "provider"
+        case .refund: return "refund"
         case .ownTransfer: return "own-transfer"
         case .nothingApplies: return "nothing-applies"
         case .declined: return "declined"
@@ -72,6 +75,7 @@ public enum CategoryReason: Sendable, Hashable, Codable {
             }
         case .provider(let taxonomy, let category, let origin):
             return "\(taxonomy.displayName) category \(category) (\(origin == .user ? "your mapping" : "default mapping"))"
+        case .refund(let original): return "refund of transaction #\(original), booked to its category"
         case .ownTransfer: return "transfer between own accounts"
         case .nothingApplies: return "no rule, decision or provider category applies"
         case .declined(let best):

@@ -9,7 +9,8 @@ import MoneyFlowCore
 /// real merchant, what was bought, 交易分类 / 交易类型), and Plaid's `merchant_name` and
 /// `personal_finance_category` read from the record's `raw`; and whether any record says the
 /// money went to or came from a person (``PersonTransfer``: a WeChat 转账, an Alipay 转账红包, a
-/// Plaid P2P transfer, a CMB 转账汇款 to a personal name), which the learner keeps apart from shops.
+/// Plaid P2P transfer, a CMB 转账汇款 to a personal name), which the learner keeps apart from shops;
+/// and, for a wallet refund, the transaction of the purchase it refunds (``RefundOriginals``).
 struct CategoryInputs {
     let db: Database
 
@@ -45,11 +46,12 @@ struct CategoryInputs {
             db,
             sql: """
                 SELECT l.transaction_id, r.source_kind, r.counterparty, r.description, r.category,
-                       CASE WHEN r.source_kind = 'plaid' THEN r.raw END
+                       CASE WHEN r.source_kind = 'plaid' THEN r.raw END, r.external_id, r.account_id, r.date, r.amount_minor
                 FROM \(recordsFrom) JOIN record r ON r.id = l.record_id
                 WHERE r.state = 'active' ORDER BY l.transaction_id, r.id
                 """)
         var inputs: [CategorizationInput] = []
+        var refunds: [(index: Int, clue: RefundOriginals.Clue)] = []
         // Rows are copied out of the cursor: a cursor reuses its row between steps.
         var pending = try records.next().map { $0.copy() }
         while let row = try txns.next() {
@@ -59,18 +61,23 @@ struct CategoryInputs {
                 id: id, account: row[1], amount: Money(minorUnits: row[2], currency: row[3]), date: date, description: row[5],
                 note: row[6], counterparty: row[7], isOwnTransfer: row[8])
             while let r = pending, (r[0] as Int64) <= id {
-                if (r[0] as Int64) == id { Self.add(r, to: &input) }
+                if (r[0] as Int64) == id, let clue = Self.add(r, to: &input), !refunds.contains(where: { $0.index == inputs.count }) {
+                    refunds.append((inputs.count, clue))
+                }
                 pending = try records.next().map { $0.copy() }
             }
             inputs.append(input)
         }
+        let originals = RefundOriginals(db: db)
+        for (index, clue) in refunds { inputs[index].refundOf = try originals.original(of: clue, refund: inputs[index].id) }
         return inputs
     }
 
-    /// What one record (`transaction_id, source_kind, counterparty, description, category, raw`)
-    /// tells about its transaction.
-    private static func add(_ r: Row, to input: inout CategorizationInput) {
-        guard let kind = SourceKind(rawValue: r[1]) else { return }
+    /// What one record (`transaction_id, source_kind, counterparty, description, category, raw,
+    /// external_id, account_id, date, amount_minor`) tells about its transaction; a wallet
+    /// refund also returns what it says about its purchase (resolved after the scan).
+    private static func add(_ r: Row, to input: inout CategorizationInput) -> RefundOriginals.Clue? {
+        guard let kind = SourceKind(rawValue: r[1]) else { return nil }
         if !input.sourceKinds.contains(kind) { input.sourceKinds.append(kind) }
         switch kind {
         case .alipay, .wechat:
@@ -80,8 +87,11 @@ struct CategoryInputs {
                 input.providerCategories.append(ProviderCategory(taxonomy: kind == .alipay ? .alipay : .wechat, primary: c))
                 if PersonTransfer.wallet(kind, category: c) { input.counterpartyIsPerson = true }
             }
+            return RefundOriginals.clue(
+                kind: kind, orderID: r[6], accountID: r[7], counterparty: r[2], description: r[3], category: r[4], date: r[8],
+                amountMinor: r[9])
         case .plaid:
-            guard let raw: String = r[5], let fields = PlaidRecordFields(raw: raw) else { return }
+            guard let raw: String = r[5], let fields = PlaidRecordFields(raw: raw) else { return nil }
             input.plaidMerchant = input.plaidMerchant ?? fields.merchant
             if let c = fields.category { input.providerCategories.append(c) }
             if fields.isPersonTransfer { input.counterpartyIsPerson = true }
@@ -91,6 +101,7 @@ struct CategoryInputs {
             }
         case .csv, .ofx: break
         }
+        return nil
     }
 
     private static func text(_ s: String?) -> String? {

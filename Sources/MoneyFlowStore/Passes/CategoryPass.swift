@@ -12,7 +12,8 @@ import MoneyFlowCategories
 /// leave, so a wallet's merchant joining a card's row is seen), and both legs of every
 /// transfer made or undone. A change of the user's decisions teaches the learner something new,
 /// and a change of the category settings changes every rule's outcome: then every transaction
-/// is categorised again, in the same write.
+/// is categorised again, in the same write. A wallet refund follows its purchase: the refunds of
+/// every noted purchase are noted too (``RefundOriginals``).
 enum CategoryPass {
     /// Before the write's own changes: starts noting what the write changes.
     static func track(_ db: Database) throws {
@@ -51,9 +52,21 @@ enum CategoryPass {
         try CategoryTable.dropDeleted(db)
         let categorizer = try Self.categorizer(db)
         let inputs = CategoryInputs(db: db)
+        if !everything { try RefundOriginals(db: db).noteRefundsOfNoted() }
+        let all = try everything ? inputs.loadAll() : inputs.load(try Int64.fetchAll(db, sql: "SELECT id FROM mf_category_txn"))
         var reasons: [CategoryReason: String] = [:]
-        for input in try everything ? inputs.loadAll() : inputs.load(try Int64.fetchAll(db, sql: "SELECT id FROM mf_category_txn")) {
-            try CategoryTable.writeComputed(db, input.id, categorizer.assign(input), reasons: &reasons)
+        // Purchases first: a refund takes its purchase's category as just computed (or as
+        // stored, when this write did not touch the purchase).
+        var computed: [Int64: CategoryAssignment] = [:]
+        for input in all where input.refundOf == nil {
+            let a = categorizer.assign(input)
+            try CategoryTable.writeComputed(db, input.id, a, reasons: &reasons)
+            computed[input.id] = a
+        }
+        for input in all {
+            guard let of = input.refundOf else { continue }
+            let original = try computed[of] ?? CategoryTable.computed(db, of)
+            try CategoryTable.writeComputed(db, input.id, categorizer.assign(input, original: original), reasons: &reasons)
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
     }

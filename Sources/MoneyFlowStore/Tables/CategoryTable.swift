@@ -148,6 +148,17 @@ enum CategoryTable {
         ).execute(arguments: [id, a.account, a.source.rawValue, reason, try a.split.map(encodeSplit)])
     }
 
+    /// Transaction `id`'s stored computed category (its account and source; the reason is not
+    /// read), nil when nothing applies to it.
+    static func computed(_ db: Database, _ id: Int64) throws -> CategoryAssignment? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT account, source FROM txn_category WHERE transaction_id = ?"), arguments: [id]),
+            let source = CategorySource(rawValue: row[1])
+        else { return nil }
+        return CategoryAssignment(account: row[0], source: source, reason: .nothingApplies)
+    }
+
     /// Forgets the computed category and the decision of transactions that no longer exist.
     static func dropDeleted(_ db: Database) throws {
         try db.execute(
