@@ -54,15 +54,22 @@ import Testing
         _ = try ok(["import", "\(w)/alipay_2026Q2.zip", "--password-file", "\(w)/passwords/alipay_2026Q2.txt"], store)
         let alipay = try transactions(store).filter { t in (t["sources"] as! [[String: Any]]).contains { $0["kind"] as? String == "alipay" }
         }
-        let provider = alipay.filter { $0["category_source"] as? String == "provider" }
-        // Every row whose 交易分类 names spending or income; refunds, transfers from people and
-        // money moved to 余额宝 (a transfer between own accounts) stay uncategorised.
-        #expect(provider.count >= 50, "\(alipay.count) rows, \(provider.count) from the provider")
-        #expect(
-            provider.allSatisfy {
-                ($0["category"] as? String)?.hasPrefix("Expenses:") == true || ($0["category"] as? String)?.hasPrefix("Income:") == true
-            })
-        for t in alipay where t["transfer"] != nil {
+        // Every Alipay row's transaction gets a real account from its bill's category (a refund:
+        // from its purchase's), except the money moved to 余额宝 (余额 → 余额宝 and card 3816 →
+        // 余额宝, two legs each): transfers between own accounts, uncategorised by design.
+        let own = alipay.filter { $0["transfer"] != nil }
+        let categorised = alipay.filter { t in
+            let account = t["category"] as? String ?? ""
+            return ["Expenses:", "Income:"].contains { account.hasPrefix($0) }
+                && (t["category_source"] as? String == "provider"
+                    || (t["category_reason"] as? [String: Any])?["kind"] as? String == "refund")
+        }
+        #expect(own.count == 4, "\(own.map { $0["description"] ?? "" })")
+        #expect(categorised.count == alipay.count - own.count, "\(alipay.count) rows, \(categorised.count) categorised")
+        let refunds = alipay.filter { (t: [String: Any]) in (t["category_reason"] as? [String: Any])?["kind"] as? String == "refund" }
+        #expect(refunds.count == 2 && refunds.allSatisfy { ($0["category"] as? String)?.hasPrefix("Expenses:") == true })
+        #expect(alipay.contains { ($0["description"] as? String ?? "").contains("收益发放") && $0["category"] as? String == "Income:Interest" })
+        for t in own {
             #expect(t["category"] is NSNull)
             #expect((t["category_reason"] as? [String: Any])?["kind"] as? String == "own-transfer")
         }

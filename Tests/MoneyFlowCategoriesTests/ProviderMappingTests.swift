@@ -46,6 +46,24 @@ import Testing
         #expect(m.assignment([ProviderCategory(taxonomy: .wechat, primary: "商户消费")], amount: cny) == nil)
     }
 
+    /// Money in gets an `Income:` account or none, never an `Expenses:` one (a refund takes its
+    /// purchase's category by another way); 余额宝's 收益发放 (交易分类 投资理财) is interest.
+    @Test func moneyInIsIncomeOrNothingAndYuebaoEarningsAreInterest() {
+        let m = ProviderMapping()
+        let earnings = ProviderCategory.wallet(.alipay, category: "投资理财", item: "余额宝-2026.05.31-收益发放")
+        let income = m.assignment([earnings], amount: Money(minorUnits: 52, currency: "CNY"))
+        #expect(income?.account == "Income:Interest" && income?.source == .provider)
+        let moved = ProviderCategory.wallet(.alipay, category: "投资理财", item: "余额宝-单次转入")
+        #expect(m.assignment([moved], amount: Money(minorUnits: 200_000, currency: "CNY")) == nil)
+        for taxonomy in [ProviderTaxonomy.alipay, .wechat] {
+            for (name, target) in ProviderMapping.defaults(taxonomy) {
+                #expect(target.inflow.map { $0.hasPrefix("Income:") } ?? true, "\(taxonomy) \(name) books money in to \(target.inflow!)")
+            }
+        }
+        let fromPerson = m.assignment([.wallet(.alipay, category: "转账红包", item: "转账")], amount: Money(minorUnits: 50000, currency: "CNY"))
+        #expect(fromPerson?.account == "Income:Transfers:People")
+    }
+
     @Test func theUsersFileRemapsAndItsPrimaryBeatsTheDefaultDetailed() throws {
         let file = """
             [plaid]

@@ -84,7 +84,7 @@ struct CategoryInputs {
             input.walletMerchant = input.walletMerchant ?? text(r[2])
             input.walletItem = input.walletItem ?? text(r[3])
             if let c = text(r[4]) {
-                input.providerCategories.append(ProviderCategory(taxonomy: kind == .alipay ? .alipay : .wechat, primary: c))
+                input.providerCategories.append(.wallet(kind, category: c, item: text(r[3])))
                 if PersonTransfer.wallet(kind, category: c) { input.counterpartyIsPerson = true }
             }
             return RefundOriginals.clue(
