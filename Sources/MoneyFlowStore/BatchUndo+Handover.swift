@@ -115,13 +115,14 @@ extension BatchUndo {
         let columns = KeptEdit.columns
         let decision = edit.decision?.keptValues ?? CategoryTable.keptColumns.map { _ in nil }
         for r in edit.records {
+            let values: [(any DatabaseValueConvertible)?] =
+                [r.accountKey, r.kind, r.fingerprint] + edit.fields + decision + [PlanApplier.timestamp(date)]
             try db.execute(
                 sql: """
                     INSERT OR REPLACE INTO kept_edit(account_key, source_kind, fingerprint, \(columns.joined(separator: ", ")), kept_at)
                     VALUES (?, ?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")), ?)
                     """,
-                arguments: StatementArguments(
-                    [r.accountKey, r.kind, r.fingerprint] + edit.fields + decision + [PlanApplier.timestamp(date)]))
+                arguments: StatementArguments(values))
         }
     }
 }
@@ -143,8 +144,11 @@ extension PlanApplier {
                 """, arguments: [batchID])
         for row in rows {
             try TransactionTable.fillUserFields(db, row["transaction_id"], TransactionTable.userColumns.map { row[$0] as String? })
-            try CategoryTable.restoreKept(
-                db, row["transaction_id"], account: row["category_account"], split: row["category_split"], at: Self.timestamp(importedAt))
+            let kept = (row["category_account"] as String?).map {
+                CategoryTable.StoredDecision(
+                    account: $0, split: row["category_split"], batch: row["category_batch"], origin: row["category_txn"])
+            }
+            try CategoryTable.restoreKept(db, row["transaction_id"], kept, at: Self.timestamp(importedAt))
             try db.execute(
                 sql: "DELETE FROM kept_edit WHERE account_key = ? AND source_kind = ? AND fingerprint = ?",
                 arguments: [row["account_key"] as String, row["source_kind"] as String, row["fingerprint"] as String])

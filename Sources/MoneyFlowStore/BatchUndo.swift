@@ -66,11 +66,9 @@ struct BatchUndo {
             case .accountBalance(let a, let b):
                 try AccountTable.setBalance(db, a, b)
             case .categoryDecision(let t, let before):
-                // The user's decision before this categorize batch; a transaction an undo
-                // removed meanwhile has no decision to restore.
-                if try Int64.fetchOne(db, sql: "SELECT id FROM txn WHERE id = ?", arguments: [t]) != nil {
-                    try CategoryTable.setDecision(db, t, before, at: PlanApplier.timestamp(date))
-                }
+                // The user's decision before this categorize batch, wherever this batch's
+                // decision went since (kept by an undo, restored on a re-imported transaction).
+                try CategoryTable.undoDecision(db, batch: batchID, transaction: t, before: before, at: PlanApplier.timestamp(date))
             }
         }
         result.recordsKept = try handOverConfirmedRecords()

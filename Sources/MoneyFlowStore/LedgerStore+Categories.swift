@@ -44,10 +44,12 @@ extension LedgerStore {
             let batchID = try BatchTable.insert(
                 db, fileName: "categorize \(ids.count) transaction\(ids.count == 1 ? "" : "s")", sha256: "categorize:\(stamp)",
                 importer: "categorize", at: stamp, counts: ImportCounts())
-            for (seq, (id, decision)) in decided.enumerated() {
+            for (seq, (id, var decision)) in decided.enumerated() {
                 try BatchChangeTable.append(
                     db, batchID: batchID, seq: seq + 1,
                     .categoryDecision(transactionID: id, before: try CategoryTable.storedDecision(db, id)))
+                decision.batch = batchID
+                decision.origin = id
                 try CategoryTable.setDecision(db, id, decision, at: stamp)
             }
             return batchID

@@ -121,6 +121,23 @@ enum SchemaUpgrades {
                     ALTER TABLE kept_edit ADD COLUMN category_split TEXT;
                     """)
         }
+        // A decision names the categorize batch that made it and the transaction that batch's
+        // change names, also once it followed its rows to another transaction (kept by an undo,
+        // restored by a re-import): undoing that batch finds it there. Existing decisions get
+        // the latest active categorize batch that set them.
+        m.registerMigration("v14-category-decision-origin") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE category_decision ADD COLUMN decided_batch INTEGER;
+                    ALTER TABLE category_decision ADD COLUMN decided_txn INTEGER;
+                    ALTER TABLE kept_edit ADD COLUMN category_batch INTEGER;
+                    ALTER TABLE kept_edit ADD COLUMN category_txn INTEGER;
+                    UPDATE category_decision SET decided_txn = transaction_id, decided_batch = (
+                      SELECT max(c.batch_id) FROM batch_change c JOIN batch b ON b.id = c.batch_id
+                      WHERE c.kind = 'category_decision' AND c.target = CAST(category_decision.transaction_id AS TEXT) AND b.undone_at IS NULL);
+                    UPDATE category_decision SET decided_txn = NULL WHERE decided_batch IS NULL;
+                    """)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

@@ -42,12 +42,12 @@ CREATE TABLE batch_warning (
   PRIMARY KEY (batch_id, seq)) WITHOUT ROWID;
 CREATE TABLE category_decision (
   transaction_id INTEGER PRIMARY KEY,
-  account TEXT NOT NULL, split TEXT, decided_at TEXT NOT NULL);
+  account TEXT NOT NULL, split TEXT, decided_at TEXT NOT NULL, decided_batch INTEGER, decided_txn INTEGER);
 CREATE TABLE category_setting (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE kept_edit (
   account_key TEXT NOT NULL, source_kind TEXT NOT NULL, fingerprint TEXT NOT NULL,
   user_description TEXT, user_counterparty TEXT, user_note TEXT,
-  kept_at TEXT NOT NULL, category_account TEXT, category_split TEXT,
+  kept_at TEXT NOT NULL, category_account TEXT, category_split TEXT, category_batch INTEGER, category_txn INTEGER,
   PRIMARY KEY (account_key, source_kind, fingerprint)) WITHOUT ROWID;
 CREATE TABLE link (
   record_id INTEGER PRIMARY KEY REFERENCES record(id) ON DELETE CASCADE,

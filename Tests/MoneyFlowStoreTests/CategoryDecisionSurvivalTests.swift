@@ -70,6 +70,32 @@ import Testing
         #expect(try transaction(store, day: 1).assignedCategory?.account == "Expenses:New", "kept once, restored once")
     }
 
+    /// Undoing a categorize takes its decision back wherever it went: from the transaction a
+    /// re-import restored it on (after an undo had kept it), and from `kept_edit` while it waits
+    /// for its rows (then the re-import brings back the decision before it, not this one).
+    @Test(arguments: StoreKind.testable, [true, false]) func undoingTheCategorizeRemovesTheDecisionWhereverItWent(
+        _ kind: StoreKind, _ reimportFirst: Bool
+    ) throws {
+        let (store, _) = try freshStore(kind)
+        let a = try importDays(store, 0..<3, name: "a.csv")
+        let first = try transaction(store, day: 1).id
+        try store.categorize([first], .account("Expenses:Before"))
+        let later = try store.categorize([first], .account("Expenses:Later"))
+        _ = try store.undo(batchID: try #require(a.batchID))
+        if reimportFirst {
+            _ = try importDays(store, 0..<3, name: "a.csv")
+            #expect(try transaction(store, day: 1).assignedCategory?.account == "Expenses:Later")
+            _ = try store.undo(batchID: later)
+        } else {
+            _ = try store.undo(batchID: later)
+            _ = try importDays(store, 0..<3, name: "a.csv")
+        }
+        let back = try transaction(store, day: 1)
+        #expect(back.id != first)
+        #expect(back.assignedCategory?.account == "Expenses:Before" && back.assignedCategory?.source == "user")
+        #expect(try decided(store).count == 1)
+    }
+
     @Test(arguments: StoreKind.testable) func anAccountMergeAndItsUndoKeepEveryDecision(_ kind: StoreKind) throws {
         let (store, _, service, csvAccount, ofxAccount) = try AccountMergeTests.twoAccounts(kind)
         // One OFX transaction the merge empties into a CSV one, one CSV transaction it joins.

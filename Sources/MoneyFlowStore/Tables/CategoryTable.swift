@@ -8,6 +8,10 @@ import MoneyFlowCore
 /// - `category_decision`: the user's own decision per transaction (`moneyflow categorize`), one
 ///   account or a split (JSON parts). Nothing but the user writes it; it wins over every other
 ///   source and moves with the transaction's records when a relink empties the transaction.
+///   `decided_batch` and `decided_txn` (v14) name the categorize batch that made it and the
+///   transaction that batch's change names, wherever the decision went since (kept by an undo
+///   and restored on a new transaction, moved by a relink or a merge): undoing that batch
+///   finds it there.
 /// - `txn_category`: the computed category of every transaction (account, source, reason JSON,
 ///   split JSON), derived by ``CategoryPass`` after every write, like the merged view.
 enum CategoryTable {
@@ -29,8 +33,12 @@ enum CategoryTable {
     struct StoredDecision: Codable, Equatable {
         var account: String
         var split: String?
+        /// The categorize batch that made it and the transaction its change names (nil: made
+        /// before v14 kept them).
+        var batch: Int64? = nil
+        var origin: Int64? = nil
         /// The values of ``CategoryTable/keptColumns``.
-        var keptValues: [String?] { [account, split] }
+        var keptValues: [(any DatabaseValueConvertible)?] { [account, split, batch, origin] }
     }
 
     /// Every decision, by transaction id order.
@@ -52,9 +60,9 @@ enum CategoryTable {
 
     /// Transaction `id`'s decision as stored, nil when the user has not decided.
     static func storedDecision(_ db: Database, _ id: Int64) throws -> StoredDecision? {
-        try Row.fetchOne(db, sql: "SELECT account, split FROM category_decision WHERE transaction_id = ?", arguments: [id]).map {
-            StoredDecision(account: $0[0], split: $0[1])
-        }
+        try Row.fetchOne(
+            db, sql: "SELECT account, split, decided_batch, decided_txn FROM category_decision WHERE transaction_id = ?", arguments: [id]
+        ).map { StoredDecision(account: $0[0], split: $0[1], batch: $0[2], origin: $0[3]) }
     }
 
     /// Sets (or with nil removes) transaction `id`'s decision.
@@ -65,9 +73,29 @@ enum CategoryTable {
         }
         try db.execute(
             sql: """
-                INSERT INTO category_decision(transaction_id, account, split, decided_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(transaction_id) DO UPDATE SET account = excluded.account, split = excluded.split, decided_at = excluded.decided_at
-                """, arguments: [id, d.account, d.split, timestamp])
+                INSERT INTO category_decision(transaction_id, account, split, decided_at, decided_batch, decided_txn) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(transaction_id) DO UPDATE SET account = excluded.account, split = excluded.split, decided_at = excluded.decided_at,
+                  decided_batch = excluded.decided_batch, decided_txn = excluded.decided_txn
+                """, arguments: [id, d.account, d.split, timestamp, d.batch, d.origin])
+    }
+
+    /// Undoes categorize batch `batch`'s change of transaction `t`'s decision: wherever that
+    /// decision is now (on `t`, or on the transaction it followed its records to: a re-import
+    /// after an undo, a relink, a merge) and wherever it is kept (`kept_edit`, waiting for its
+    /// rows to come back), the decision before it takes its place. A decision made since (by a
+    /// later batch) is left alone. A decision from before v14 has no provenance: it is undone
+    /// on `t` itself, as it was.
+    static func undoDecision(_ db: Database, batch: Int64, transaction t: Int64, before: StoredDecision?, at timestamp: String) throws {
+        var hosts = try Int64.fetchAll(
+            db, sql: "SELECT transaction_id FROM category_decision WHERE decided_batch = ? AND decided_txn = ?", arguments: [batch, t])
+        if hosts.isEmpty, let current = try storedDecision(db, t), current.batch == nil { hosts = [t] }
+        for host in hosts { try setDecision(db, host, before, at: timestamp) }
+        let kept = (before?.keptValues ?? keptColumns.map { _ in nil }) + [batch, t]
+        try db.execute(
+            sql: """
+                UPDATE kept_edit SET \(keptColumns.map { "\($0) = ?" }.joined(separator: ", "))
+                WHERE category_batch = ? AND category_txn = ?
+                """, arguments: StatementArguments(kept))
     }
 
     /// When a relink empties transaction `from` into `to`, its decision goes with its records
@@ -75,8 +103,8 @@ enum CategoryTable {
     static func moveDecision(_ db: Database, from: Int64, to: Int64) throws {
         try db.execute(
             sql: """
-                INSERT INTO category_decision(transaction_id, account, split, decided_at)
-                SELECT ?, account, split, decided_at FROM category_decision WHERE transaction_id = ?
+                INSERT INTO category_decision(transaction_id, account, split, decided_at, decided_batch, decided_txn)
+                SELECT ?, account, split, decided_at, decided_batch, decided_txn FROM category_decision WHERE transaction_id = ?
                 ON CONFLICT(transaction_id) DO NOTHING;
                 DELETE FROM category_decision WHERE transaction_id = ?;
                 """, arguments: [to, from, from])
@@ -84,22 +112,22 @@ enum CategoryTable {
 
     /// The columns of `kept_edit` (v13) that keep a decision while an undo has removed its
     /// transaction, in ``StoredDecision/keptValues`` order: it comes back with the records.
-    static let keptColumns = ["category_account", "category_split"]
+    static let keptColumns = ["category_account", "category_split", "category_batch", "category_txn"]
 
     /// A decision kept in `kept_edit` (``keptColumns`` values), restored on transaction `id` when
     /// its records come back: a decision the user made on it since wins, and a split that no
     /// longer sums to the transaction's amount (the rows joined another transaction) is left
     /// out rather than booked wrong. Returns whether it was restored.
     @discardableResult
-    static func restoreKept(_ db: Database, _ id: Int64, account: String?, split: String?, at timestamp: String) throws -> Bool {
-        guard let account, try storedDecision(db, id) == nil,
+    static func restoreKept(_ db: Database, _ id: Int64, _ kept: StoredDecision?, at timestamp: String) throws -> Bool {
+        guard let kept, try storedDecision(db, id) == nil,
             let amount = try Int64.fetchOne(db, sql: "SELECT amount_minor FROM txn WHERE id = ?", arguments: [id])
         else { return false }
-        if let split {
+        if let split = kept.split {
             let pairs = try? JSONDecoder().decode([[String]].self, from: Data(split.utf8))
             guard pairs?.reduce(Int64(0), { $0 + (Int64($1.last ?? "") ?? 0) }) == amount else { return false }
         }
-        try setDecision(db, id, StoredDecision(account: account, split: split), at: timestamp)
+        try setDecision(db, id, kept, at: timestamp)
         return true
     }
 
