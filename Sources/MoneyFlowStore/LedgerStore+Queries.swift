@@ -55,15 +55,19 @@ extension LedgerStore {
         try read { db in try StoreLedgerView(db: db).fileAlreadyImported(sha256: sha256) }
     }
 
-    /// A deterministic digest of the whole ledger content (for tests and integrity checks).
+    /// A deterministic digest of the whole ledger content (for tests and integrity checks),
+    /// categories included: the user's decisions, the computed categories and the rules and
+    /// mapping (absent from a store read before its v12 upgrade).
     public func contentDigest() throws -> String {
         try read { db in
             var parts: [String] = []
+            let categories = ["category_decision", "txn_category", "category_setting"]
             for table in [
                 "account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision",
                 "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit",
                 "transfer", "transfer_review", "transfer_decision", "account_pair", "statement_fact",
-            ] {
+            ] + categories {
+                if categories.contains(table), try !db.tableExists(table) { continue }
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
             }

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import MoneyFlowCategories
 import MoneyFlowCore
 import MoneyFlowPipeline
 import MoneyFlowStoreTestSupport
@@ -94,6 +96,23 @@ import Testing
         #expect(back.id != first)
         #expect(back.assignedCategory?.account == "Expenses:Before" && back.assignedCategory?.source == "user")
         #expect(try decided(store).count == 1)
+    }
+
+    /// The store's digest (dry-run and undo comparisons) sees every category table: a change of
+    /// any one of them alone changes it.
+    @Test func theContentDigestCoversTheCategoryTables() throws {
+        let (store, location) = try freshStore(.sqlite)
+        _ = try importDays(store, 0..<3, name: "a.csv")
+        try store.categorize([try transaction(store, day: 1).id], .account("Expenses:Rent"))
+        try store.setCategorySettings(rules: nil, mapping: ProviderMapping())
+        for sql in [
+            "UPDATE category_decision SET account = 'Expenses:Other'", "UPDATE txn_category SET account = 'Expenses:Other'",
+            "UPDATE category_setting SET value = '{\"alipay\":{}}'",
+        ] {
+            let before = try store.contentDigest()
+            try DatabaseQueue(path: location).write { db in try db.execute(sql: sql) }
+            #expect(try store.contentDigest() != before, "\(sql)")
+        }
     }
 
     @Test(arguments: StoreKind.testable) func anAccountMergeAndItsUndoKeepEveryDecision(_ kind: StoreKind) throws {
