@@ -76,6 +76,17 @@ extension LedgerStore {
         }
     }
 
+    /// Stores `rules` and/or `mapping` as ``setCategorySettings(rules:mapping:at:)`` does, only
+    /// when they differ from the stored ones: an import given the same rules file every time
+    /// adds no batch and categorises nothing again. Returns the settings batch, nil when
+    /// nothing changed.
+    public func adoptCategorySettings(rules: CategoryRules?, mapping: ProviderMapping?, at date: Date = Date()) throws -> Int64? {
+        let current = try categorySettings()
+        let newRules = rules == current.rules ? nil : rules, newMapping = mapping == current.mapping ? nil : mapping
+        guard newRules != nil || newMapping != nil else { return nil }
+        return try setCategorySettings(rules: newRules, mapping: newMapping, at: date)
+    }
+
     /// The rules and mapping the store categorises with.
     public func categorySettings() throws -> CategorySettings {
         try read { db in try CategorySettingTable.settings(db) }

@@ -81,6 +81,20 @@ struct CategoryFileOptions: ParsableArguments {
         let m = try categoryMap.map { try CategoryFiles.loadMapping(contentsOf: URL(fileURLWithPath: $0)) }
         return (r, m)
     }
+
+    /// For `import` and `run`: the files read and checked (before the store is opened), then
+    /// `adopt` stores them when they differ from the store's, as `recategorize` does, before the
+    /// first file is imported; a dry run stores nothing. Says so on stderr (stdout may be JSON).
+    func adopt(dryRun: Bool, quiet: Bool, open: () throws -> LedgerStore) throws -> LedgerStore {
+        guard given else { return try open() }
+        let (rules, mapping) = try load()
+        let store = try open()
+        guard !dryRun else { return store }
+        if let batch = try store.adoptCategorySettings(rules: rules, mapping: mapping), !quiet {
+            printErr("category settings stored and every transaction categorised again (batch \(batch); undo: moneyflow undo \(batch))")
+        }
+        return store
+    }
 }
 
 struct RecategorizeCommand: ParsableCommand {

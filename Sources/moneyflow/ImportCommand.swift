@@ -18,6 +18,7 @@ struct ImportCommand: ParsableCommand {
               moneyflow import statement.zip --password-env CMB_PW
               moneyflow import export.csv --csv-profile my-bank.toml --account "Household"
               moneyflow import plaid/page1.json plaid/page2.json --dry-run --json
+              moneyflow import statement.pdf --rules rules.toml   # categorise with your rules (stored, as recategorize)
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -84,9 +85,12 @@ struct ImportCommand: ParsableCommand {
     var verbose = false
 
     @OptionGroup var wideOption: WideOption
+    @OptionGroup var categoryFiles: CategoryFileOptions
 
     func run() throws {
-        let store = try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
+        let store = try categoryFiles.adopt(dryRun: dryRun, quiet: quiet) {
+            try dryRun ? storeOptions.openForReading(allowMissing: true) : storeOptions.open()
+        }
         var options = FileImportOptions(format: format, accountName: account, dryRun: dryRun)
         options.strict = strict
         options.splitCards = splitCards

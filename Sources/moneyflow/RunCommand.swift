@@ -22,6 +22,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print only errors.") var quiet = false
     @Flag(help: "Also print each file's decisions.") var verbose = false
     @OptionGroup var wideOption: WideOption
+    @OptionGroup var categoryFiles: CategoryFileOptions
 
     func run() throws {
         var m: BatchManifest
@@ -32,10 +33,11 @@ struct RunCommand: ParsableCommand {
         if strict { for i in m.rules.indices { m.rules[i].options.strict = true } }
         let storePath = storeOptions.store ?? ProcessInfo.processInfo.environment["MONEYFLOW_STORE"] ?? m.storePath ?? "moneyflow.sqlite"
         // A dry run reads the store (or plans against an empty one) and never creates or changes it.
-        let store =
+        let store = try categoryFiles.adopt(dryRun: dryRun, quiet: quiet) {
             try dryRun
-            ? StoreOptions.openForReading(path: storePath, allowMissing: true)
-            : CreatedStores.open(storePath, waitNotice: StoreOptions.waitNotice)
+                ? StoreOptions.openForReading(path: storePath, allowMissing: true)
+                : CreatedStores.open(storePath, waitNotice: StoreOptions.waitNotice)
+        }
         try BatchReporter(json: json, quiet: quiet, verbose: verbose, dryRun: dryRun, cut: wideOption.cells)
             .run(m.rules, service: ImportService(store: store), failFast: failFast, single: false, manifests: [m])
     }

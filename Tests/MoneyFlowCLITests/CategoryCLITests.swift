@@ -143,6 +143,33 @@ import Testing
         #expect(bad.stderr.contains("sum to"), "\(bad.stderr)")
     }
 
+    /// `import --rules` categorises the file with the user's rules (stored, as `recategorize`
+    /// does; given again unchanged, nothing is stored again); a bad rules file is refused before
+    /// the store is created; `--json` stays one JSON document.
+    @Test func importWithRulesCategorisesWithThemAndStoresThemOnce() throws {
+        let store = try CLI.tempStore()
+        let dir = try TestPaths.tempDir("rules")
+        let file = "\(dir)/rules.toml", bad = "\(dir)/bad.toml"
+        try "[[rule]]\nname = \"music\"\ncategory = \"Expenses:Music\"\ndescription = \"SPOTIFY\"\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
+        try "[[rule]]\nname = \"music\"\ncategory = \"Music\"\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--rules", bad], store: store)
+        #expect(refused.status != 0 && refused.stderr.contains("bad.toml"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store), "a refused rules file creates no store")
+
+        let first = try CLI.run(["import", "Samples/csv/wells_fargo_checking.csv", "--rules", file, "--json"], store: store)
+        #expect(first.status == 0 && first.stderr.contains("category settings stored"), "\(first.stderr)")
+        #expect((try JSONSerialization.jsonObject(with: Data(first.stdout.utf8))) is [[String: Any]])
+        let spotify = try transactions(store).filter { ($0["description"] as! String).contains("SPOTIFY") }
+        #expect(
+            spotify.count == 2
+                && spotify.allSatisfy { $0["category"] as? String == "Expenses:Music" && $0["category_source"] as? String == "rule" })
+        let again = try CLI.run(["import", "Samples/csv/chase_checking.csv", "--rules", file], store: store)
+        #expect(again.status == 0 && !again.stderr.contains("category settings stored"), "\(again.stderr)")
+        let batches = try json(try CLI.run(["batches", "--format", "json"], store: store))
+        #expect(batches.filter { ($0["importer"] as? String) == "recategorize" }.count == 1, "\(batches)")
+    }
+
     @Test func rulesTestListsWhichRuleMatchesWhichTransactions() throws {
         let store = try CLI.tempStore()
         _ = try ok(["import", "Samples/csv/wells_fargo_checking.csv"], store)
