@@ -12,8 +12,10 @@ import ServiceLifecycle
 /// ledger of the token's user. TLS belongs to a reverse proxy in front (README).
 public enum MoneyFlowHTTPServer {
     /// The router with every route and middleware (shared by ``run`` and ``start``).
-    static func router(configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?)
-        -> Router<ServerRequestContext>
+    /// `share`: the users' shares of the server's work (a test holds turns in it).
+    static func router(
+        configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, share: FairShare? = nil
+    ) -> Router<ServerRequestContext>
     {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
@@ -25,6 +27,7 @@ public enum MoneyFlowHTTPServer {
         let v1 = router.group("v1")
         PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
+            .add(middleware: FairShareMiddleware(share: share ?? FairShare(limits: configuration.userLimits)))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
         PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
@@ -36,10 +39,10 @@ public enum MoneyFlowHTTPServer {
 
     static func application(
         configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void
+        share: FairShare? = nil, onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         Application(
-            router: router(configuration: configuration, users: users, plaid: plaid),
+            router: router(configuration: configuration, users: users, plaid: plaid, share: share),
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),

@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     /// each in its own schema `moneyflow_user_<id>`; nil keeps each ledger in a SQLite file
     /// under the data folder.
     public var databaseURL: String?
+    /// Each user's fair share of the server's work (see ``FairShare``).
+    var userLimits = FairShare.Limits.standard
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, maxBodyBytes: Int = 64 << 20,

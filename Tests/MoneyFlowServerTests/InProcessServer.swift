@@ -16,9 +16,11 @@ struct InProcessServer: ServerUnderTest {
     let users: UserDirectory
 
     /// Runs `body` against a router over a new data folder (removed afterwards).
-    /// `maxBodyBytes` is `serve --max-body-mib` in bytes; `plaid` what the Plaid variables configure.
+    /// `maxBodyBytes` is `serve --max-body-mib` in bytes; `plaid` what the Plaid variables configure;
+    /// `share` the users' shares of the work (a test holds turns in it).
     static func run<T: Sendable>(
         maxBodyBytes: Int = ServerConfiguration(dataDirectory: "").maxBodyBytes, plaid: PlaidConfiguration? = nil,
+        share: FairShare? = nil,
         _ body: @Sendable (InProcessServer) async throws -> T
     ) async throws -> T {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
@@ -29,7 +31,7 @@ struct InProcessServer: ServerUnderTest {
         logger.logLevel = .critical
         let app = MoneyFlowHTTPServer.application(
             configuration: ServerConfiguration(port: 0, dataDirectory: data, maxBodyBytes: maxBodyBytes), users: users, plaid: plaid,
-            logger: logger, onRunning: { _ in })
+            logger: logger, share: share, onRunning: { _ in })
         return try await app.test(.router) { client in
             try await body(InProcessServer(client: client, data: data, users: users))
         }

@@ -15,9 +15,11 @@ struct APIError: Error, Sendable {
     /// What the server's log says instead of `message` when the reply must say less (a
     /// server-side fault whose details name the server's files).
     var logDetail: String?
+    /// Seconds after which the client may try again (`Retry-After`, with 429 and 503).
+    var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, logDetail: String? = nil) {
-        self.status = status; self.code = code; self.message = message; self.logDetail = logDetail
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, logDetail: String? = nil, retryAfter: Int? = nil) {
+        self.status = status; self.code = code; self.message = message; self.logDetail = logDetail; self.retryAfter = retryAfter
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "bad_request", message) }
@@ -31,6 +33,7 @@ struct APIError: Error, Sendable {
         ])
         var r = JSONResponse.make(body, status: status)
         if status == .unauthorized { r.headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { r.headers[.retryAfter] = String(retryAfter) }
         return r
     }
 

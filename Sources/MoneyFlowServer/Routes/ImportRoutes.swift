@@ -37,7 +37,8 @@ struct ImportRoutes {
             }
             let importOptions = options
             var request = request
-            let body = try await request.collectBody(upTo: maxBodyBytes)
+            // The bytes come at the client's pace: no turn is held while they arrive.
+            let body = try await context.outsideTurn { try await request.collectBody(upTo: maxBodyBytes) }
             if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
             // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
             let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
