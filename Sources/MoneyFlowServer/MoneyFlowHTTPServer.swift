@@ -21,6 +21,7 @@ public enum MoneyFlowHTTPServer {
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: JSONErrorMiddleware(paths: ServerPaths(dataDirectory: configuration.dataDirectory)))
+        router.add(middleware: RequestTimeoutMiddleware(timeout: configuration.requestTimeout))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)

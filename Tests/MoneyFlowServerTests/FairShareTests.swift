@@ -26,9 +26,12 @@ struct FairShareTests {
         var value: Int { lock.withLock { count } }
     }
 
-    /// Waits (yielding, not sleeping) until `condition` holds.
+    /// Waits until `condition` holds: yielding first, then polling (a request on a socket
+    /// takes the event loop's time); a condition that never holds fails after about 30 s.
     static func until(_ what: String, _ condition: () -> Bool) async throws {
-        for _ in 0..<100_000 where !condition() { await Task.yield() }
+        for i in 0..<4000 where !condition() {
+            if i < 1000 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(10)) }
+        }
         try #require(condition(), "never happened: \(what)")
     }
 

@@ -67,13 +67,10 @@ struct APIError: Error, Sendable {
                 .serviceUnavailable, "plaid_key_unavailable",
                 "the server cannot open its Plaid key; its operator must restore the key file (see the server's log)",
                 logDetail: e.description)
-        case is NIOTooManyBytesError:
-            return APIError(.contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+        case is NIOTooManyBytesError: return BodyCap.tooLarge
         case let e as HTTPError:
             switch e.status {
-            case .contentTooLarge:
-                return APIError(
-                    .contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+            case .contentTooLarge: return BodyCap.tooLarge
             case .notFound: return .notFound("no such route")
             case .methodNotAllowed: return APIError(.methodNotAllowed, "method_not_allowed", "this route does not take that method")
             default: return APIError(e.status, e.status.code < 500 ? "bad_request" : "internal", e.body ?? e.status.reasonPhrase)
