@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MoneyFlowPipeline
+import NIOCore
 import MoneyFlowPlaid
 import ServiceLifecycle
 
@@ -44,7 +45,10 @@ public enum MoneyFlowHTTPServer {
     ) -> some ApplicationProtocol {
         Application(
             router: router(configuration: configuration, users: users, plaid: plaid, share: share),
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(headerTimeout: TimeAmount(configuration.headerTimeout))],
+                    idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
