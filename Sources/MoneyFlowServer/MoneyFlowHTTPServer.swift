@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MoneyFlowPipeline
+import NIOCore
 import MoneyFlowPlaid
 import ServiceLifecycle
 
@@ -12,19 +13,23 @@ import ServiceLifecycle
 /// ledger of the token's user. TLS belongs to a reverse proxy in front (README).
 public enum MoneyFlowHTTPServer {
     /// The router with every route and middleware (shared by ``run`` and ``start``).
-    static func router(configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?)
-        -> Router<ServerRequestContext>
+    /// `share`: the users' shares of the server's work (a test holds turns in it).
+    static func router(
+        configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, share: FairShare? = nil
+    ) -> Router<ServerRequestContext>
     {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: JSONErrorMiddleware(paths: ServerPaths(dataDirectory: configuration.dataDirectory)))
+        router.add(middleware: RequestTimeoutMiddleware(timeout: configuration.requestTimeout))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         let v1 = router.group("v1")
         PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
+            .add(middleware: FairShareMiddleware(share: share ?? FairShare(limits: configuration.userLimits)))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
         PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
@@ -36,11 +41,14 @@ public enum MoneyFlowHTTPServer {
 
     static func application(
         configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, logger: Logger,
-        onRunning: @escaping @Sendable (Int) async -> Void
+        share: FairShare? = nil, onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
         Application(
-            router: router(configuration: configuration, users: users, plaid: plaid),
-            server: .http1(configuration: .init(idleTimeout: .seconds(60))),
+            router: router(configuration: configuration, users: users, plaid: plaid, share: share),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(headerTimeout: TimeAmount(configuration.headerTimeout))],
+                    idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

@@ -16,6 +16,11 @@ public struct ServerConfiguration: Sendable {
     /// each in its own schema `moneyflow_user_<id>`; nil keeps each ledger in a SQLite file
     /// under the data folder.
     public var databaseURL: String?
+    /// How long a client has to send a request's head, from the connection's opening or the
+    /// previous answer (a trickling or idle connection is closed after it).
+    var headerTimeout: Duration = .seconds(10)
+    /// Each user's fair share of the server's work (see ``FairShare``).
+    var userLimits = FairShare.Limits.standard
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, maxBodyBytes: Int = 64 << 20,

@@ -15,9 +15,11 @@ struct APIError: Error, Sendable {
     /// What the server's log says instead of `message` when the reply must say less (a
     /// server-side fault whose details name the server's files).
     var logDetail: String?
+    /// Seconds after which the client may try again (`Retry-After`, with 429 and 503).
+    var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, logDetail: String? = nil) {
-        self.status = status; self.code = code; self.message = message; self.logDetail = logDetail
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String, logDetail: String? = nil, retryAfter: Int? = nil) {
+        self.status = status; self.code = code; self.message = message; self.logDetail = logDetail; self.retryAfter = retryAfter
     }
 
     static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "bad_request", message) }
@@ -31,6 +33,7 @@ struct APIError: Error, Sendable {
         ])
         var r = JSONResponse.make(body, status: status)
         if status == .unauthorized { r.headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { r.headers[.retryAfter] = String(retryAfter) }
         return r
     }
 
@@ -64,13 +67,10 @@ struct APIError: Error, Sendable {
                 .serviceUnavailable, "plaid_key_unavailable",
                 "the server cannot open its Plaid key; its operator must restore the key file (see the server's log)",
                 logDetail: e.description)
-        case is NIOTooManyBytesError:
-            return APIError(.contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+        case is NIOTooManyBytesError: return BodyCap.tooLarge
         case let e as HTTPError:
             switch e.status {
-            case .contentTooLarge:
-                return APIError(
-                    .contentTooLarge, "payload_too_large", "the request body is larger than this server accepts (--max-body-mib)")
+            case .contentTooLarge: return BodyCap.tooLarge
             case .notFound: return .notFound("no such route")
             case .methodNotAllowed: return APIError(.methodNotAllowed, "method_not_allowed", "this route does not take that method")
             default: return APIError(e.status, e.status.code < 500 ? "bad_request" : "internal", e.body ?? e.status.reasonPhrase)

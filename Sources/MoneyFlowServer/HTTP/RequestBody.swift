@@ -24,7 +24,7 @@ enum JSONBody {
     static func decode<B: RequestBody>(_ type: B.Type, _ request: Request, _ context: ServerRequestContext) async throws -> B {
         var request = request
         let body: B
-        if try await request.collectBody(upTo: context.maxUploadSize).readableBytes == 0, let empty = B.empty {
+        if try await BodyCap.collect(&request, upTo: context.maxUploadSize).readableBytes == 0, let empty = B.empty {
             body = empty
         } else {
             do {

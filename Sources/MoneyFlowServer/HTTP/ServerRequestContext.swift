@@ -6,6 +6,9 @@ import Hummingbird
 struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var user: ServerUser?
+    /// The request's place in its user's share (set by ``FairShareMiddleware``): a handler
+    /// that waits for the network lets go of its turn meanwhile (``FairPass/outsideTurn(_:)``).
+    var pass: FairPass?
 
     /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
     /// renames); uploads have their own cap (`--max-body-mib`).
@@ -13,6 +16,12 @@ struct ServerRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+    }
+
+    /// Runs `body` without holding the request's turn (reading an upload's bytes).
+    func outsideTurn<T>(_ body: () async throws -> T) async throws -> T {
+        guard let pass else { return try await body() }
+        return try await pass.outsideTurn(body)
     }
 
     /// The caller; handlers behind the auth middleware can rely on it.

@@ -36,13 +36,20 @@ struct ImportRoutes {
                 options.password = { _ in password }
             }
             let importOptions = options
-            var request = request
-            let body = try await request.collectBody(upTo: maxBodyBytes)
-            if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
-            // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
-            let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
+            // Decided from the headers, before a byte of the file is read: too large is 413,
+            // another writing job of this user is 409 (one upload's bytes in memory per user).
+            try BodyCap.check(request, upTo: maxBodyBytes)
+            let maxBodyBytes = self.maxBodyBytes
             var result = try await ledgers.exclusive(user, "an import") { store in
-                try await store.perform { store in try BatchRunner(service: ImportService(store: store)).run(items: [upload])[0].imported() }
+                var request = request
+                // The bytes come at the client's pace: no turn is held while they arrive.
+                let body = try await context.outsideTurn { try await request.collectBody(upTo: maxBodyBytes) }
+                if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
+                // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
+                let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
+                return try await store.perform { store in
+                    try BatchRunner(service: ImportService(store: store)).run(items: [upload])[0].imported()
+                }
             }
             result.plan.statement.warnings = HTTPAdvice.warnings(result.plan.statement.warnings)
             return JSONResponse.make(Contracts.importResult(result, includePlan: options.dryRun))

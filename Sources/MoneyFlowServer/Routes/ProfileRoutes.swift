@@ -25,7 +25,7 @@ struct ProfileRoutes {
             let own = UserProfiles(users: users, user: try context.requireUser())
             let name = context.parameters.get("name") ?? ""
             var request = request
-            let body = Data(try await request.collectBody(upTo: Self.maxProfileBytes).readableBytesView)
+            let body = Data(try await BodyCap.collect(&request, upTo: Self.maxProfileBytes).readableBytesView)
             if body.isEmpty { throw APIError.badRequest("the request body is empty: send the profile's TOML") }
             let (profile, created) = try await users.perform { _ in try own.put(name: name, toml: body) }
             return JSONResponse.make(Self.entry(profile, name: name, origin: "user"), status: created ? .created : .ok)

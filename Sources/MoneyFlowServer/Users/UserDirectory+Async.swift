@@ -11,8 +11,9 @@ extension UserDirectory {
         try await executor.run { try body(self) }
     }
 
+    /// On the directory's token-check threads (``authExecutor``), never behind other work.
     public func authenticate(token: String) async throws -> ServerUser? {
-        try await perform { try $0.authenticate(token: token) }
+        try await authExecutor.run { try self.authenticate(token: token) }
     }
 
     public func setItemOwner(itemID: String, user: ServerUser) async throws {

@@ -30,6 +30,9 @@ public final class UserDirectory: Sendable {
     private let db: DatabasePool
     /// The threads its `async` calls run on (see UserDirectory+Async.swift).
     let executor = StoreExecutor(label: "moneyflow-users")
+    /// The token check's own threads: it runs before every request, so it never waits behind
+    /// the users' file work (profiles) on ``executor``.
+    let authExecutor = StoreExecutor(label: "moneyflow-auth", maxThreads: 2)
 
     public init(dataDirectory: String) throws {
         self.dataDirectory = dataDirectory
