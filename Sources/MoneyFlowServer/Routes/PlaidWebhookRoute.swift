@@ -29,8 +29,14 @@ struct PlaidWebhookRoute {
             let hook: PlaidWebhook
             do {
                 hook = try await verifier.verify(body: body, verificationHeader: request.headers[HTTPField.Name("Plaid-Verification")!])
+            } catch let e as PlaidWebhookError where e.reason == .throttled {
+                return Self.tryLater("webhook_throttled", e.message, after: e.retryAfter ?? 60)
             } catch let e as PlaidWebhookError {
                 throw APIError(.unauthorized, "webhook_rejected", e.message)
+            } catch let e as PlaidAPIError {
+                return Self.tryLater("webhook_unverifiable", "cannot fetch the verification key: \(e.description)", after: 60)
+            } catch let e as PlaidTransportError {
+                return Self.tryLater("webhook_unverifiable", "cannot fetch the verification key: \(e.description)", after: 60)
             }
             let logger = context.logger
             guard let itemID = hook.itemID, let user = try await users.owner(ofItem: itemID) else {
@@ -51,6 +57,14 @@ struct PlaidWebhookRoute {
             }
             return JSONResponse.make(.object([("accepted", .bool(true))]))
         }
+    }
+
+    /// 503 with `Retry-After`: the webhook may be genuine but cannot be checked now; Plaid sends
+    /// a webhook again when it is not answered 200.
+    static func tryLater(_ code: String, _ message: String, after seconds: Int) -> Response {
+        var response = APIError(.serviceUnavailable, code, message).response
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     /// Waits (up to a minute) for the user's running job to finish, then syncs the item; a
