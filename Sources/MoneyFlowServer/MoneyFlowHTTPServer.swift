@@ -12,18 +12,17 @@ import ServiceLifecycle
 /// ledger of the token's user. TLS belongs to a reverse proxy in front (README).
 public enum MoneyFlowHTTPServer {
     /// The router with every route and middleware (shared by ``run`` and ``start``).
-    static func router(configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?)
-        -> Router<ServerRequestContext>
-    {
+    static func router(
+        configuration: ServerConfiguration, users: UserDirectory, ledgers: Ledgers, plaid: PlaidConfiguration?, autoSync: PlaidAutoSync?
+    ) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: JSONErrorMiddleware(paths: ServerPaths(dataDirectory: configuration.dataDirectory)))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
-        let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         let v1 = router.group("v1")
-        PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
+        PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
@@ -38,11 +37,15 @@ public enum MoneyFlowHTTPServer {
         configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
-        Application(
-            router: router(configuration: configuration, users: users, plaid: plaid),
+        let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
+        // The syncs the server starts by itself: a service, so shutdown cancels them.
+        let autoSync = plaid.map { PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, logger: logger) }
+        return Application(
+            router: router(configuration: configuration, users: users, ledgers: ledgers, plaid: plaid, autoSync: autoSync),
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),
+            services: autoSync.map { [$0] } ?? [],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
