@@ -15,9 +15,9 @@ public enum MoneyFlowHTTPServer {
     /// The router with every route and middleware (shared by ``run`` and ``start``).
     /// `share`: the users' shares of the server's work (a test holds turns in it).
     static func router(
-        configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, share: FairShare? = nil
-    ) -> Router<ServerRequestContext>
-    {
+        configuration: ServerConfiguration, users: UserDirectory, ledgers: Ledgers, plaid: PlaidConfiguration?,
+        autoSync: PlaidAutoSync?, share: FairShare? = nil
+    ) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())
@@ -25,9 +25,8 @@ public enum MoneyFlowHTTPServer {
         router.add(middleware: RequestTimeoutMiddleware(timeout: configuration.requestTimeout))
         router.get("healthz") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
-        let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         let v1 = router.group("v1")
-        PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid).register(v1)
+        PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync).register(v1)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
             .add(middleware: FairShareMiddleware(share: share ?? FairShare(limits: configuration.userLimits)))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
@@ -43,14 +42,20 @@ public enum MoneyFlowHTTPServer {
         configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, logger: Logger,
         share: FairShare? = nil, onRunning: @escaping @Sendable (Int) async -> Void
     ) -> some ApplicationProtocol {
-        Application(
-            router: router(configuration: configuration, users: users, plaid: plaid, share: share),
+        let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
+        // The syncs the server starts by itself: a service, so shutdown cancels them.
+        let autoSync = plaid.map { PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, logger: logger) }
+        return Application(
+            router: router(
+                configuration: configuration, users: users, ledgers: ledgers, plaid: plaid, autoSync: autoSync,
+                share: share),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionGuard(headerTimeout: TimeAmount(configuration.headerTimeout))],
                     idleTimeout: .seconds(60))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "moneyflow"),
+            services: autoSync.map { [$0] } ?? [],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -6,22 +6,22 @@ import MoneyFlowPlaid
 import MoneyFlowStore
 
 /// `POST /v1/plaid/webhook`: Plaid's calls, authenticated by their `Plaid-Verification` JWT
-/// (not by a user token). `SYNC_UPDATES_AVAILABLE` starts a sync of that item in its owner's
-/// ledger; an `ITEM` error marks the item so `plaid items` shows it needs its user.
+/// (not by a user token). `SYNC_UPDATES_AVAILABLE` asks ``PlaidAutoSync`` for a sync of that item
+/// in its owner's ledger; an `ITEM` error marks the item so `plaid items` shows it needs its user.
 struct PlaidWebhookRoute {
     let ledgers: Ledgers
     let users: UserDirectory
     let verifier: PlaidWebhookVerifier?
-    let plaid: PlaidConfiguration?
+    let autoSync: PlaidAutoSync?
 
-    init(ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?) {
-        self.ledgers = ledgers; self.users = users; self.plaid = plaid
+    init(ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?, autoSync: PlaidAutoSync?) {
+        self.ledgers = ledgers; self.users = users; self.autoSync = autoSync
         verifier = plaid.map { PlaidWebhookVerifier(client: PlaidClient(configuration: $0)) }
     }
 
     func register(_ v1: RouterGroup<ServerRequestContext>) {
         v1.post("plaid/webhook") { request, context in
-            guard let verifier, let plaid else {
+            guard let verifier, let autoSync else {
                 throw APIError(.serviceUnavailable, "plaid_not_configured", "this server has no Plaid keys")
             }
             var request = request
@@ -29,8 +29,14 @@ struct PlaidWebhookRoute {
             let hook: PlaidWebhook
             do {
                 hook = try await verifier.verify(body: body, verificationHeader: request.headers[HTTPField.Name("Plaid-Verification")!])
+            } catch let e as PlaidWebhookError where e.reason == .throttled {
+                return Self.tryLater("webhook_throttled", e.message, after: e.retryAfter ?? 60)
             } catch let e as PlaidWebhookError {
                 throw APIError(.unauthorized, "webhook_rejected", e.message)
+            } catch let e as PlaidAPIError {
+                return Self.tryLater("webhook_unverifiable", "cannot fetch the verification key: \(e.description)", after: 60)
+            } catch let e as PlaidTransportError {
+                return Self.tryLater("webhook_unverifiable", "cannot fetch the verification key: \(e.description)", after: 60)
             }
             let logger = context.logger
             guard let itemID = hook.itemID, let user = try await users.owner(ofItem: itemID) else {
@@ -44,33 +50,18 @@ struct PlaidWebhookRoute {
                     errorMessage: "Plaid reported \(hook.webhookCode) by webhook", plaidLastUpdate: nil)
             }
             if hook.startsSync {
-                let ledgers = self.ledgers, users = self.users
-                Task {
-                    await Self.syncWhenIdle(itemID: itemID, user: user, ledgers: ledgers, users: users, plaid: plaid, logger: logger)
-                }
+                // Coalesced: however many webhooks come for the item, one sync runs and one waits.
+                await autoSync.trigger(itemID: itemID, user: user, why: "webhook")
             }
             return JSONResponse.make(.object([("accepted", .bool(true))]))
         }
     }
 
-    /// Waits (up to a minute) for the user's running job to finish, then syncs the item; a
-    /// sync that cannot run now is harmless to skip: the next webhook or `plaid sync` brings it.
-    static func syncWhenIdle(
-        itemID: String, user: ServerUser, ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration, logger: Logger
-    ) async {
-        for _ in 0..<120 {
-            if await ledgers.isIdle(user) { break }
-            try? await Task.sleep(for: .milliseconds(500))
-        }
-        do {
-            let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
-                try await PlaidService(
-                    store: store, client: PlaidClient(configuration: plaid), archive: PlaidArchive(directory: users.archivePath(for: user))
-                ).sync(itemIDs: [itemID], refresh: false)
-            }
-            for r in results { logger.info("webhook sync of \(r.itemID): \(r.outcome.rawValue), \(r.changes) changes") }
-        } catch {
-            logger.warning("webhook sync of \(itemID) did not run: \(String(describing: error))")
-        }
+    /// 503 with `Retry-After`: the webhook may be genuine but cannot be checked now; Plaid sends
+    /// a webhook again when it is not answered 200.
+    static func tryLater(_ code: String, _ message: String, after seconds: Int) -> Response {
+        var response = APIError(.serviceUnavailable, code, message).response
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 }
