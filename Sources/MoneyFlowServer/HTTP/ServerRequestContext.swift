@@ -6,6 +6,10 @@ import Hummingbird
 struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     var user: ServerUser?
+    /// The web app's session and form (set by `WebSessionMiddleware` on the pages only).
+    var web: WebRequest?
+    /// The peer's IP address (the web sign-in's rate limit counts per address).
+    let clientAddress: String?
 
     /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
     /// renames); uploads have their own cap (`--max-body-mib`).
@@ -13,6 +17,7 @@ struct ServerRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// The caller; handlers behind the auth middleware can rely on it.
