@@ -191,4 +191,19 @@ import Testing
             #expect(try await m.post("/transactions/\(id)/category", [("category", "Expenses:X")]).status == 403)
         }
     }
+
+    @Test func anImportsBatchIsUndoneFromTheImportPage() async throws {
+        try await InProcessServer.run { h in
+            let token = try await h.addUser("uma")
+            let web = WebClient(h)
+            try await web.signIn(token: token)
+            let result = try await Self.importStatement(web)
+            let batch = try #require(result.html.components(separatedBy: #"data-testid="batch-row" data-batch-id=""#).dropFirst().first?.prefix { $0 != "\"" })
+            #expect(try await h.allTransactions(token: token).count == 5)
+            let undone = try await web.post("/batches/\(batch)/undo", [])
+            #expect(undone.status == 200 && undone.html.contains("batch \(batch) undone"), "\(undone.html)")
+            #expect(try await h.allTransactions(token: token).isEmpty)
+            #expect(WebClient.count(#"data-testid="undo-batch""#, in: undone.html) == 0)
+        }
+    }
 }
