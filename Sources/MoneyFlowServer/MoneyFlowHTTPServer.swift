@@ -32,7 +32,7 @@ public enum MoneyFlowHTTPServer {
         RecordRoutes(ledgers: ledgers).register(authenticated)
         ExportRoutes(ledgers: ledgers).register(authenticated)
         // The web app (Web/): pages and forms over the same calls, behind a session cookie.
-        WebRoutes.install(router, ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes)
+        WebRoutes.install(router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes)
         return router
     }
 

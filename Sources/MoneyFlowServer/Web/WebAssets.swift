@@ -84,5 +84,24 @@ enum WebAssets {
           var b = document.querySelector('[data-testid="sort-choice"][data-key="' + e.key + '"]');
           if (b) { e.preventDefault(); b.click(); }
         });
+        // Connect a bank: a link token from this server, Plaid Link in the page, the public token
+        // posted back with the page's CSRF token (the form is the page's own).
+        document.addEventListener("click", function (e) {
+          var b = e.target.closest && e.target.closest('[data-testid="connect-start"], [data-testid="connect-update"]');
+          if (!b || typeof Plaid === "undefined") return;
+          var form = document.getElementById("exchange");
+          var body = new URLSearchParams();
+          body.set("csrf", form.elements.csrf.value);
+          if (b.dataset.item) body.set("item", b.dataset.item);
+          fetch("/connect/link-token", { method: "POST", body: body, credentials: "same-origin" })
+            .then(function (r) { return r.json(); })
+            .then(function (j) {
+              if (!j.link_token) { alert("the server could not start Plaid Link"); return; }
+              Plaid.create({ token: j.link_token, onSuccess: function (publicToken) {
+                if (b.dataset.item) { location.reload(); return; }
+                form.elements.public_token.value = publicToken; form.submit();
+              } }).open();
+            });
+        });
         """
 }

@@ -9,9 +9,10 @@ import NIOCore
 enum WebPage {
     static func render(
         _ template: String, title: String, session: WebSession?, status: HTTPResponse.Status = .ok, _ values: [String: Any] = [:],
-        scriptSources: [String] = []
+        scriptSources: [String] = [], extraScript: String? = nil
     ) -> Response {
         var object = values
+        if let extraScript { object["extraScript"] = extraScript }
         object["title"] = title
         object["page"] = template
         if let session {
@@ -26,7 +27,7 @@ enum WebPage {
         headers[.cacheControl] = "no-store"
         headers[.contentSecurityPolicy] =
             "default-src 'self'; script-src 'self' \(scriptSources.joined(separator: " ")); style-src 'self'; img-src 'self' data:; "
-            + "frame-src \(scriptSources.isEmpty ? "'none'" : scriptSources.joined(separator: " ")); frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
+            + "connect-src 'self' \(scriptSources.joined(separator: " ")); frame-src \(scriptSources.isEmpty ? "'none'" : scriptSources.joined(separator: " ")); frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))

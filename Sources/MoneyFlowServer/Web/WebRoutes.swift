@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MoneyFlowPlaid
 
 /// The web app on `moneyflow serve`: server-rendered pages over the same library calls as the
 /// `/v1` API (README "The web app"). Sign-in and the assets are open; every other page and
@@ -8,13 +9,19 @@ struct WebRoutes {
     let ledgers: Ledgers
     let accounts: WebAccounts
     let maxBodyBytes: Int
+    let plaid: PlaidRoutes
     var throttle = SignInThrottle()
 
     /// Adds the web app to `router`. Should its sessions file not open, the sign-in page says so
     /// (503) and the API goes on serving.
-    static func install(_ router: Router<ServerRequestContext>, ledgers: Ledgers, users: UserDirectory, maxBodyBytes: Int) {
+    static func install(
+        _ router: Router<ServerRequestContext>, ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?, maxBodyBytes: Int
+    ) {
         do {
-            WebRoutes(ledgers: ledgers, accounts: try WebAccounts(users: users), maxBodyBytes: maxBodyBytes).register(router)
+            WebRoutes(
+                ledgers: ledgers, accounts: try WebAccounts(users: users), maxBodyBytes: maxBodyBytes,
+                plaid: PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid)
+            ).register(router)
         } catch {
             let message = "the web app cannot open its sessions (web.sqlite in the data folder): \(error)"
             router.get("signin") { _, _ -> Response in throw APIError(.serviceUnavailable, "web_unavailable", message) }
@@ -28,5 +35,6 @@ struct WebRoutes {
         WebLedgerPages(ledgers: ledgers).register(pages)
         WebDecisionPages(ledgers: ledgers).register(pages)
         WebImportPages(ledgers: ledgers).register(pages)
+        WebConnectPage(ledgers: ledgers, plaid: plaid).register(pages)
     }
 }

@@ -114,6 +114,19 @@ extension WebTemplates {
         {{^card}}<p data-testid="sort-done">Everything is sorted.</p>{{/card}}
         {{/content}}{{/layout}}
         """,
+        "connect": """
+        {{<layout}}{{$content}}
+        {{^configured}}<p class="problem">This server has no Plaid keys: its operator starts it with PLAID_CLIENT_ID, PLAID_SECRET and PLAID_ENV set.</p>{{/configured}}
+        {{#configured}}<p><button type="button" data-testid="connect-start" data-link-token-url="/connect/link-token">Connect a bank</button></p>{{/configured}}
+        <h2>Connected banks</h2>
+        {{^items}}<p>None yet.</p>{{/items}}
+        <ul class="items">{{#items}}<li data-testid="plaid-item">{{institution}}: {{status}}, last synced {{lastSync}}
+        {{#error}}<br><span class="small">{{error}}</span>{{/error}}
+        {{#needsLogin}}{{#configured}}<button type="button" data-testid="connect-update" data-item="{{id}}">Log in again</button>{{/configured}}{{/needsLogin}}</li>{{/items}}</ul>
+        {{#configured}}<form method="post" action="/connect/sync">\(csrfField)<button type="submit" data-testid="sync-now">Sync now</button></form>
+        <form method="post" action="/connect/exchange" id="exchange" hidden>\(csrfField)<input type="hidden" name="public_token" aria-label="Public token"></form>{{/configured}}
+        {{/content}}{{/layout}}
+        """,
         "import": """
         {{<layout}}{{$content}}
         {{#result}}<section class="card" data-testid="import-result" aria-labelledby="res-h">

@@ -24,7 +24,7 @@ enum WebTemplates {
         <title>{{title}} · MoneyFlow</title>
         <link rel="stylesheet" href="/assets/app.css">
         <script src="/assets/app.js" defer></script>
-        {{$head}}{{/head}}
+        {{#extraScript}}<script src="{{extraScript}}"></script>{{/extraScript}}
         </head>
         <body data-page="{{page}}">
         <a class="skip" href="#main">Skip to content</a>
