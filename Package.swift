@@ -46,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The web app's HTML templates (`moneyflow serve`'s pages; HTML-escapes by default).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // Pure Swift (Foundation only): money, dates, records, plans.
@@ -151,6 +153,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The web app (Web/): its templates, and PBKDF2 for the users' web passwords.
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             // The API's OpenAPI 3.1 document, served at GET /openapi.json (compiled in: no bundle to ship).
             resources: [.embedInCode("OpenAPI/openapi.json")]),

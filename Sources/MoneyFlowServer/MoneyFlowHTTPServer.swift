@@ -35,6 +35,8 @@ public enum MoneyFlowHTTPServer {
         ProfileRoutes(users: users).register(authenticated)
         RecordRoutes(ledgers: ledgers).register(authenticated)
         ExportRoutes(ledgers: ledgers).register(authenticated)
+        // The web app (Web/): pages and forms over the same calls, behind a session cookie.
+        WebRoutes.install(router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes)
         return router
     }
 

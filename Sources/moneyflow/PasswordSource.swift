@@ -36,12 +36,13 @@ final class PromptCache: @unchecked Sendable {
     func password(for name: String) throws -> String? {
         lock.lock(); defer { lock.unlock() }
         if let value { return value }
-        let v = readPasswordNoEcho(prompt: "Password for \((name as NSString).lastPathComponent): ")
+        let v = Self.readNoEcho(prompt: "Password for \((name as NSString).lastPathComponent): ")
         value = v
         return v
     }
 
-    private func readPasswordNoEcho(prompt: String) -> String? {
+    /// One line from the terminal with echo off (the prompt goes to stderr).
+    static func readNoEcho(prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
         var old = termios()
         tcgetattr(STDIN_FILENO, &old)

@@ -12,7 +12,7 @@ struct UsersCommand: ParsableCommand {
             A token is printed once, as the last line of stdout (only its hash is kept):
               TOKEN=$(moneyflow users add alice --data /var/lib/moneyflow | tail -1)
             """,
-        subcommands: [Add.self, List.self, Remove.self, RotateToken.self])
+        subcommands: [Add.self, List.self, Remove.self, RotateToken.self, Passwd.self])
 
     struct DataOption: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp("The server's data folder (env MONEYFLOW_DATA).", valueName: "dir"))

@@ -9,6 +9,10 @@ struct ServerRequestContext: RequestContext {
     /// The request's place in its user's share (set by ``FairShareMiddleware``): a handler
     /// that waits for the network lets go of its turn meanwhile (``FairPass/outsideTurn(_:)``).
     var pass: FairPass?
+    /// The web app's session and form (set by `WebSessionMiddleware` on the pages only).
+    var web: WebRequest?
+    /// The peer's IP address (the web sign-in's rate limit counts per address).
+    let clientAddress: String?
 
     /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
     /// renames); uploads have their own cap (`--max-body-mib`).
@@ -16,6 +20,7 @@ struct ServerRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Runs `body` without holding the request's turn (reading an upload's bytes).
