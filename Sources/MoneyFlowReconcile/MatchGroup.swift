@@ -192,13 +192,14 @@ struct MatchGroup {
         for p in pairs {
             let (row, col) = (Int(p.row), Int(p.col))
             if rowDegree[row] == 0 {
-                let r = records[idx[row]]
-                let (a, b) = TextSimilarity.matchTexts(description: r.description, counterparty: r.counterparty, note: r.note)
+                let i = idx[row]   // fields read in place: copying the record retains all of them
+                let (a, b) = TextSimilarity.matchTexts(
+                    description: records[i].description, counterparty: records[i].counterparty, note: records[i].note)
                 rowTokens[row] = tokens.add(a, b)
             }
             if colTokens[col] == nil {
-                let c = candidates[col]
-                let (a, b) = TextSimilarity.matchTexts(description: c.description, counterparty: c.counterparty, note: c.note)
+                let (a, b) = TextSimilarity.matchTexts(
+                    description: candidates[col].description, counterparty: candidates[col].counterparty, note: candidates[col].note)
                 colTokens[col] = tokens.add(a, b)
             }
             rowDegree[row] += 1

@@ -15,11 +15,21 @@ public enum TextSimilarity {
     /// Payment channels that print the merchant after their own name in a bank's text (CMB
     /// debit 客户摘要 `财付通-微信支付-<merchant>`, card bill `支付宝-<merchant>`), longest first.
     static let channelPrefixes = ["财付通-微信支付-", "支付宝-", "财付通-"]
+    /// The first scalar of each prefix.
+    static let channelStarts = Set(channelPrefixes.compactMap(\.unicodeScalars.first))
+
+    /// A scalar `trimmingCharacters(in: .whitespaces)` removes: a space separator (Zs) or a tab.
+    static func isBlank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
 
     /// The merchant a bank's text names after a payment channel's prefix (often cut to the
     /// column: the wallet's full name contains it), nil when the text names no channel.
     public static func channelMerchant(_ text: String?) -> String? {
-        guard let t = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+        // Every text is asked (both sides of every pair): most name no channel, and Foundation's
+        // trimming bridges each one, so a text whose first non-blank scalar starts no prefix
+        // is answered without it.
+        guard let text, let first = text.unicodeScalars.first(where: { !isBlank($0) }), channelStarts.contains(first)
+        else { return nil }
+        let t = text.trimmingCharacters(in: .whitespaces)
         for p in channelPrefixes where t.hasPrefix(p) {
             let rest = t.dropFirst(p.count).trimmingCharacters(in: .whitespaces)
             return rest.isEmpty ? nil : rest

@@ -44,42 +44,59 @@ extension MatchGroup {
     /// when some textless pair is neither carried nor confirmed within the import. The key is
     /// the unordered pair of token sets, so it does not depend on which side is being imported.
     mutating func learnAliases(ledger: () throws -> [ConfirmedPairing] = { [] }) rethrows {
-        var keys: [Int: String] = [:]
-        var confirmed: [String: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
+        // Each row's and column's text (its sorted tokens) is spelled once and numbered; a key
+        // is the unordered pair of two numbers. (Spelling the key per pair cost a fifth of a plan.)
+        var textIDs: [String: UInt32] = [:]
+        func number(_ text: String) -> UInt32? {
+            guard !text.isEmpty else { return nil }
+            if let id = textIDs[text] { return id }
+            let id = UInt32(textIDs.count)
+            textIDs[text] = id
+            return id
+        }
+        var rowText = [UInt32?](repeating: nil, count: rowTokens.count), colText = [UInt32?](repeating: nil, count: colTokens.count)
+        var rowDone = [Bool](repeating: false, count: rowTokens.count), colDone = [Bool](repeating: false, count: colTokens.count)
+        var keys: [(pair: Int, key: UInt64)] = []
+        var confirmed: [UInt64: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
         for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor {
-            guard let key = Self.aliasKey(rowTokens[Int(p.row)], colTokens[Int(p.col)] ?? [], tokens) else { continue }
-            keys[k] = key
+            let (row, col) = (Int(p.row), Int(p.col))
+            if !rowDone[row] { rowDone[row] = true; rowText[row] = number(Self.aliasText(rowTokens[row], tokens)) }
+            if !colDone[col] { colDone[col] = true; colText[col] = number(Self.aliasText(colTokens[col] ?? [], tokens)) }
+            guard let a = rowText[row], let b = colText[col] else { continue }
+            let key = Self.aliasKey(a, b)
+            keys.append((k, key))
             if p.externalIDAgrees || carried(p) {
                 confirmed[key, default: ([], [])].rows.insert(p.row)
                 confirmed[key, default: ([], [])].cols.insert(p.col)
             }
         }
         // Other confirmations only: never the pair's own row or transaction.
-        var inImport: [Int: Int] = [:]
+        var inImport = [Int](repeating: 0, count: keys.count)
         var unanswered = false
-        for (k, key) in keys {
+        for (j, (k, key)) in keys.enumerated() {
             let p = pairs[k]
             let c = confirmed[key]
-            let n = c.map { min($0.rows.subtracting([p.row]).count, $0.cols.subtracting([p.col]).count) } ?? 0
-            inImport[k] = n
+            let n = c.map { min($0.rows.count - ($0.rows.contains(p.row) ? 1 : 0), $0.cols.count - ($0.cols.contains(p.col) ? 1 : 0)) } ?? 0
+            inImport[j] = n
             if n < Scoring.aliasConfirmations && !p.externalIDAgrees && !carried(p) { unanswered = true }
         }
         // Each confirmed transaction of the ledger counts as one more carried pair (a row and a
-        // column of its own).
-        var stored: [String: Set<Int64>] = [:]
+        // column of its own). A text no pair of this group has cannot confirm any of them.
+        var stored: [UInt64: Set<Int64>] = [:]
         if unanswered {
             var scratch = TokenTable()
             for c in try ledger() {
                 let bank = scratch.add(c.bankDescription, c.bankCounterparty)
                 let provider = scratch.add(c.providerDescription, c.providerCounterparty)
-                guard let key = Self.aliasKey(bank, provider, scratch) else { continue }
-                stored[key, default: []].insert(c.transactionID)
+                guard let a = textIDs[Self.aliasText(bank, scratch)], let b = textIDs[Self.aliasText(provider, scratch)] else { continue }
+                stored[Self.aliasKey(a, b), default: []].insert(c.transactionID)
             }
         }
-        for (k, key) in keys {
+        for (j, (k, key)) in keys.enumerated() {
             let p = pairs[k]
-            let fromLedger = stored[key].map { $0.subtracting([candidates[Int(p.col)].id]).count } ?? 0
-            let n = inImport[k]! + fromLedger
+            let id = candidates[Int(p.col)].id
+            let fromLedger = stored[key].map { $0.count - ($0.contains(id) ? 1 : 0) } ?? 0
+            let n = inImport[j] + fromLedger
             if n >= Scoring.aliasConfirmations {
                 pairs[k].aliasConfirmations = Int32(n)
                 pairs[k].aliasFromLedger = Int32(fromLedger)
@@ -87,14 +104,14 @@ extension MatchGroup {
         }
     }
 
-    /// The alias key of two texts given as token ids of `table`: the unordered pair of their
-    /// token sets; nil when either text has no token.
-    static func aliasKey(_ a: [Int32], _ b: [Int32], _ table: TokenTable) -> String? {
-        func text(_ ids: [Int32]) -> String { ids.map { table.strings[Int($0)] }.sorted().joined(separator: " ") }
-        let x = text(a), y = text(b)
-        guard !x.isEmpty, !y.isEmpty else { return nil }
-        return x < y ? x + "\u{1}" + y : y + "\u{1}" + x
+    /// A text as the alias key sees it: its token set (ids of `table`), sorted and spelled.
+    static func aliasText(_ ids: [Int32], _ table: TokenTable) -> String {
+        ids.map { table.strings[Int($0)] }.sorted().joined(separator: " ")
     }
+
+    /// The alias key of two numbered texts: their unordered pair, so it does not depend on
+    /// which side is being imported.
+    static func aliasKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
 
     /// Per row: its amount occurs on no other row and on at most one stored transaction within
     /// ``Scoring/uniqueAmountWindowDays`` of its date (the one it may pair with).

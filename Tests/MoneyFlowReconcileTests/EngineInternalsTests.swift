@@ -1,3 +1,4 @@
+import Foundation
 import MoneyFlowCore
 import MoneyFlowTestSupport
 import Testing
@@ -20,6 +21,27 @@ import Testing
         // Non-ASCII text goes through the reference itself; description and counterparty are one text.
         let ids = table.add("拉扎斯网络科技（上海）有限公司", "Ｅｌｅｍｅ")
         #expect(Set(ids.map { table.strings[Int($0)] }) == TextSimilarity.tokens("拉扎斯网络科技（上海）有限公司").union(["eleme"]))
+    }
+
+    /// The payment-channel merchant read without Foundation's trimming for texts that name no
+    /// channel must answer exactly as trimming every text and testing each prefix.
+    @Test func channelMerchantFastPathAnswersLikeTheReference() {
+        func reference(_ text: String?) -> String? {
+            guard let t = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+            for p in TextSimilarity.channelPrefixes where t.hasPrefix(p) {
+                let rest = t.dropFirst(p.count).trimmingCharacters(in: .whitespaces)
+                return rest.isEmpty ? nil : rest
+            }
+            return nil
+        }
+        var rng = SplitMix64(scenarioSeed: 12)
+        let pieces = [" ", "\t", "\u{00A0}", "\u{3000}", "\n", "财付通-", "微信支付-", "支付宝-", "支付", "财", "-", "美团", "KFC ", "e\u{301}", ""]
+        for _ in 0..<3_000 {
+            let text = (0..<rng.int(0...5)).map { _ in pieces[rng.int(0...pieces.count - 1)] }.joined()
+            #expect(TextSimilarity.channelMerchant(text) == reference(text), "\(text.unicodeScalars.map(\.value))")
+        }
+        #expect(TextSimilarity.channelMerchant("\u{3000} 财付通-微信支付-美团 ") == "美团")
+        #expect(TextSimilarity.channelMerchant(nil) == nil)
     }
 
     /// Rare tokens weigh more: a shared city says little, a shared merchant name a lot.
