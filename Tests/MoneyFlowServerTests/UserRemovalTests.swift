@@ -57,5 +57,6 @@ struct UserRemovalTests {
         #expect(await !ledgers.isOpen(alice.id))
         #expect(!FileManager.default.fileExists(atPath: users.ledgerFolder(for: alice)), "the removed user's folder was made again")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/ledgers").isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/locks").isEmpty, "a removed user's lock file is left")
     }
 }

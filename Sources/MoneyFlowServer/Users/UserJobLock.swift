@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The hold that keeps `moneyflow users remove` and a user's writing jobs apart, across
-/// processes (the server and the CLI share the data folder): `DIR/ledgers/<id>.lock`, locked
+/// processes (the server and the CLI share the data folder): `DIR/locks/<id>.lock`, locked
 /// with `flock`. A server's job (an import, an undo, a Plaid sync) and the making of the user's
 /// folder hold it shared; a removal holds it exclusively, so it waits until the user's running
 /// jobs have ended and no job starts while it moves the folder aside. A job checks that its user
@@ -15,7 +15,7 @@ struct UserJobLock: Sendable {
     let fd: Int32
 
     static func path(dataDirectory: String, userID: String) -> String {
-        (dataDirectory as NSString).appendingPathComponent("ledgers/\(userID).lock")
+        (dataDirectory as NSString).appendingPathComponent("locks/\(userID).lock")
     }
 
     /// A job's hold while the user exists; nil while the user is being removed or once they
@@ -49,8 +49,8 @@ struct UserJobLock: Sendable {
     func release() { Glibc.close(fd) }
 
     private static func open(dataDirectory: String, userID: String) throws -> Int32 {
-        let ledgers = (dataDirectory as NSString).appendingPathComponent("ledgers")
-        try FileManager.default.createDirectory(atPath: ledgers, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let locks = (dataDirectory as NSString).appendingPathComponent("locks")
+        try FileManager.default.createDirectory(atPath: locks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = path(dataDirectory: dataDirectory, userID: userID)
         let fd = Glibc.open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw UserDirectoryError("cannot open \(file): errno \(errno); check that the data folder is writable") }
