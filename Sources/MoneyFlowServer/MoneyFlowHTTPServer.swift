@@ -62,6 +62,7 @@ public enum MoneyFlowHTTPServer {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let users = try UserDirectory(dataDirectory: configuration.dataDirectory)
+        for folder in users.removeLeftoverUploads() { logger.notice("removed \(folder), left by an older server during an import") }
         let app = application(configuration: configuration, users: users, plaid: plaid, logger: logger, onRunning: onRunning)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

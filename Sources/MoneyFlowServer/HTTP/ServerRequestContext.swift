@@ -14,8 +14,12 @@ struct ServerRequestContext: RequestContext {
     /// renames); uploads have their own cap (`--max-body-mib`).
     var maxUploadSize: Int { 1 << 16 }
 
+    /// The peer's address (a reverse proxy's, behind one), for the log of refused logins.
+    var peer: String?
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress
     }
 
     /// Runs `body` without holding the request's turn (reading an upload's bytes).

@@ -155,6 +155,25 @@ public final class UserDirectory: Sendable {
 
     // MARK: Ledgers and Plaid items
 
+    /// Removes `uploads/` folders left in users' folders (and in removed ones) by servers older
+    /// than uploads read in memory: a server killed during an import left the raw statement
+    /// there. Returns the folders removed (`serve` runs this at start and logs them).
+    public func removeLeftoverUploads() -> [String] {
+        let fm = FileManager.default
+        var removed: [String] = []
+        for parent in ["ledgers", "removed"] {
+            let base = (dataDirectory as NSString).appendingPathComponent(parent)
+            for folder in (try? fm.contentsOfDirectory(atPath: base)) ?? [] {
+                let uploads = ((base as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("uploads")
+                var isFolder: ObjCBool = false
+                if fm.fileExists(atPath: uploads, isDirectory: &isFolder), isFolder.boolValue, (try? fm.removeItem(atPath: uploads)) != nil {
+                    removed.append(uploads)
+                }
+            }
+        }
+        return removed
+    }
+
     /// `DIR/ledgers/<id>/ledger.sqlite` (the folder is made by ``prepareLedgerFolder(for:)``).
     public func ledgerPath(for user: ServerUser) -> String {
         (ledgerFolder(for: user) as NSString).appendingPathComponent("ledger.sqlite")
