@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import MoneyFlowPipeline
-import NIOCore
 import MoneyFlowPlaid
+import NIOCore
 import ServiceLifecycle
 
 /// `moneyflow serve`: the HTTP backend over the same library calls as the CLI.
@@ -16,8 +16,7 @@ public enum MoneyFlowHTTPServer {
     /// `share`: the users' shares of the server's work (a test holds turns in it).
     static func router(
         configuration: ServerConfiguration, users: UserDirectory, plaid: PlaidConfiguration?, share: FairShare? = nil
-    ) -> Router<ServerRequestContext>
-    {
+    ) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         // Outermost: the log sees the status the client gets, errors included.
         router.add(middleware: RequestLogMiddleware())

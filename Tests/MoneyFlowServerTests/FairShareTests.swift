@@ -39,7 +39,7 @@ struct FairShareTests {
     func servedInTurn() async throws {
         let share = FairShare(limits: .init(slots: 2, perUserRunning: 1, perUserInFlight: 8))
         try await share.acquire("a")
-        try await share.acquire("b")  // both turns held
+        try await share.acquire("b") // both turns held
         var tasks: [Task<Void, any Error>] = []
         for i in 0..<3 {
             tasks.append(Task { try await share.acquire("a") })

@@ -166,9 +166,8 @@ public final class UserDirectory: Sendable {
             for folder in (try? fm.contentsOfDirectory(atPath: base)) ?? [] {
                 let uploads = ((base as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("uploads")
                 var isFolder: ObjCBool = false
-                if fm.fileExists(atPath: uploads, isDirectory: &isFolder), isFolder.boolValue, (try? fm.removeItem(atPath: uploads)) != nil {
-                    removed.append(uploads)
-                }
+                guard fm.fileExists(atPath: uploads, isDirectory: &isFolder), isFolder.boolValue else { continue }
+                if (try? fm.removeItem(atPath: uploads)) != nil { removed.append(uploads) }
             }
         }
         return removed
