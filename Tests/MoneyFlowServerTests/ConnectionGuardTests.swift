@@ -55,8 +55,8 @@ struct ConnectionGuardTests {
 
     @Test("a head that never ends, and an idle connection, are closed at the header timeout")
     func headerTimeout() async throws {
-        let oneSecond: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(1) }
-        try await InProcessServer.run(live: true, configure: oneSecond) { h in
+        let twoSeconds: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(2) }
+        try await InProcessServer.run(live: true, configure: twoSeconds) { h in
             let port = try h.port
             let (trickled, idle) = try await RawConnection.run {
                 let c = try RawConnection(port: port)
