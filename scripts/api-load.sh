@@ -53,7 +53,9 @@ import_loop() {
             # Percent-encoded (a space is %20: '+' is a literal plus in a URL query); the file's bytes are the body.
             query="filename=$(urlencode "$(basename "$path")")"
             if [ -n "$account" ]; then query+="&account=$(urlencode "$account")"; fi
-            args=(-s -o /dev/null -w '%{http_code}\n' -X POST -H "$auth" -H "Content-Type: application/octet-stream"
+            # --retry: an upload refused with 429 (the user's requests in flight are at their bound,
+            # e.g. with CONNECTIONS=64) is sent again after its Retry-After, as a client should.
+            args=(-s --retry 10 -o /dev/null -w '%{http_code}\n' -X POST -H "$auth" -H "Content-Type: application/octet-stream"
                 --data-binary "@Samples/$path")
             if [ -n "$pwfile" ]; then args+=(-H "X-MoneyFlow-Password: $(tr -d '\r\n' <"Samples/$pwfile")"); fi
             curl "${args[@]}" "$base/v1/imports?$query" >>"$work/imports.txt" || echo "curl-failed" >>"$work/imports.txt"

@@ -33,6 +33,10 @@ actor Ledgers {
     }
 
     func store(for user: ServerUser) async throws -> LedgerStore {
+        if ContinuousClock.now - lastSweep > Self.sweepInterval {
+            lastSweep = .now
+            Task { await self.forgetRemovedUsers() }
+        }
         clock += 1
         lastUse[user.id] = clock
         if let s = stores[user.id] { return s }
@@ -42,6 +46,8 @@ actor Ledgers {
             // Opening reads the file or loads the ledger over the network: a thread of its own
             // (the store's threads exist only once it is open), gone when the open is done.
             try await StoreExecutor(label: "moneyflow-store-open", maxThreads: 1).run {
+                // A request under way when its user was removed opens nothing and makes no folder.
+                guard try users.prepareLedgerFolder(for: user) else { throw APIError.unauthorized }
                 let s =
                     try databaseURL.map { try StoreOpener.open(databaseURL: $0, ledger: "user_" + user.id) }
                     ?? LedgerStore(path: users.ledgerPath(for: user))
@@ -69,15 +75,42 @@ actor Ledgers {
         }
     }
 
-    /// Runs `job` as the user's only writing job; 409 when another one runs.
+    /// Runs `job` as the user's only writing job; 409 when another one runs. The job holds the
+    /// user's ``UserJobLock`` (a removal waits for it to end) and runs only while the user
+    /// exists; a removed user's ledger is closed and the caller gets 401.
     func exclusive<T: Sendable>(_ user: ServerUser, _ what: String, _ job: @Sendable (LedgerStore) async throws -> T) async throws -> T {
         if let running = busy[user.id] {
             throw APIError(.conflict, "import_in_progress", "\(running) is still running for this user; try again when it has finished")
         }
         busy[user.id] = what
         defer { busy[user.id] = nil }
+        let lock = try await users.perform { try UserJobLock.forJob($0, user) }
+        guard let lock else {
+            forget(user.id)
+            throw APIError.unauthorized
+        }
+        defer { lock.release() }
         return try await job(try await store(for: user))
     }
+
+    /// Closes the user's ledger (a removed user's), once the requests still using it are done.
+    func forget(_ userID: String) {
+        stores[userID] = nil
+        lastUse[userID] = nil
+    }
+
+    /// Closes the ledgers of users removed since they were opened (``store(for:)`` runs this
+    /// at most every ``sweepInterval``): a removed user's ledger does not stay open.
+    func forgetRemovedUsers() async {
+        guard let ids = try? await users.perform({ try Set($0.list().map(\.id)) }) else { return }
+        for id in stores.keys where !ids.contains(id) && busy[id] == nil { forget(id) }
+    }
+
+    static let sweepInterval: Duration = .seconds(30)
+    private var lastSweep = ContinuousClock.now
+
+    /// True when the user's ledger is open here.
+    func isOpen(_ userID: String) -> Bool { stores[userID] != nil }
 
     /// True when no writing job runs for the user (a webhook-started sync then may start).
     func isIdle(_ user: ServerUser) -> Bool { busy[user.id] == nil }

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import MoneyFlowPipeline
-import NIOCore
 import MoneyFlowPlaid
+import NIOCore
 import ServiceLifecycle
 
 /// `moneyflow serve`: the HTTP backend over the same library calls as the CLI.
@@ -27,16 +27,21 @@ public enum MoneyFlowHTTPServer {
         router.get("openapi.json") { _, _ in OpenAPIDocument.response }
         let v1 = router.group("v1")
         PlaidWebhookRoute(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync).register(v1)
+        let share = share ?? FairShare(limits: configuration.userLimits)
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
-            .add(middleware: FairShareMiddleware(share: share ?? FairShare(limits: configuration.userLimits)))
+            .add(middleware: FairShareMiddleware(share: share))
+        // Plaid's routes mostly wait for Plaid: counted in the user's share, but holding no turn.
+        let waitingForPlaid = v1.group().add(middleware: BearerAuthMiddleware(users: users))
+            .add(middleware: FairShareMiddleware(share: share, holdsTurns: false))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
-        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
+        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(waitingForPlaid)
         ProfileRoutes(users: users).register(authenticated)
         RecordRoutes(ledgers: ledgers).register(authenticated)
         ExportRoutes(ledgers: ledgers).register(authenticated)
         // The web app (Web/): pages and forms over the same calls, behind a session cookie.
-        WebRoutes.install(router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes)
+        WebRoutes.install(
+            router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes, share: share)
         return router
     }
 
@@ -69,6 +74,7 @@ public enum MoneyFlowHTTPServer {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let users = try UserDirectory(dataDirectory: configuration.dataDirectory)
+        for folder in users.removeLeftoverUploads() { logger.notice("removed \(folder), left by an older server during an import") }
         let app = application(configuration: configuration, users: users, plaid: plaid, logger: logger, onRunning: onRunning)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -55,7 +55,8 @@ struct ConnectionGuardTests {
 
     @Test("a head that never ends, and an idle connection, are closed at the header timeout")
     func headerTimeout() async throws {
-        try await InProcessServer.run(live: true, configure: { $0.headerTimeout = .seconds(1) }) { h in
+        let twoSeconds: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(2) }
+        try await InProcessServer.run(live: true, configure: twoSeconds) { h in
             let port = try h.port
             let (trickled, idle) = try await RawConnection.run {
                 let c = try RawConnection(port: port)
@@ -68,6 +69,24 @@ struct ConnectionGuardTests {
             }
             #expect(trickled, "a connection whose head never ended stayed open")
             #expect(idle, "an idle connection stayed open")
+        }
+    }
+
+    @Test("a body with a bad chunk size is 400 (not 500) and the connection ends")
+    func badChunkedEncoding() async throws {
+        try await InProcessServer.run(live: true) { h in
+            let token = try await h.addUser("alice")
+            let port = try h.port
+            let (answer, ended) = try await RawConnection.run {
+                let c = try RawConnection(port: port)
+                _ = c.send(
+                    "POST /v1/links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                        + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"re\r\nzz\r\ncord\r\n")
+                let answer = try c.readResponse()
+                return (answer, c.endsWithinTimeout())
+            }
+            #expect(answer.status == 400 && answer.body.contains("bad_request"), "\(answer)")
+            #expect(ended)
         }
     }
 }

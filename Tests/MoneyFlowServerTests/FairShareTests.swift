@@ -39,7 +39,7 @@ struct FairShareTests {
     func servedInTurn() async throws {
         let share = FairShare(limits: .init(slots: 2, perUserRunning: 1, perUserInFlight: 8))
         try await share.acquire("a")
-        try await share.acquire("b")  // both turns held
+        try await share.acquire("b") // both turns held
         var tasks: [Task<Void, any Error>] = []
         for i in 0..<3 {
             tasks.append(Task { try await share.acquire("a") })
@@ -106,6 +106,24 @@ struct FairShareTests {
             share.release(flooder.user.id)
             for t in flood { #expect(try await t.value == 200) }
             try await Self.until("the flooder's share is empty") { share.counts(flooder.user.id) == FairShare.Counts() }
+        }
+    }
+
+    @Test("a Plaid route waits for Plaid, not for a turn: it is answered while the user's turns are all busy")
+    func plaidRoutesHoldNoTurn() async throws {
+        let share = FairShare(limits: .init(slots: 4, perUserRunning: 1, perUserInFlight: 8))
+        let tenSeconds: (inout ServerConfiguration) -> Void = { $0.requestTimeout = .seconds(10) }
+        try await InProcessServer.run(share: share, configure: tenSeconds) { h in
+            let (alice, token) = try h.users.add(name: "alice")
+            // The ledger is open before the turn is taken (opening it is no part of the question).
+            #expect(try await h.get("/v1/accounts", token: token).status == 200)
+            try await share.acquire(alice.id) // the user's one turn is busy
+            // No Plaid keys here: the route answers 503 plaid_not_configured, not a
+            // request_timeout after waiting for a turn it would never get.
+            let r = try await h.get("/v1/plaid/items", token: token)
+            #expect(r.status == 503 && r.text.contains("plaid_not_configured"), "\(r.text)")
+            #expect(share.counts(alice.id) == FairShare.Counts(inFlight: 0, running: 1, waiting: 0))
+            share.release(alice.id)
         }
     }
 

@@ -63,9 +63,10 @@ struct RefusedBeforeTheBodyTests {
     @Test("a request still waiting at the request timeout is answered 503 request_timeout and leaves its line")
     func requestTimeout() async throws {
         let share = FairShare(limits: .init(slots: 4, perUserRunning: 1, perUserInFlight: 8))
-        try await InProcessServer.run(share: share, configure: { $0.requestTimeout = .seconds(1) }) { h in
+        let oneSecond: (inout ServerConfiguration) -> Void = { $0.requestTimeout = .seconds(1) }
+        try await InProcessServer.run(share: share, configure: oneSecond) { h in
             let (alice, token) = try h.users.add(name: "alice")
-            try await share.acquire(alice.id)  // the user's one turn is busy
+            try await share.acquire(alice.id) // the user's one turn is busy
             // Gives the turn back if the request is never cut (then it answers 200 and the test fails).
             let fallback = Task {
                 try? await Task.sleep(for: .seconds(30))

@@ -176,13 +176,14 @@ struct ServerRoutesTests {
         }
     }
 
-    @Test("the log has one line per request: method, path without the query, status and time; never a token")
+    @Test("the log has one line per request: method, path without the query, status and time; refused logins; never a token")
     func requestLog() async throws {
         let h = try await ServeHarness.start()
         let token = try await h.addUser("dave")
         _ = try await h.get("/v1/accounts", token: token)
         _ = try await h.get("/v1/transactions?account=SecretAccountName", token: token)
         _ = try await h.get("/v1/accounts", token: "mf_nope")
+        _ = try await h.get("/v1/review", token: nil)
         _ = try await h.get("/v1/no-such-route", token: token)
         let run = await h.stop()
         let lines = run.stderrLines.map(String.init)
@@ -197,6 +198,9 @@ struct ServerRoutesTests {
         #expect(logged("GET", "/v1/transactions", 404), "\(lines)")
         #expect(logged("GET", "/v1/accounts", 401), "\(lines)")
         #expect(logged("GET", "/v1/no-such-route", 404), "\(lines)")
+        // Refused logins leave a trace: why, the route and the peer (never the token).
+        #expect(lines.contains { $0.contains("login refused: unknown token for GET /v1/accounts from 127.0.0.1") }, "\(lines)")
+        #expect(lines.contains { $0.contains("login refused: no bearer token for GET /v1/review from 127.0.0.1") }, "\(lines)")
         #expect(!run.stderr.contains("SecretAccountName") && !run.stderr.contains(token) && !run.stderr.contains("mf_nope"))
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import MoneyFlowTestSupport
 import Testing
 
+@testable import MoneyFlowServer
+
 /// An upload (`POST /v1/imports`) is imported from the request's bytes: nothing of it is ever
 /// written to disk, neither in the temporary folder nor next to the user's ledger.
 @Suite("Uploads are imported from memory")
@@ -71,5 +73,21 @@ struct UploadInMemoryTests {
             printed.count == 1 && NSDictionary(dictionary: command) == NSDictionary(dictionary: answer),
             "CLI: \(cli.stdout)\nHTTP: \(r.text)")
         await h.stop()
+    }
+
+    @Test("an uploads/ folder an older server left (killed during an import) is removed when serve starts")
+    func leftoverUploadsRemovedAtStart() async throws {
+        let data = try TestPaths.tempDir("serve-leftover-uploads")
+        let users = try UserDirectory(dataDirectory: data)
+        let (alice, _) = try users.add(name: "alice")
+        #expect(try users.prepareLedgerFolder(for: alice))
+        let uploads = users.ledgerFolder(for: alice) + "/uploads"
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: uploads + "/0F1E.csv", contents: Data("Date,Amount\n".utf8)))
+        let h = try await ServeHarness.start(data: data)
+        #expect(!FileManager.default.fileExists(atPath: uploads), "the raw statement is still on disk")
+        #expect(FileManager.default.fileExists(atPath: users.ledgerFolder(for: alice)))
+        let run = await h.stop()
+        #expect(run.stderr.contains("left by an older server"), "\(run.stderr)")
     }
 }

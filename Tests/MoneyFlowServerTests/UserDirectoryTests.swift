@@ -39,7 +39,7 @@ struct UserDirectoryTests {
         }
         let mode = (try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o700)
-        _ = users.ledgerPath(for: bob)
+        #expect(try users.prepareLedgerFolder(for: bob))
         try users.remove(name: "bob")
         #expect(try users.authenticate(token: bobToken) == nil)
         #expect(try users.owner(ofItem: "item-1") == nil)

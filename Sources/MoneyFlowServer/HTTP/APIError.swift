@@ -6,6 +6,7 @@ import MoneyFlowPipeline
 import MoneyFlowPlaid
 import MoneyFlowStore
 import NIOCore
+import NIOHTTP1
 
 /// An error as the API answers it: `{"error": {"code", "message"}}` with its HTTP status.
 struct APIError: Error, Sendable {
@@ -68,6 +69,10 @@ struct APIError: Error, Sendable {
                 "the server cannot open its Plaid key; its operator must restore the key file (see the server's log)",
                 logDetail: e.description)
         case is NIOTooManyBytesError: return BodyCap.tooLarge
+        case let e as HTTPParserError:
+            // A body that breaks HTTP (a bad chunk size) is the client's error; the connection
+            // then ends (``ConnectionGuard``: the body was not read whole).
+            return APIError.badRequest("the request is not valid HTTP/1.1 (\(e)); check its chunked encoding or Content-Length")
         case let e as HTTPError:
             switch e.status {
             case .contentTooLarge: return BodyCap.tooLarge

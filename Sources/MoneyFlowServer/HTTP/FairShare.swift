@@ -28,11 +28,12 @@ final class FairShare: @unchecked Sendable {
         }
 
         /// Two turns per core (a request waits on its store's threads part of the time), half of
-        /// them for one user, and 16 requests in flight per user (a browser opens six
-        /// connections per site; a household has a few devices).
+        /// them for one user, and 32 requests in flight per user (a browser opens six
+        /// connections per site, a household has a few devices, and a sync script or a load
+        /// test runs 16 connections beside an upload; a flood of 40 is refused in part).
         static let standard: Limits = {
             let slots = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
-            return Limits(slots: slots, perUserRunning: slots / 2, perUserInFlight: 16)
+            return Limits(slots: slots, perUserRunning: slots / 2, perUserInFlight: 32)
         }()
     }
 

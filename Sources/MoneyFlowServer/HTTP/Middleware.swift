@@ -27,17 +27,25 @@ struct JSONErrorMiddleware: RouterMiddleware {
 }
 
 /// `Authorization: Bearer <token>` on every /v1 route: the token's user is put in the
-/// context, and the handler only ever opens that user's ledger.
+/// context, and the handler only ever opens that user's ledger. A refused login is logged
+/// (what was missing or wrong, the route and the peer; never the token).
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let users: UserDirectory
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { throw APIError.unauthorized }
+        func refuse(_ why: String) -> APIError {
+            context.logger.notice(
+                "login refused: \(why) for \(request.method) \(request.uri.path) from \(context.peer ?? "an unknown address")")
+            return APIError.unauthorized
+        }
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+            throw refuse("no bearer token")
+        }
         let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
         let users = self.users
         guard !token.isEmpty, let user = try await users.authenticate(token: token) else {
-            throw APIError.unauthorized
+            throw refuse("unknown token")
         }
         var context = context
         context.user = user

@@ -11,16 +11,18 @@ struct ServerRequestContext: RequestContext {
     var pass: FairPass?
     /// The web app's session and form (set by `WebSessionMiddleware` on the pages only).
     var web: WebRequest?
-    /// The peer's IP address (the web sign-in's rate limit counts per address).
-    let clientAddress: String?
 
     /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
     /// renames); uploads have their own cap (`--max-body-mib`).
     var maxUploadSize: Int { 1 << 16 }
 
+    /// The peer's address (a reverse proxy's, behind one): the log of refused logins and the web
+    /// sign-in's rate limit per address.
+    var peer: String?
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress
+        peer = source.channel.remoteAddress?.ipAddress
     }
 
     /// Runs `body` without holding the request's turn (reading an upload's bytes).

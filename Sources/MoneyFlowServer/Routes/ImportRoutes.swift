@@ -41,12 +41,15 @@ struct ImportRoutes {
             try BodyCap.check(request, upTo: maxBodyBytes)
             let maxBodyBytes = self.maxBodyBytes
             var result = try await ledgers.exclusive(user, "an import") { store in
-                var request = request
-                // The bytes come at the client's pace: no turn is held while they arrive.
-                let body = try await context.outsideTurn { try await request.collectBody(upTo: maxBodyBytes) }
-                if body.readableBytes == 0 { throw APIError.badRequest("the request body is empty: send the file's bytes") }
+                // The bytes come at the client's pace: no turn is held while they arrive. They
+                // are kept once, as Data (the request's buffer is let go as soon as it is copied).
+                let bytes = try await context.outsideTurn {
+                    var request = request
+                    return Data(try await request.collectBody(upTo: maxBodyBytes).readableBytesView)
+                }
+                if bytes.isEmpty { throw APIError.badRequest("the request body is empty: send the file's bytes") }
                 // The upload stays in memory: the CLI's batch code reads it as one file's bytes.
-                let upload = BatchItem(.bytes(Data(body.readableBytesView), name: name), options: importOptions)
+                let upload = BatchItem(.bytes(bytes, name: name), options: importOptions)
                 return try await store.perform { store in
                     try BatchRunner(service: ImportService(store: store)).run(items: [upload])[0].imported()
                 }

@@ -93,11 +93,15 @@ public final class UserDirectory: Sendable {
         try db.read { db in try Row.fetchAll(db, sql: "SELECT * FROM server_user ORDER BY name").map(Self.user) }
     }
 
-    /// The user can no longer sign in; their ledger folder is moved to `removed/` (kept, not deleted).
+    /// The user can no longer sign in; their ledger folder is moved to `removed/` (kept, not
+    /// deleted) once their running jobs on any server have ended (``UserJobLock``): a job
+    /// finishes into the ledger before it moves, and none starts after.
     public func remove(name: String) throws {
         let user = try named(name)
         try db.write { db in try db.execute(sql: "DELETE FROM server_user WHERE id = ?", arguments: [user.id]) }
-        let folder = (ledgerPath(for: user) as NSString).deletingLastPathComponent
+        let lock = try UserJobLock.forRemoval(dataDirectory: dataDirectory, userID: user.id)
+        defer { lock.release() }
+        let folder = ledgerFolder(for: user)
         if FileManager.default.fileExists(atPath: folder) {
             let removed = (dataDirectory as NSString).appendingPathComponent("removed")
             try FileManager.default.createDirectory(
@@ -105,6 +109,14 @@ public final class UserDirectory: Sendable {
             let stamp = Self.timestamp().replacingOccurrences(of: ":", with: "")
             try FileManager.default.moveItem(atPath: folder, toPath: (removed as NSString).appendingPathComponent("\(user.id)-\(stamp)"))
         }
+        // A job that opens the lock file later finds the user gone and stops.
+        unlink(UserJobLock.path(dataDirectory: dataDirectory, userID: user.id))
+    }
+
+    /// True while the user has not been removed.
+    public func exists(_ user: ServerUser) throws -> Bool {
+        try db.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM server_user WHERE id = ?)", arguments: [user.id]) }
+            ?? false
     }
 
     /// A new token for the user; the old one stops working at once.
@@ -143,15 +155,47 @@ public final class UserDirectory: Sendable {
 
     // MARK: Ledgers and Plaid items
 
-    /// `DIR/ledgers/<id>/ledger.sqlite` (the folder is made 0700 on first use).
+    /// Removes `uploads/` folders left in users' folders (and in removed ones) by servers older
+    /// than uploads read in memory: a server killed during an import left the raw statement
+    /// there. Returns the folders removed (`serve` runs this at start and logs them).
+    public func removeLeftoverUploads() -> [String] {
+        let fm = FileManager.default
+        var removed: [String] = []
+        for parent in ["ledgers", "removed"] {
+            let base = (dataDirectory as NSString).appendingPathComponent(parent)
+            for folder in (try? fm.contentsOfDirectory(atPath: base)) ?? [] {
+                let uploads = ((base as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("uploads")
+                var isFolder: ObjCBool = false
+                guard fm.fileExists(atPath: uploads, isDirectory: &isFolder), isFolder.boolValue else { continue }
+                if (try? fm.removeItem(atPath: uploads)) != nil { removed.append(uploads) }
+            }
+        }
+        return removed
+    }
+
+    /// `DIR/ledgers/<id>/ledger.sqlite` (the folder is made by ``prepareLedgerFolder(for:)``).
     public func ledgerPath(for user: ServerUser) -> String {
-        let folder = (dataDirectory as NSString).appendingPathComponent("ledgers/\(user.id)")
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return (folder as NSString).appendingPathComponent("ledger.sqlite")
+        (ledgerFolder(for: user) as NSString).appendingPathComponent("ledger.sqlite")
+    }
+
+    /// `DIR/ledgers/<id>`: the user's ledger and everything kept beside it.
+    public func ledgerFolder(for user: ServerUser) -> String {
+        (dataDirectory as NSString).appendingPathComponent("ledgers/\(user.id)")
+    }
+
+    /// Makes the user's folder (0700) unless the user has been removed (false then): the one
+    /// place a ledger folder is made, under the user's ``UserJobLock``, so a request that was
+    /// under way when its user was removed cannot make it again.
+    public func prepareLedgerFolder(for user: ServerUser) throws -> Bool {
+        guard let lock = try UserJobLock.forJob(self, user) else { return false }
+        defer { lock.release() }
+        try FileManager.default.createDirectory(
+            atPath: ledgerFolder(for: user), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return true
     }
 
     public func archivePath(for user: ServerUser) -> String {
-        ((ledgerPath(for: user) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("plaid-archive")
+        (ledgerFolder(for: user) as NSString).appendingPathComponent("plaid-archive")
     }
 
     /// Remembers which user linked a Plaid item (a webhook names only the item).

@@ -8,9 +8,13 @@ import MoneyFlowImporters
 /// to `import --csv-profile`, before it is kept: a profile that would fail the CLI is refused.
 struct UserProfiles: Sendable {
     let folder: String
+    let users: UserDirectory
+    let user: ServerUser
 
     init(users: UserDirectory, user: ServerUser) {
-        folder = ((users.ledgerPath(for: user) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("profiles")
+        self.users = users
+        self.user = user
+        folder = (users.ledgerFolder(for: user) as NSString).appendingPathComponent("profiles")
     }
 
     /// A profile name: 1-64 letters, digits, '.', '_' or '-', not starting with '.', and not
@@ -32,7 +36,11 @@ struct UserProfiles: Sendable {
         try Self.checkName(name)
         let profile = try ProfileFiles.toml(toml, file: name + ".toml")
         let fm = FileManager.default
-        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard try users.prepareLedgerFolder(for: user) else { throw APIError.unauthorized }
+        // Inside the user's folder only (never made again here for a removed user).
+        if !fm.fileExists(atPath: folder) {
+            try fm.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        }
         let created = !fm.fileExists(atPath: path(name))
         // Written beside and renamed over: a reader sees the old profile or the new one, whole.
         let temporary = (folder as NSString).appendingPathComponent(".\(name).\(UUID().uuidString)")

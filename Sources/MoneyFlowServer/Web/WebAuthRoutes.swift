@@ -40,7 +40,7 @@ struct WebAuthRoutes {
         let form = try await WebForm.read(request, limit: 1 << 16)
         let name = form["name"] ?? ""
         let secret = form.fields["password"] ?? ""
-        let address = context.clientAddress ?? "unknown"
+        let address = context.peer ?? "unknown"
         if let wait = await throttle.retryAfter(address: address, name: name) { throw WebError.tooManyAttempts(retryAfter: wait) }
         let accounts = self.accounts
         let user = try await accounts.perform { accounts -> ServerUser? in

@@ -10,17 +10,20 @@ struct WebRoutes {
     let accounts: WebAccounts
     let maxBodyBytes: Int
     let plaid: PlaidRoutes
+    /// The same per-user shares as the API: a page is store work like a `/v1` read.
+    let share: FairShare
     var throttle = SignInThrottle()
 
     /// Adds the web app to `router`. Should its sessions file not open, the sign-in page says so
     /// (503) and the API goes on serving.
     static func install(
-        _ router: Router<ServerRequestContext>, ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?, maxBodyBytes: Int
+        _ router: Router<ServerRequestContext>, ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?, maxBodyBytes: Int,
+        share: FairShare
     ) {
         do {
             WebRoutes(
                 ledgers: ledgers, accounts: try WebAccounts(users: users), maxBodyBytes: maxBodyBytes,
-                plaid: PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid)
+                plaid: PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid), share: share
             ).register(router)
         } catch {
             let message = "the web app cannot open its sessions (web.sqlite in the data folder): \(error)"
@@ -31,6 +34,7 @@ struct WebRoutes {
     func register(_ router: Router<ServerRequestContext>) {
         WebAssets.register(router)
         let pages = router.group().add(middleware: WebSessionMiddleware(accounts: accounts, maxBodyBytes: maxBodyBytes))
+            .add(middleware: FairShareMiddleware(share: share))
         WebAuthRoutes(accounts: accounts, throttle: throttle).register(router, pages: pages)
         WebLedgerPages(ledgers: ledgers).register(pages)
         WebDecisionPages(ledgers: ledgers).register(pages)
