@@ -292,6 +292,16 @@ def main():
           f"{fmt(pat)} | {fmt(ratio(n, pat))} | {fmt(med(pr, 'total_s'))} | **{fmt(ratio(ot, pat))}x** |")
         if n == max(sizes):
             peer_big, ours_big = pat, ot
+    csv_sizes = sorted(n for (c, n) in by if c == "csv-read" and n)
+    if csv_sizes:
+        w("\nBank CSV read alone (`moneyflow-bench csv-read`: `ImportService.read` of the statement CSV: parse, profile, dates, "
+          "amounts, raw rows; no store) vs Python's `csv` module reading the same file (`peers/csv_read.py`, interpreter start-up not counted):\n")
+        w("| rows | ours s | ours rows/s | ours peak MiB | Python csv s | Python rows/s | ours / Python |")
+        w("|---|---|---|---|---|---|---|")
+        for n in csv_sizes:
+            o, py = by[("csv-read", n)], by.get(("csv-read-python", n), [])
+            ot, pt = med(o, "read_s"), med(py, "read_s")
+            w(f"| {n:,} | {fmt(ot)} | {fmt(ratio(n, ot))} | {fmt(med(o, 'peak_mib'))} | {fmt(pt)} | {fmt(ratio(n, pt))} | **{fmt(ratio(ot, pt))}x** |")
     for (c, n), v in by.items():
         if c == "store-file":
             w(f"\nFrom the CSV file instead ({n:,} rows, `ImportService.read` + plan + write): parse {fmt(med(v, 'read_s'))} s, plan {fmt(med(v, 'plan_s'))} s, write {fmt(med(v, 'apply_s'))} s, total {fmt(med(v, 'total_s'))} s.")

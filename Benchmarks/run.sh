@@ -185,6 +185,15 @@ for rows in $STORE_SIZES; do
   done
   rm -rf "$DATA/peer.sqlite" "$DATA/peer-rows"
 done
+# Bank CSV read alone (parse, profile, dates, amounts, raw rows; no store write) vs Python's csv
+# module reading the same file.
+for n in $SIZES; do
+  f=$DATA/recon-$n/statement.csv
+  [ -f "$f" ] || continue
+  repeat_case "csv-read" "$BIN" csv-read --csv "$f" --store "$DATA/csvread.sqlite" || true
+  [ "$PEERS" = 1 ] || continue
+  for i in $(seq "$REPEAT"); do run_case "csv-read-python" "$PY" peers/csv_read.py "$f" || true; done
+done
 # The same kind of rows from a CSV file (parse + plan + write), for reference.
 run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement.csv" --store "$DATA/storefile.sqlite" || true
 # A year of both wallets (>= 10k rows) against a year of CMB debit statements (not committed:
@@ -193,7 +202,7 @@ run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement
 run_case "wallets:year" "$BIN" wallets --dir "$DATA/wallet-year" --store "$DATA/wallets.sqlite" || true
 
 if [ "$PEERS" != 1 ] && [ -n "${PEER_RESULTS:-}" ]; then
-  grep -E '"case": "(cmb-pdftotext|cmb-pdfplumber|beangulp|sqlite3-import-all|sqlite3-import-record)"' "$PEER_RESULTS" >> "$RESULTS" || true
+  grep -E '"case": "(cmb-pdftotext|cmb-pdfplumber|beangulp|sqlite3-import-all|sqlite3-import-record|csv-read-python)"' "$PEER_RESULTS" >> "$RESULTS" || true
 fi
 fi   # ONLY != postgres
 

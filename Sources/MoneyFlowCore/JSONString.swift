@@ -35,4 +35,17 @@ public enum JSONString {
         }
         return out + "\""
     }
+
+    /// Appends ``quoted(_:lineSeparators:)`` of `s` to `out` as UTF-8: text that needs no
+    /// escaping is copied straight from its bytes (an importer writes every cell of every row).
+    public static func appendQuoted(_ s: String, lineSeparators: LineSeparators, to out: inout [UInt8]) {
+        var s = s
+        let escapesLS = lineSeparators == .escaped
+        let copied = s.withUTF8 { bytes -> Bool in
+            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C || (escapesLS && b == 0xE2) { return false }
+            out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
+            return true
+        }
+        if !copied { out.append(contentsOf: quoted(s, lineSeparators: lineSeparators).utf8) }
+    }
 }

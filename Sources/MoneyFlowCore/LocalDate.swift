@@ -160,6 +160,12 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
 
     /// Parses text in the given format; a trailing time (`2024-01-02 13:45:00`, `T...`) is ignored.
     public static func parse(_ raw: String, format: Format) throws(DateParseError) -> LocalDate {
+        if let date = parseASCII(raw, format: format) { return date }
+        return try parseGeneral(raw, format: format)
+    }
+
+    /// ``parse(_:format:)`` of any text, Character by Character.
+    static func parseGeneral(_ raw: String, format: Format) throws(DateParseError) -> LocalDate {
         var text = raw.trimmed(.whitespacesAndNewlines)
         if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }), format != .compact || text.count > 8 {
             text = String(text[..<cut])
@@ -191,6 +197,43 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         }
         guard let date = LocalDate(year: parts[0], month: parts[1], day: parts[2]) else { throw fail("no such day") }
         return date
+    }
+}
+
+extension LocalDate {
+    /// ``parse(_:format:)`` of a date in a separated format written in ASCII, read from its bytes
+    /// (an import parses every row's date): nil for anything else or anything wrong, which the
+    /// general reading then answers, with its error.
+    static func parseASCII(_ raw: String, format: Format) -> LocalDate? {
+        let layout = format.layout
+        guard let sep = layout.separator?.asciiValue else { return nil }
+        var numbers = [0, 0, 0], digits = [0, 0, 0], k = 0
+        var started = false, trailing = false
+        for b in raw.utf8 {
+            let blank = b == 0x20 || (b >= 0x09 && b <= 0x0D)
+            if trailing { if blank { continue } else { return nil } }
+            if !started && blank { continue }
+            started = true
+            if b == 0x20 || b == 0x54 { break } // " " or "T": a time follows
+            if blank { trailing = true; continue }
+            if b >= 0x30 && b <= 0x39 {
+                guard digits[k] < 4 else { return nil }
+                numbers[k] = numbers[k] * 10 + Int(b - 0x30); digits[k] += 1
+            } else if b == sep && k < 2 {
+                k += 1
+            } else {
+                return nil
+            }
+        }
+        let yearIndex = layout.order == .ymd ? 0 : 2
+        guard k == 2, digits.allSatisfy({ $0 >= 1 }), digits[yearIndex] == layout.yearDigits else { return nil }
+        guard (0..<3).allSatisfy({ $0 == yearIndex || digits[$0] <= 2 }) else { return nil }
+        let year = layout.yearDigits == 2 ? expandTwoDigitYear(numbers[yearIndex]) : numbers[yearIndex]
+        switch layout.order {
+        case .ymd: return LocalDate(year: year, month: numbers[1], day: numbers[2])
+        case .mdy: return LocalDate(year: year, month: numbers[0], day: numbers[1])
+        case .dmy: return LocalDate(year: year, month: numbers[1], day: numbers[0])
+        }
     }
 }
 

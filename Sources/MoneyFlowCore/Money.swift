@@ -92,12 +92,16 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
             for _ in 0..<exponent { scale *= 10 }
             limit = w.multipliedReportingOverflow(by: scale).overflow ? UInt64(Int64.max) : w * scale
         }
-        let tooLarge = MoneyParseError(
-            text: text,
-            reason: "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
+        // Built only when thrown: spelling the limit for every amount cost as much as parsing it.
+        func tooLarge() -> MoneyParseError {
+            MoneyParseError(
+                text: text,
+                reason:
+                    "amount too large (the limit is \(format(minorUnits: maxMinorUnits - 1, exponent: exponent)), i.e. 10^12 minor units)")
+        }
         if decimalSeparator == ".", let plain = plainMinorUnits(text, exponent: exponent) {
             // Most amounts (`-1234.56`): same result as the general loop below, without it.
-            guard plain.magnitude < limit else { throw tooLarge }
+            guard plain.magnitude < limit else { throw tooLarge() }
             return plain.negative ? -Int64(plain.magnitude) : Int64(plain.magnitude)
         }
         let strictGroups = syntax.grouping == .threeDigitGroups
@@ -162,7 +166,7 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
                 digitsInGroup += 1
                 let (m, o1) = whole.multipliedReportingOverflow(by: 10)
                 let (a, o2) = m.addingReportingOverflow(UInt64(d))
-                if o1 || o2 || a >= limit { throw tooLarge }
+                if o1 || o2 || a >= limit { throw tooLarge() }
                 whole = a
             }
         }
@@ -174,7 +178,7 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
         for _ in 0..<exponent { scale *= 10 }
         let (scaled, o1) = whole.multipliedReportingOverflow(by: scale)
         let (total, o2) = scaled.addingReportingOverflow(fraction)
-        if o1 || o2 || total >= limit { throw tooLarge }
+        if o1 || o2 || total >= limit { throw tooLarge() }
         return negative ? -Int64(total) : Int64(total)
     }
 

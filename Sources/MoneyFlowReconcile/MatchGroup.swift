@@ -192,7 +192,7 @@ struct MatchGroup {
         for p in pairs {
             let (row, col) = (Int(p.row), Int(p.col))
             if rowDegree[row] == 0 {
-                let i = idx[row]   // fields read in place: copying the record retains all of them
+                let i = idx[row] // fields read in place: copying the record retains all of them
                 let (a, b) = TextSimilarity.matchTexts(
                     description: records[i].description, counterparty: records[i].counterparty, note: records[i].note)
                 rowTokens[row] = tokens.add(a, b)

@@ -130,3 +130,37 @@ import Testing
         #expect(Fingerprint.keys(for: [r]) == ["id:tx1"])
     }
 }
+
+/// The byte-level date reading must answer exactly as the Character-level one it shortcuts.
+@Suite struct DateFastPathTests {
+    @Test func asciiReadingAgreesWithTheGeneralOne() {
+        // Mostly well-formed pieces (so the byte reading is taken often), some of every kind of wrong.
+        let lead = ["", "", "", " ", "\t", "\u{00A0}", "\n"]
+        let numbers = ["1", "01", "12", "13", "31", "29", "02", "24", "2024", "2024", "1999", "", "99999", "0", "١"]
+        let separators = ["/", "/", "-", "-", ".", "x", "//"]
+        let tails = ["", "", "", " ", "\t", "T09:00", " 10:00 星期一", "\tx", "/1", "\r\n", "\u{3000}"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func pick(_ a: [String]) -> String {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return a[Int((state >> 33) % UInt64(a.count))]
+        }
+        var fast = 0
+        for _ in 0..<6_000 {
+            let text = pick(lead) + pick(numbers) + pick(separators) + pick(numbers) + pick(separators) + pick(numbers) + pick(tails)
+            for format in LocalDate.Format.allCases {
+                let general = Result { () throws(DateParseError) in try LocalDate.parseGeneral(text, format: format) }
+                if let d = LocalDate.parseASCII(text, format: format) {
+                    fast += 1
+                    #expect(general == .success(d), "\(text.debugDescription) \(format.rawValue)")
+                }
+                #expect(Result { () throws(DateParseError) in try LocalDate.parse(text, format: format) } == general)
+            }
+        }
+        #expect(fast > 50)
+        // Well-formed dates take the byte reading.
+        #expect(LocalDate.parseASCII(" 12/31/2024 10:00", format: .monthDayYear) == LocalDate(year: 2024, month: 12, day: 31))
+        #expect(LocalDate.parseASCII("2024-02-29T09:00:00Z", format: .iso) == LocalDate(year: 2024, month: 2, day: 29))
+        #expect(LocalDate.parseASCII("3.1.24", format: .dayMonthYear) == nil) // two-digit year: not this format
+        #expect(LocalDate.parseASCII("31/01/69\t", format: .dayMonthYearShort) == LocalDate(year: 2069, month: 1, day: 31))
+    }
+}

@@ -31,7 +31,36 @@ enum CSVDateInference {
     }
 
     static func shape(_ raw: String) -> Shape? {
-        var text = raw.trimmed(.whitespacesAndNewlines)
+        let text = CSVImporter.clean(raw)
+        // Every date cell of a file is shaped (twice with a sniffed profile): ASCII text, nearly
+        // all of it, is read from its bytes; the Character reading below is the same for it.
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return characterShape(text) }
+        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        if text.utf8.count == 8, text.utf8.allSatisfy(isDigit) {
+            let v = Int(text)!
+            return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
+        }
+        var numbers = [0], digits = [0], separators: [UInt8] = []
+        for b in text.utf8 {
+            if b == 0x20 || b == 0x54 { break } // " " or "T": a time follows
+            if isDigit(b) {
+                guard digits[digits.count - 1] < 4 else { return nil }
+                numbers[numbers.count - 1] = numbers[numbers.count - 1] * 10 + Int(b - 0x30)
+                digits[digits.count - 1] += 1
+            } else if b == 0x2D || b == 0x2F || b == 0x2E { // - / .
+                guard separators.count < 2 else { return nil }
+                separators.append(b); numbers.append(0); digits.append(0)
+            } else {
+                return nil
+            }
+        }
+        guard separators.count == 2, separators[0] == separators[1], digits.allSatisfy({ $0 >= 1 }) else { return nil }
+        return shape(numbers: numbers, digits: digits, separator: Character(Unicode.Scalar(separators[0])))
+    }
+
+    /// ``shape(_:)`` of trimmed text read Character by Character (text that is not all ASCII).
+    static func characterShape(_ trimmed: String) -> Shape? {
+        var text = trimmed
         if text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             let v = Int(text)!
             return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
@@ -51,12 +80,16 @@ enum CSVDateInference {
         guard groups.count == 3, separators.count == 2, separators[0] == separators[1],
             groups.allSatisfy({ (1...4).contains($0.count) })
         else { return nil }
-        let numbers = groups.map { Int($0)! }
-        if groups[0].count == 4 && groups[1].count <= 2 && groups[2].count <= 2 {
-            return Shape(separator: separators[0], yearFirst: true, yearDigits: 4, numbers: numbers)
+        return shape(numbers: groups.map { Int($0)! }, digits: groups.map(\.count), separator: separators[0])
+    }
+
+    /// The shape of three numbers of 1-4 digits between two equal separators.
+    static func shape(numbers: [Int], digits: [Int], separator: Character) -> Shape? {
+        if digits[0] == 4 && digits[1] <= 2 && digits[2] <= 2 {
+            return Shape(separator: separator, yearFirst: true, yearDigits: 4, numbers: numbers)
         }
-        if groups[0].count <= 2 && groups[1].count <= 2 && (groups[2].count == 4 || groups[2].count == 2) {
-            return Shape(separator: separators[0], yearFirst: false, yearDigits: groups[2].count, numbers: numbers)
+        if digits[0] <= 2 && digits[1] <= 2 && (digits[2] == 4 || digits[2] == 2) {
+            return Shape(separator: separator, yearFirst: false, yearDigits: digits[2], numbers: numbers)
         }
         return nil
     }
