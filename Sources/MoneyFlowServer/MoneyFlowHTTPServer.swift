@@ -51,15 +51,19 @@ public enum MoneyFlowHTTPServer {
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting and lets requests in flight finish
-    /// (an import in progress commits or rolls back as a whole; nothing is cut half-way).
+    /// within ``ServerConfiguration/shutdownGrace``, then cancels the rest (an import in progress
+    /// commits or rolls back as a whole; nothing is cut half-way).
     public static func run(
         configuration: ServerConfiguration, plaid: PlaidConfiguration?, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let users = try UserDirectory(dataDirectory: configuration.dataDirectory)
         let app = application(configuration: configuration, users: users, plaid: plaid, logger: logger, onRunning: onRunning)
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var lifecycle = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Past the grace period the requests still running are cancelled (their Plaid calls too).
+        lifecycle.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        lifecycle.maximumCancellationDuration = .seconds(3)
+        let group = ServiceGroup(configuration: lifecycle)
         try await group.run()
     }
 }

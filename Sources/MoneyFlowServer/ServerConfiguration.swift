@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// each in its own schema `moneyflow_user_<id>`; nil keeps each ledger in a SQLite file
     /// under the data folder.
     public var databaseURL: String?
+    /// How long SIGTERM waits for requests in flight before cancelling them (a Plaid call
+    /// included), so the process ends within seconds however slow Plaid is.
+    public var shutdownGrace: Duration = .seconds(10)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, maxBodyBytes: Int = 64 << 20,

@@ -34,10 +34,20 @@ struct ServeCommand: AsyncParsableCommand {
     var maxBodyMib = 64
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Longest one call to Plaid may take, retries included (45s, 2m); a request then fails instead of waiting.",
+            valueName: "duration"))
+    var plaidTimeout = "30s"
 
     func validate() throws {
         guard (1...4096).contains(maxBodyMib) else { throw ValidationError("--max-body-mib must be 1-4096") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        do {
+            let timeout = try ServerDuration.parse(plaidTimeout, option: "--plaid-timeout")
+            guard timeout >= .seconds(5) && timeout <= .seconds(600) else { throw ValidationError("--plaid-timeout must be 5s-10m") }
+        } catch let e as ServerConfigurationError { throw ValidationError(e.description) }
     }
 
     func run() async throws {
@@ -54,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
             do { plaid = try PlaidConfiguration.fromEnvironment(env) } catch let e as PlaidConfigurationError {
                 throw CLIError(e.description)
             }
+            plaid?.deadline = try ServerDuration.parse(plaidTimeout, option: "--plaid-timeout")
         }
         var logger = Logger(label: "moneyflow.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

@@ -49,7 +49,9 @@ struct PlaidRoutes {
             let redirect = body.redirectURI
             let store = try await ledgers.store(for: user)
             let service = try service(user, store)
-            let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
+            let token = try await ClientDeparture.cancelling(on: context.channel) {
+                try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
+            }
             return JSONResponse.make(.object([("link_token", .string(token)), ("expiration", .null)]))
         }
         v1.post("plaid/exchange") { request, context in
@@ -67,7 +69,8 @@ struct PlaidRoutes {
             try Query.none(request, context)
             let user = try context.requireUser()
             let store = try await ledgers.store(for: user)
-            let infos = try await service(user, store).items(askPlaid: true)
+            let service = try service(user, store)
+            let infos = try await ClientDeparture.cancelling(on: context.channel) { try await service.items(askPlaid: true) }
             return JSONResponse.make(PlaidContracts.items(infos))
         }
         v1.post("plaid/sync") { request, context in
@@ -76,8 +79,12 @@ struct PlaidRoutes {
             let body = try await JSONBody.decode(SyncBody.self, request, context)
             let items = body.items ?? []
             let refresh = body.refresh ?? false
-            let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
-                try await service(user, store).sync(itemIDs: items, refresh: refresh)
+            // A client that leaves cancels its sync (nothing is applied before the whole update
+            // is in); the exchange above is never cancelled: Plaid's item would be lost.
+            let results = try await ClientDeparture.cancelling(on: context.channel) {
+                try await ledgers.exclusive(user, "a Plaid sync") { store in
+                    try await service(user, store).sync(itemIDs: items, refresh: refresh)
+                }
             }
             let paths = ServerPaths(dataDirectory: users.dataDirectory)
             return JSONResponse.make(PlaidContracts.sync(results.map { Self.forClient($0, paths: paths) }))
