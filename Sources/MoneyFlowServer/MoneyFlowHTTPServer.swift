@@ -26,7 +26,7 @@ public enum MoneyFlowHTTPServer {
         let authenticated = v1.group().add(middleware: BearerAuthMiddleware(users: users))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
-        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(authenticated)
+        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync).register(authenticated)
         ProfileRoutes(users: users).register(authenticated)
         RecordRoutes(ledgers: ledgers).register(authenticated)
         ExportRoutes(ledgers: ledgers).register(authenticated)
@@ -39,7 +39,9 @@ public enum MoneyFlowHTTPServer {
     ) -> some ApplicationProtocol {
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         // The syncs the server starts by itself: a service, so shutdown cancels them.
-        let autoSync = plaid.map { PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, logger: logger) }
+        let autoSync = plaid.map {
+            PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, every: configuration.plaidSyncEvery, logger: logger)
+        }
         return Application(
             router: router(configuration: configuration, users: users, ledgers: ledgers, plaid: plaid, autoSync: autoSync),
             server: .http1(configuration: .init(idleTimeout: .seconds(60))),

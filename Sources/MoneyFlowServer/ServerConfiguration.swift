@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// each in its own schema `moneyflow_user_<id>`; nil keeps each ledger in a SQLite file
     /// under the data folder.
     public var databaseURL: String?
+    /// How often the server syncs every Plaid item by itself (`--plaid-sync-every`); nil: only
+    /// webhooks and the users' own syncs.
+    public var plaidSyncEvery: Duration?
     /// How long SIGTERM waits for requests in flight before cancelling them (a Plaid call
     /// included), so the process ends within seconds however slow Plaid is.
     public var shutdownGrace: Duration = .seconds(10)

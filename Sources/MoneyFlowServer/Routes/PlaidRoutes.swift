@@ -12,6 +12,8 @@ struct PlaidRoutes {
     let ledgers: Ledgers
     let users: UserDirectory
     let plaid: PlaidConfiguration?
+    /// The server's own syncs, whose times `GET /v1/plaid/items` adds to each item.
+    let autoSync: PlaidAutoSync?
 
     func service(_ user: ServerUser, _ store: LedgerStore) throws -> PlaidService {
         guard let plaid else {
@@ -36,6 +38,18 @@ struct PlaidRoutes {
         }
         r.error = r.error.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
         return r
+    }
+
+    /// `item` (the CLI's contract) plus when the server last synced it by itself and when its
+    /// schedule will next (null: no schedule, or the item is not on it).
+    static func withAutoSync(_ item: JSONOutput, _ record: PlaidItemRecord, user: ServerUser, _ autoSync: PlaidAutoSync?) async
+        -> JSONOutput
+    {
+        guard case .object(var members) = item else { return item }
+        let times = await autoSync?.times(of: record, user: user)
+        members.append(("last_auto_sync_at", .string(times?.last.map(PlaidAutoSync.text))))
+        members.append(("next_auto_sync_at", .string(times?.next.map(PlaidAutoSync.text))))
+        return .object(members)
     }
 
     func register(_ v1: RouterGroup<ServerRequestContext>) {
@@ -71,7 +85,9 @@ struct PlaidRoutes {
             let store = try await ledgers.store(for: user)
             let service = try service(user, store)
             let infos = try await ClientDeparture.cancelling(on: context.channel) { try await service.items(askPlaid: true) }
-            return JSONResponse.make(PlaidContracts.items(infos))
+            var items: [JSONOutput] = []
+            for info in infos { items.append(await Self.withAutoSync(PlaidContracts.item(info), info.item, user: user, autoSync)) }
+            return JSONResponse.make(.object([("items", .array(items))]))
         }
         v1.post("plaid/sync") { request, context in
             let user = try context.requireUser()
