@@ -31,13 +31,25 @@ struct PlaidRoutes {
     static func forClient(_ result: PlaidItemSyncResult, paths: ServerPaths) -> PlaidItemSyncResult {
         var r = result
         r.archiveFile = r.archiveFile.map { ($0 as NSString).lastPathComponent }
-        if var i = r.importResult {
-            i.fileName = (i.fileName as NSString).lastPathComponent
-            i.plan.statement.warnings = HTTPAdvice.warnings(i.plan.statement.warnings)
-            r.importResult = i
-        }
+        r.importResult = r.importResult.map(forClient)
         r.error = r.error.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
         return r
+    }
+
+    /// A link's result the same way: the accounts import names its archive file only.
+    static func forClient(_ result: PlaidLinkResult, paths: ServerPaths) -> PlaidLinkResult {
+        var r = result
+        r.accounts = forClient(r.accounts)
+        r.retireFailures = r.retireFailures.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
+        return r
+    }
+
+    /// An import Plaid's answer fed: its file by name, its warnings with the API's advice.
+    static func forClient(_ result: FileImportResult) -> FileImportResult {
+        var i = result
+        i.fileName = (i.fileName as NSString).lastPathComponent
+        i.plan.statement.warnings = HTTPAdvice.warnings(i.plan.statement.warnings)
+        return i
     }
 
     /// `item` (the CLI's contract) plus when the server last synced it by itself and when its
@@ -77,7 +89,7 @@ struct PlaidRoutes {
                 try await users.setItemOwner(itemID: linked.itemID, user: user)
                 return linked
             }
-            return JSONResponse.make(PlaidContracts.link(result))
+            return JSONResponse.make(PlaidContracts.link(Self.forClient(result, paths: ServerPaths(dataDirectory: users.dataDirectory))))
         }
         v1.get("plaid/items") { request, context in
             try Query.none(request, context)
@@ -85,8 +97,12 @@ struct PlaidRoutes {
             let store = try await ledgers.store(for: user)
             let service = try service(user, store)
             let infos = try await ClientDeparture.cancelling(on: context.channel) { try await service.items(askPlaid: true) }
+            let paths = ServerPaths(dataDirectory: users.dataDirectory)
             var items: [JSONOutput] = []
-            for info in infos { items.append(await Self.withAutoSync(PlaidContracts.item(info), info.item, user: user, autoSync)) }
+            for var info in infos {
+                info.statusError = info.statusError.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
+                items.append(await Self.withAutoSync(PlaidContracts.item(info), info.item, user: user, autoSync))
+            }
             return JSONResponse.make(.object([("items", .array(items))]))
         }
         v1.post("plaid/sync") { request, context in
