@@ -16,7 +16,9 @@ public enum ServerDuration {
     /// `d` the way ``parse(_:option:)`` reads it (the largest unit that divides it).
     public static func text(_ d: Duration) -> String {
         let s = d.components.seconds
-        for (unit, scale) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where s >= scale && s % scale == 0 { return "\(s / scale)\(unit)" }
+        for (unit, scale) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where s >= scale && s % scale == 0 {
+            return "\(s / scale)\(unit)"
+        }
         return "\(s)s"
     }
 }

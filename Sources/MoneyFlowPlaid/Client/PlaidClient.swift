@@ -125,7 +125,8 @@ public struct PlaidClient: Sendable {
         let limit = configuration.deadline.map { Self.seconds($0) } ?? "its time"
         return PlaidTransportError(
             path: path,
-            problem: "\(last?.problem ?? "no answer from \(configuration.baseURL.host ?? "Plaid") in time"); gave up after \(tries) tries within \(limit)",
+            problem:
+                "\(last?.problem ?? "no answer from \(configuration.baseURL.host ?? "Plaid") in time"); gave up after \(tries) tries within \(limit)",
             retryable: false, noAnswer: last?.noAnswer ?? true)
     }
 
@@ -150,7 +151,7 @@ public struct PlaidClient: Sendable {
             status = Int(response.status.code)
             let buffer = try await response.body.collect(upTo: Self.maxResponseBytes)
             data = Data(buffer.readableBytesView)
-        } catch where Task.isCancelled || error is CancellationError {
+        } catch let error where Task.isCancelled || error is CancellationError {
             // The caller went away (AsyncHTTPClient ends a cancelled request with its own error).
             throw CancellationError()
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {

@@ -20,7 +20,11 @@ enum ClientDeparture {
             task.cancel()
         }
         defer { channel.pipeline.removeHandler(watcher, promise: nil) }
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Sees the client's input end (a half close) or the connection close.
