@@ -35,7 +35,7 @@ public enum MoneyFlowHTTPServer {
             .add(middleware: FairShareMiddleware(share: share, holdsTurns: false))
         LedgerRoutes(ledgers: ledgers).register(authenticated)
         ImportRoutes(ledgers: ledgers, users: users, maxBodyBytes: configuration.maxBodyBytes).register(authenticated)
-        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid).register(waitingForPlaid)
+        PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync).register(waitingForPlaid)
         ProfileRoutes(users: users).register(authenticated)
         RecordRoutes(ledgers: ledgers).register(authenticated)
         ExportRoutes(ledgers: ledgers).register(authenticated)
@@ -51,7 +51,9 @@ public enum MoneyFlowHTTPServer {
     ) -> some ApplicationProtocol {
         let ledgers = Ledgers(users: users, databaseURL: configuration.databaseURL)
         // The syncs the server starts by itself: a service, so shutdown cancels them.
-        let autoSync = plaid.map { PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, logger: logger) }
+        let autoSync = plaid.map {
+            PlaidAutoSync(ledgers: ledgers, users: users, plaid: $0, every: configuration.plaidSyncEvery, logger: logger)
+        }
         return Application(
             router: router(
                 configuration: configuration, users: users, ledgers: ledgers, plaid: plaid, autoSync: autoSync,
@@ -68,7 +70,8 @@ public enum MoneyFlowHTTPServer {
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting and lets requests in flight finish
-    /// (an import in progress commits or rolls back as a whole; nothing is cut half-way).
+    /// within ``ServerConfiguration/shutdownGrace``, then cancels the rest (an import in progress
+    /// commits or rolls back as a whole; nothing is cut half-way).
     public static func run(
         configuration: ServerConfiguration, plaid: PlaidConfiguration?, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -76,8 +79,11 @@ public enum MoneyFlowHTTPServer {
         let users = try UserDirectory(dataDirectory: configuration.dataDirectory)
         for folder in users.removeLeftoverUploads() { logger.notice("removed \(folder), left by an older server during an import") }
         let app = application(configuration: configuration, users: users, plaid: plaid, logger: logger, onRunning: onRunning)
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var lifecycle = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Past the grace period the requests still running are cancelled (their Plaid calls too).
+        lifecycle.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        lifecycle.maximumCancellationDuration = .seconds(3)
+        let group = ServiceGroup(configuration: lifecycle)
         try await group.run()
     }
 }

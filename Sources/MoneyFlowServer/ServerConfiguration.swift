@@ -21,6 +21,12 @@ public struct ServerConfiguration: Sendable {
     var headerTimeout: Duration = .seconds(10)
     /// Each user's fair share of the server's work (see ``FairShare``).
     var userLimits = FairShare.Limits.standard
+    /// How often the server syncs every Plaid item by itself (`--plaid-sync-every`); nil: only
+    /// webhooks and the users' own syncs.
+    public var plaidSyncEvery: Duration?
+    /// How long SIGTERM waits for requests in flight before cancelling them (a Plaid call
+    /// included), so the process ends within seconds however slow Plaid is.
+    public var shutdownGrace: Duration = .seconds(10)
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: String, maxBodyBytes: Int = 64 << 20,

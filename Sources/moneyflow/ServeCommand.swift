@@ -34,10 +34,27 @@ struct ServeCommand: AsyncParsableCommand {
     var maxBodyMib = 64
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Longest one call to Plaid may take, retries included (45s, 2m); a request then fails instead of waiting.",
+            valueName: "duration"))
+    var plaidTimeout = "30s"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sync every Plaid item by itself this often (30m, 6h, 1d; jittered, items needing login skipped). Default: off.",
+            valueName: "duration"))
+    var plaidSyncEvery: String?
 
     func validate() throws {
         guard (1...4096).contains(maxBodyMib) else { throw ValidationError("--max-body-mib must be 1-4096") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+        do {
+            let timeout = try ServerDuration.parse(plaidTimeout, option: "--plaid-timeout")
+            guard timeout >= .seconds(5) && timeout <= .seconds(600) else { throw ValidationError("--plaid-timeout must be 5s-10m") }
+            _ = try plaidSyncEvery.map { try ServerDuration.parse($0, option: "--plaid-sync-every") }
+        } catch let e as ServerConfigurationError { throw ValidationError(e.description) }
     }
 
     func run() async throws {
@@ -54,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
             do { plaid = try PlaidConfiguration.fromEnvironment(env) } catch let e as PlaidConfigurationError {
                 throw CLIError(e.description)
             }
+            plaid?.deadline = try ServerDuration.parse(plaidTimeout, option: "--plaid-timeout")
         }
         var logger = Logger(label: "moneyflow.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -63,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Checked now, not at the first request: a wrong URL or password stops the start.
             do { _ = try PostgresLocation.parse(database, ledger: "check") } catch let e as StoreError { throw CLIError(e.message) }
         }
-        let config = ServerConfiguration(host: host, port: port, dataDirectory: dir, maxBodyBytes: maxBodyMib << 20, databaseURL: database)
+        var config = ServerConfiguration(host: host, port: port, dataDirectory: dir, maxBodyBytes: maxBodyMib << 20, databaseURL: database)
+        config.plaidSyncEvery = try plaidSyncEvery.map { try ServerDuration.parse($0, option: "--plaid-sync-every") }
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let plaidState = plaid == nil ? "off" : "on"
         try await MoneyFlowHTTPServer.run(configuration: config, plaid: plaid, logger: logger) { bound in

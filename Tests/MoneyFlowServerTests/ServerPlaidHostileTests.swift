@@ -103,4 +103,3 @@ struct ServerPlaidHostileTests {
         await h.stop()
     }
 }
-

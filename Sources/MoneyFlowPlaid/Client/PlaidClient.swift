@@ -84,32 +84,53 @@ public struct PlaidClient: Sendable {
 
     // MARK: - Transport
 
+    /// Longest wait for one answer from Plaid.
+    static let attemptTimeout: Duration = .seconds(90)
+
     /// POSTs `body` as JSON to `path` and returns the body of a 200 answer, retrying as
-    /// ``retry`` says. `attempts` caps the tries for calls that must not run twice (a public
-    /// token can be exchanged once).
+    /// ``retry`` says, all within ``PlaidConfiguration/deadline`` when set (no try starts, and
+    /// no wait is begun, that would end past it). `attempts` caps the tries for calls that must
+    /// not run twice (a public token can be exchanged once). Task cancellation ends the call at
+    /// once, the HTTP request included.
     func post<Body: Encodable>(_ path: String, _ body: Body, accessToken: String? = nil, attempts: Int? = nil) async throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes = try encoder.encode(body)
         let maxAttempts = attempts ?? retry.maxAttempts
+        let clock = ContinuousClock()
+        let end = configuration.deadline.map { clock.now + $0 }
         var attempt = 0
         while true {
             attempt += 1
+            let timeout = end.map { min(Self.attemptTimeout, clock.now.duration(to: $0)) } ?? Self.attemptTimeout
+            var wait: Duration
             do {
-                return try await send(path, bytes, accessToken: accessToken)
+                guard timeout > .zero else { throw outOfTime(path, tries: attempt - 1) }
+                return try await send(path, bytes, accessToken: accessToken, timeout: timeout)
             } catch let e as PlaidAPIError where e.handling == .retry && attempt < maxAttempts {
-                let wait = retry.delay(attempt: attempt, rateLimited: e.httpStatus == 429, unit: Double.random(in: 0..<1))
+                wait = retry.delay(attempt: attempt, rateLimited: e.httpStatus == 429, unit: Double.random(in: 0..<1))
+                guard end.map({ clock.now + wait < $0 }) ?? true else { throw e }
                 onRetry?("\(e.errorCode) from \(path); retrying in \(Self.seconds(wait)) (attempt \(attempt + 1) of \(maxAttempts))")
-                try await Task.sleep(for: wait)
             } catch let e as PlaidTransportError where e.retryable && attempt < maxAttempts {
-                let wait = retry.delay(attempt: attempt, rateLimited: false, unit: Double.random(in: 0..<1))
+                wait = retry.delay(attempt: attempt, rateLimited: false, unit: Double.random(in: 0..<1))
+                guard end.map({ clock.now + wait < $0 }) ?? true else { throw outOfTime(path, tries: attempt, last: e) }
                 onRetry?("\(e.problem); retrying in \(Self.seconds(wait)) (attempt \(attempt + 1) of \(maxAttempts))")
-                try await Task.sleep(for: wait)
             }
+            try await Task.sleep(for: wait)
         }
     }
 
-    private func send(_ path: String, _ body: Data, accessToken: String?) async throws -> Data {
+    /// The call ran out of ``PlaidConfiguration/deadline``.
+    private func outOfTime(_ path: String, tries: Int, last: PlaidTransportError? = nil) -> PlaidTransportError {
+        let limit = configuration.deadline.map { Self.seconds($0) } ?? "its time"
+        return PlaidTransportError(
+            path: path,
+            problem:
+                "\(last?.problem ?? "no answer from \(configuration.baseURL.host ?? "Plaid") in time"); gave up after \(tries) tries within \(limit)",
+            retryable: false, noAnswer: last?.noAnswer ?? true)
+    }
+
+    private func send(_ path: String, _ body: Data, accessToken: String?, timeout: Duration) async throws -> Data {
         if let onFirstContact, contacted.claim() {
             onFirstContact("contacting Plaid at \(configuration.baseURL.absoluteString) (PLAID_ENV=\(configuration.environmentName))")
         }
@@ -125,21 +146,26 @@ public struct PlaidClient: Sendable {
         let status: Int
         let data: Data
         do {
-            let response = try await http.execute(request, timeout: .seconds(90))
+            let (whole, fraction) = timeout.components
+            let response = try await http.execute(request, timeout: .nanoseconds(whole * 1_000_000_000 + fraction / 1_000_000_000))
             status = Int(response.status.code)
             let buffer = try await response.body.collect(upTo: Self.maxResponseBytes)
             data = Data(buffer.readableBytesView)
+        } catch let error where Task.isCancelled || error is CancellationError {
+            // The caller went away (AsyncHTTPClient ends a cancelled request with its own error).
+            throw CancellationError()
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw PlaidTransportError(
-                path: path, problem: "no answer from \(configuration.baseURL.host ?? "Plaid") in time", retryable: true)
-        } catch is CancellationError {
-            throw CancellationError()
+                path: path, problem: "no answer from \(configuration.baseURL.host ?? "Plaid") in time", retryable: true, noAnswer: true)
         } catch {
-            if let failure = PlaidConnection.connectFailure(error, url: configuration.baseURL, path: path) { throw failure }
+            if var failure = PlaidConnection.connectFailure(error, url: configuration.baseURL, path: path) {
+                failure.noAnswer = true
+                throw failure
+            }
             throw PlaidTransportError(
                 path: path,
                 problem: "cannot reach \(configuration.baseURL.host ?? "Plaid"): \(redact(String(describing: error), accessToken))",
-                retryable: true)
+                retryable: true, noAnswer: true)
         }
         if status == 200 { return data }
         if var apiError = PlaidAPIError.parse(data, status: status, path: path) {

@@ -14,6 +14,10 @@ public struct PlaidConfiguration: Sendable {
     public var baseURL: URL
     /// `sandbox`, `production` or `custom` (a base URL was given).
     public var environmentName: String
+    /// The longest one call to Plaid may take, its retries and their waits included (`serve
+    /// --plaid-timeout`); nil: bounded by ``RetryPolicy`` alone (6 tries of up to 90 s each,
+    /// which a person at a terminal can interrupt, a server's client cannot).
+    public var deadline: Duration?
 
     /// The API version every request pins with the `Plaid-Version` header.
     public static let apiVersion = "2020-09-14"

@@ -86,8 +86,11 @@ public struct PlaidTransportError: Error, Sendable, CustomStringConvertible {
     public var problem: String
     /// True when trying again may help (connection refused or reset, timeout, a 5xx page).
     public var retryable: Bool
-    public init(path: String, problem: String, retryable: Bool) {
-        self.path = path; self.problem = problem; self.retryable = retryable
+    /// Plaid could not be reached or did not answer (not a bad answer): every other call now
+    /// would fail the same way, so a caller with more items stops rather than wait again.
+    public var noAnswer: Bool
+    public init(path: String, problem: String, retryable: Bool, noAnswer: Bool = false) {
+        self.path = path; self.problem = problem; self.retryable = retryable; self.noAnswer = noAnswer
     }
     public var description: String { "Plaid \(path): \(problem)" }
 }

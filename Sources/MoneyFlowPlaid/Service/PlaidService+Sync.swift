@@ -30,6 +30,9 @@ public struct PlaidItemSyncResult: Sendable {
 }
 
 extension PlaidService {
+    /// The error code of an item whose sync failed because Plaid could not be reached.
+    public static let unreachableCode = "PLAID_UNREACHABLE"
+
     /// Syncs `itemIDs` (every linked item when empty), one after the other. One item failing
     /// (login needed, outage after the retries) is recorded on it and does not stop the others.
     /// `refresh` first asks Plaid to fetch from the bank (`/transactions/refresh`).
@@ -56,9 +59,21 @@ extension PlaidService {
         }
         let tokenVault = try await self.vault(creating: false)
         var results: [PlaidItemSyncResult] = []
+        // Once Plaid did not answer, the other items would only wait as long again: they are
+        // reported not tried, so a request ends within one call's deadline.
+        var unanswered: String?
         for item in chosen {
+            if let unanswered {
+                results.append(
+                    PlaidItemSyncResult(
+                        itemID: item.itemID, institution: item.institutionName ?? item.institutionID, outcome: .failed,
+                        errorCode: Self.unreachableCode, error: "not tried: \(unanswered)"))
+                continue
+            }
             let token = try accessToken(item, vault: tokenVault)
-            results.append(await syncOne(item, token: token, refresh: refresh, progress: progress))
+            let result = await syncOne(item, token: token, refresh: refresh, progress: progress)
+            if result.errorCode == Self.unreachableCode { unanswered = result.error }
+            results.append(result)
         }
         return results
     }
@@ -141,6 +156,9 @@ extension PlaidService {
                 result.errorCode = e.errorCode
                 result.error = e.description
                 if e.handling == .itemNeedsUser { status = .needsUser }
+            case let e as PlaidTransportError where e.noAnswer:
+                result.errorCode = Self.unreachableCode
+                result.error = e.description
             case let e as ImportError:
                 result.errorCode = "IMPORT_FAILED"
                 result.error = e.description

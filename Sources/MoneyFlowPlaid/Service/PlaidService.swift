@@ -116,7 +116,12 @@ public struct PlaidService: Sendable {
         let linked = try await store.plaidItems().filter(\.isLinked)
         if askPlaid, !linked.isEmpty {
             let vault = try await self.vault(creating: false)
+            var unanswered: PlaidTransportError?
             for item in linked {
+                if let unanswered {
+                    statusErrors[item.itemID] = "not asked: \(unanswered.description)"
+                    continue
+                }
                 do {
                     let status = try await client.item(accessToken: try accessToken(item, vault: vault))
                     let code = status.item.error?.error_code
@@ -132,6 +137,9 @@ public struct PlaidService: Sendable {
                             itemID: item.itemID, status: e.handling == .itemNeedsUser ? .needsUser : .error, errorCode: e.errorCode,
                             errorMessage: e.errorMessage, plaidLastUpdate: nil)
                     }
+                } catch let e as PlaidTransportError where e.noAnswer {
+                    statusErrors[item.itemID] = e.description
+                    unanswered = e
                 } catch {
                     statusErrors[item.itemID] = String(describing: error)
                 }

@@ -39,7 +39,9 @@ struct WebhookJWT {
         }
         // Plaid's kids are UUIDs; anything else is refused before it reaches a log or a request.
         guard (1...128).contains(header.kid.utf8.count),
-            header.kid.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) })
+            header.kid.unicodeScalars.allSatisfy({
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0))
+            })
         else { throw Self.bad("kid is not 1-128 letters, digits, '-', '_' or '.'") }
         signingInput = Data("\(parts[0]).\(parts[1])".utf8)
         self.signature = signature

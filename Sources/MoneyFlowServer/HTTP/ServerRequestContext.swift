@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Each request's context: who is calling (set by ``BearerAuthMiddleware`` before any /v1
 /// handler runs; nil only on the unauthenticated routes).
@@ -11,6 +12,8 @@ struct ServerRequestContext: RequestContext {
     var pass: FairPass?
     /// The web app's session and form (set by `WebSessionMiddleware` on the pages only).
     var web: WebRequest?
+    /// The client's connection: ``ClientDeparture`` cancels work its client has left.
+    let channel: (any Channel)?
 
     /// The most a JSON body decoded by `request.decode(as:context:)` may hold (links, edits,
     /// renames); uploads have their own cap (`--max-body-mib`).
@@ -23,6 +26,7 @@ struct ServerRequestContext: RequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peer = source.channel.remoteAddress?.ipAddress
+        channel = source.channel
     }
 
     /// Runs `body` without holding the request's turn (reading an upload's bytes).

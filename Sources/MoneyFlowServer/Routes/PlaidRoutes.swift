@@ -12,6 +12,8 @@ struct PlaidRoutes {
     let ledgers: Ledgers
     let users: UserDirectory
     let plaid: PlaidConfiguration?
+    /// The server's own syncs, whose times `GET /v1/plaid/items` adds to each item.
+    let autoSync: PlaidAutoSync?
 
     func service(_ user: ServerUser, _ store: LedgerStore) throws -> PlaidService {
         guard let plaid else {
@@ -29,13 +31,37 @@ struct PlaidRoutes {
     static func forClient(_ result: PlaidItemSyncResult, paths: ServerPaths) -> PlaidItemSyncResult {
         var r = result
         r.archiveFile = r.archiveFile.map { ($0 as NSString).lastPathComponent }
-        if var i = r.importResult {
-            i.fileName = (i.fileName as NSString).lastPathComponent
-            i.plan.statement.warnings = HTTPAdvice.warnings(i.plan.statement.warnings)
-            r.importResult = i
-        }
+        r.importResult = r.importResult.map(forClient)
         r.error = r.error.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
         return r
+    }
+
+    /// A link's result the same way: the accounts import names its archive file only.
+    static func forClient(_ result: PlaidLinkResult, paths: ServerPaths) -> PlaidLinkResult {
+        var r = result
+        r.accounts = forClient(r.accounts)
+        r.retireFailures = r.retireFailures.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
+        return r
+    }
+
+    /// An import Plaid's answer fed: its file by name, its warnings with the API's advice.
+    static func forClient(_ result: FileImportResult) -> FileImportResult {
+        var i = result
+        i.fileName = (i.fileName as NSString).lastPathComponent
+        i.plan.statement.warnings = HTTPAdvice.warnings(i.plan.statement.warnings)
+        return i
+    }
+
+    /// `item` (the CLI's contract) plus when the server last synced it by itself and when its
+    /// schedule will next (null: no schedule, or the item is not on it).
+    static func withAutoSync(_ item: JSONOutput, _ record: PlaidItemRecord, user: ServerUser, _ autoSync: PlaidAutoSync?) async
+        -> JSONOutput
+    {
+        guard case .object(var members) = item else { return item }
+        let times = await autoSync?.times(of: record, user: user)
+        members.append(("last_auto_sync_at", .string(times?.last.map(PlaidAutoSync.text))))
+        members.append(("next_auto_sync_at", .string(times?.next.map(PlaidAutoSync.text))))
+        return .object(members)
     }
 
     func register(_ v1: RouterGroup<ServerRequestContext>) {
@@ -49,7 +75,9 @@ struct PlaidRoutes {
             let redirect = body.redirectURI
             let store = try await ledgers.store(for: user)
             let service = try service(user, store)
-            let token = try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
+            let token = try await ClientDeparture.cancelling(on: context.channel) {
+                try await service.createLinkToken(days: days, redirectURI: redirect, update: item)
+            }
             return JSONResponse.make(.object([("link_token", .string(token)), ("expiration", .null)]))
         }
         v1.post("plaid/exchange") { request, context in
@@ -61,14 +89,21 @@ struct PlaidRoutes {
                 try await users.setItemOwner(itemID: linked.itemID, user: user)
                 return linked
             }
-            return JSONResponse.make(PlaidContracts.link(result))
+            return JSONResponse.make(PlaidContracts.link(Self.forClient(result, paths: ServerPaths(dataDirectory: users.dataDirectory))))
         }
         v1.get("plaid/items") { request, context in
             try Query.none(request, context)
             let user = try context.requireUser()
             let store = try await ledgers.store(for: user)
-            let infos = try await service(user, store).items(askPlaid: true)
-            return JSONResponse.make(PlaidContracts.items(infos))
+            let service = try service(user, store)
+            let infos = try await ClientDeparture.cancelling(on: context.channel) { try await service.items(askPlaid: true) }
+            let paths = ServerPaths(dataDirectory: users.dataDirectory)
+            var items: [JSONOutput] = []
+            for var info in infos {
+                info.statusError = info.statusError.map { paths.hidden(in: HTTPAdvice.rewrite($0)) }
+                items.append(await Self.withAutoSync(PlaidContracts.item(info), info.item, user: user, autoSync))
+            }
+            return JSONResponse.make(.object([("items", .array(items))]))
         }
         v1.post("plaid/sync") { request, context in
             let user = try context.requireUser()
@@ -76,8 +111,12 @@ struct PlaidRoutes {
             let body = try await JSONBody.decode(SyncBody.self, request, context)
             let items = body.items ?? []
             let refresh = body.refresh ?? false
-            let results = try await ledgers.exclusive(user, "a Plaid sync") { store in
-                try await service(user, store).sync(itemIDs: items, refresh: refresh)
+            // A client that leaves cancels its sync (nothing is applied before the whole update
+            // is in); the exchange above is never cancelled: Plaid's item would be lost.
+            let results = try await ClientDeparture.cancelling(on: context.channel) {
+                try await ledgers.exclusive(user, "a Plaid sync") { store in
+                    try await service(user, store).sync(itemIDs: items, refresh: refresh)
+                }
             }
             let paths = ServerPaths(dataDirectory: users.dataDirectory)
             return JSONResponse.make(PlaidContracts.sync(results.map { Self.forClient($0, paths: paths) }))

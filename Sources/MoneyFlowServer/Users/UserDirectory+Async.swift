@@ -23,4 +23,8 @@ extension UserDirectory {
     public func owner(ofItem itemID: String) async throws -> ServerUser? {
         try await perform { try $0.owner(ofItem: itemID) }
     }
+
+    public func plaidItemOwners() async throws -> [ServerUser] {
+        try await perform { try $0.plaidItemOwners() }
+    }
 }

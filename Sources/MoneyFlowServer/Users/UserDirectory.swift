@@ -217,6 +217,15 @@ public final class UserDirectory: Sendable {
         }
     }
 
+    /// The users who linked a Plaid item (the server's schedule opens only their ledgers).
+    public func plaidItemOwners() throws -> [ServerUser] {
+        try db.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM server_user WHERE id IN (SELECT user_id FROM plaid_item_owner) ORDER BY number"
+            ).map(Self.user)
+        }
+    }
+
     // MARK: Primitives
 
     static func user(_ r: Row) -> ServerUser {
