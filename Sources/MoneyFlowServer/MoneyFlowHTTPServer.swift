@@ -41,7 +41,8 @@ public enum MoneyFlowHTTPServer {
         ExportRoutes(ledgers: ledgers).register(authenticated)
         // The web app (Web/): pages and forms over the same calls, behind a session cookie.
         WebRoutes.install(
-            router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes, share: share)
+            router, ledgers: ledgers, users: users, plaid: plaid, maxBodyBytes: configuration.maxBodyBytes, share: share,
+            autoSync: autoSync)
         return router
     }
 

@@ -18,12 +18,12 @@ struct WebRoutes {
     /// (503) and the API goes on serving.
     static func install(
         _ router: Router<ServerRequestContext>, ledgers: Ledgers, users: UserDirectory, plaid: PlaidConfiguration?, maxBodyBytes: Int,
-        share: FairShare
+        share: FairShare, autoSync: PlaidAutoSync?
     ) {
         do {
             WebRoutes(
                 ledgers: ledgers, accounts: try WebAccounts(users: users), maxBodyBytes: maxBodyBytes,
-                plaid: PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid), share: share
+                plaid: PlaidRoutes(ledgers: ledgers, users: users, plaid: plaid, autoSync: autoSync), share: share
             ).register(router)
         } catch {
             let message = "the web app cannot open its sessions (web.sqlite in the data folder): \(error)"
