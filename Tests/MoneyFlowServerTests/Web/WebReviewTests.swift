@@ -16,6 +16,7 @@ import Testing
     static func ledgerWithAReviewItem(_ h: InProcessServer, _ name: String) throws -> ServerUser {
         _ = try h.users.add(name: name)
         let user = try #require(try h.users.list().first { $0.name == name })
+        #expect(try h.users.prepareLedgerFolder(for: user))
         let store = try LedgerStore(path: h.users.ledgerPath(for: user))
         try store.startIDs(after: user.idBase)
         let service = ImportService(store: store)
