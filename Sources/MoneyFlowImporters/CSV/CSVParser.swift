@@ -55,7 +55,23 @@ public enum CSVParser {
         return rows
     }
 
-    static func scan(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, _ emit: (CSVRow) -> Bool) throws(CSVParseError) {
+    /// Checks the whole of UTF-8 text as ``forEachRow(in:delimiter:_:)`` reads it (the same
+    /// errors, first one in file order), without building any cell's String.
+    static func check(_ text: inout String, delimiter: UInt8) throws(CSVParseError) {
+        let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) {
+                try scan(buffer: buffer, delimiter: delimiter, cells: false) { _ in true }; return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// `cells`: false gives every cell as "" (rows keep their width), for a check of the text alone.
+    static func scan(
+        buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, cells: Bool = true, _ emit: (CSVRow) -> Bool
+    ) throws(CSVParseError) {
         let quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
         var fields: [String] = []
         var line = 1
@@ -74,7 +90,7 @@ public enum CSVParser {
             if field.count > maxFieldBytes {
                 throw CSVParseError(line: rowStartLine, column: fields.count + 1, message: "field longer than \(maxFieldBytes) bytes")
             }
-            fields.append(String(decoding: field, as: UTF8.self))
+            fields.append(cells ? String(decoding: field, as: UTF8.self) : "")
             field.removeAll(keepingCapacity: true)
             atFieldStart = true
             wasQuoted = false
