@@ -156,11 +156,22 @@ public enum CSVParser {
         var best: UInt8 = 0x2C
         var bestScore = -1
         for d in candidates {
-            var bytes = Array(sample.utf8)
-            // The sample may cut a quoted field; parse leniently by ignoring errors.
-            guard let rows = try? parse(bytes: &bytes, delimiter: d) else { continue }
+            let bytes = Array(sample.utf8)
+            // Only the widths of the first rows count (cells are not built); a sample that does
+            // not parse with this delimiter rules it out.
+            var widths: [Int] = []
+            let parsed: Bool = bytes.withUnsafeBufferPointer { buffer in
+                do throws(CSVParseError) {
+                    try scan(buffer: buffer, delimiter: d, cells: false) { row in
+                        if widths.count < 60 { widths.append(row.fields.count) }
+                        return true
+                    }
+                    return true
+                } catch { return false }
+            }
+            guard parsed else { continue }
             var counts: [Int: Int] = [:]
-            for r in rows.prefix(60) where r.fields.count > 1 { counts[r.fields.count, default: 0] += 1 }
+            for w in widths where w > 1 { counts[w, default: 0] += 1 }
             guard let (width, freq) = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
             let score = freq * 100 + width
             if score > bestScore { bestScore = score; best = d }
