@@ -4,9 +4,10 @@ import MoneyFlowCore
 /// A CSV file decoded once and read as a stream of rows.
 ///
 /// Why a stream: a 2,000,000-row export held as text, as cells and as records at once needed
-/// about 2.5 GB. The whole file is parsed once up front (so a broken quote or a NUL anywhere is
-/// reported before anything else) keeping only its first rows (to find the header), then parsed
-/// again row by row while records are built; the cells of all rows are never held together.
+/// about 2.5 GB. Up front, the first rows are kept (to find the header) and the whole file is
+/// checked without building its cells (so a broken quote or a NUL anywhere is reported before
+/// anything else); then it is parsed again row by row while records are built; the cells of all
+/// rows are never held together.
 struct CSVSource {
     /// Rows kept from the first pass (the header and the lines above it are among them).
     static let headRowCount = 60
