@@ -46,6 +46,32 @@ public enum TextSimilarity {
         return (description, counterparty)
     }
 
+    /// The store numbers a text prints (`#0393` in `POS PURCHASE LUXMI #0393 MIAMI FL`, or in
+    /// Plaid's `LUXMI #0393 MIAMI`), sorted. Tokens drop numbers, so two purchases of one chain
+    /// at two stores read alike; their store numbers tell them apart.
+    static func storeNumbers(_ texts: String?...) -> [Int] {
+        var out: [Int] = []
+        for text in texts {
+            guard let text else { continue }
+            var number = 0, digits = 0, afterHash = false
+            for b in text.utf8 {
+                if afterHash, b >= 0x30, b <= 0x39, digits < 9 {
+                    number = number * 10 + Int(b - 0x30); digits += 1; continue
+                }
+                if afterHash && digits > 0 { out.append(number) }
+                afterHash = b == 0x23 // #
+                number = 0; digits = 0
+            }
+            if afterHash && digits > 0 { out.append(number) }
+        }
+        return Array(Set(out)).sorted()
+    }
+
+    /// Two texts name different stores: each prints a store number and they share none.
+    static func storesDisagree(_ a: [Int], _ b: [Int]) -> Bool {
+        !a.isEmpty && !b.isEmpty && Set(a).isDisjoint(with: b)
+    }
+
     /// Normalised tokens of `text`.
     public static func tokens(_ text: String) -> Set<String> {
         var out = Set<String>()

@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowCore
 import Testing
 
 @testable import MoneyFlowImporters
@@ -17,6 +18,21 @@ import Testing
     @Test func unterminatedQuoteNamesTheLineWhereItOpened() {
         #expect { try CSVParser.parse("a,b\n1,\"open\n2,3\n", delimiter: UInt8(ascii: ",")) } throws: { e in
             (e as? CSVParseError)?.line == 2
+        }
+    }
+
+    /// The source keeps only its first rows but checks the whole file up front: a broken quote
+    /// or a NUL past the head is refused, naming its line, before any record is read.
+    @Test func sourceChecksRowsPastItsHead() throws {
+        var text = "Date,Amount\n"
+        for i in 0..<2_000 { text += "2024-01-01,\(i)\n" }
+        let source = try CSVSource(Data(text.utf8), file: "t.csv", forcedEncoding: nil, delimiter: nil)
+        #expect(source.head.count == CSVSource.headRowCount)
+        #expect(source.head.last?.fields == ["2024-01-01", "\(CSVSource.headRowCount - 2)"])
+        for (tail, line) in [("2024-01-02,\"open\n2024-01-03,1\n", 2_002), ("2024-01-02,1\n2024-01-03,\u{0}\n", 2_003)] {
+            #expect { try CSVSource(Data((text + tail).utf8), file: "t.csv", forcedEncoding: nil, delimiter: nil) } throws: { e in
+                (e as? ImportError)?.locator?.line == line
+            }
         }
     }
 

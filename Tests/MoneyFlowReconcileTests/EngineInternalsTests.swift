@@ -103,3 +103,16 @@ import Testing
         return best
     }
 }
+
+/// Store numbers as the engine reads them from both sides' texts.
+@Suite struct StoreNumberTests {
+    @Test func storeNumbersAreReadAfterAHash() {
+        #expect(TextSimilarity.storeNumbers("POS PURCHASE LUXMI #0393 MIAMI FL") == [393])
+        #expect(TextSimilarity.storeNumbers("LUXMI #0393 MIAMI", "Luxmi") == [393])
+        #expect(TextSimilarity.storeNumbers("RECURRING CARD PMT IXKE MEMBERSHIP AZ", nil).isEmpty)
+        #expect(TextSimilarity.storeNumbers("CHECK # 12", "#A1 #7 #7") == [7])
+        #expect(TextSimilarity.storesDisagree([1798], [7985]))
+        #expect(!TextSimilarity.storesDisagree([1798], [1798, 7985]))
+        #expect(!TextSimilarity.storesDisagree([], [7985]))
+    }
+}

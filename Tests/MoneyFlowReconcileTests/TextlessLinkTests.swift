@@ -45,6 +45,27 @@ func decision(_ plan: ImportPlan, forRowStartingWith prefix: String) throws -> R
         #expect(plan.counts.needsReview == 1, "\(plan.entries.map { describe($0.decision) })")
         #expect(plan.counts.linked == 1)
     }
+
+    /// Two stores of one chain: the bank's row prints store #1798 in Chicago, the feed's only
+    /// purchase of that amount, a day earlier, store #7985 in Austin. The chain's name is no
+    /// evidence of one purchase when the store numbers differ: review, not a link. The same
+    /// store number links.
+    @Test func differentStoreNumbersAreNoTextEvidence() throws {
+        func plan(feedName: String) throws -> ImportPlan {
+            let feed = ImportedStatement(
+                importerID: "plaid", accounts: [F.facts],
+                records: [AbstainFixture.plaid("dal", F.day.adding(days: -1), -425, feedName, row: 1)])
+            let statement = ImportedStatement(
+                importerID: "csv", accounts: [F.facts],
+                records: [AbstainFixture.bank(F.day, -425, "POS PURCHASE DALNEMI #1798 CHICAGO IL", balance: 10_000, line: 2)])
+            return try InMemoryLedgerView.plan(statement, fileName: "stmt.csv", after: [feed]).0
+        }
+        let other = try plan(feedName: "DALNEMI #7985 AUSTIN")
+        #expect(other.counts.linked == 0, "\(other.entries.map { describe($0.decision) })")
+        #expect(other.counts.needsReview == 1)
+        let same = try plan(feedName: "DALNEMI #1798 CHICAGO")
+        #expect(same.counts.linked == 1, "\(same.entries.map { describe($0.decision) })")
+    }
 }
 
 /// A bank that prints the legal entity where the feed names the brand: texts that share

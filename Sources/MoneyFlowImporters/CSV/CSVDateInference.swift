@@ -40,22 +40,26 @@ enum CSVDateInference {
             let v = Int(text)!
             return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
         }
-        var numbers = [0], digits = [0], separators: [UInt8] = []
+        // Three numbers and their digit counts in fixed slots: no array per cell until the shape.
+        var n = (0, 0, 0), d = (0, 0, 0), k = 0, separator: UInt8 = 0
         for b in text.utf8 {
             if b == 0x20 || b == 0x54 { break } // " " or "T": a time follows
             if isDigit(b) {
-                guard digits[digits.count - 1] < 4 else { return nil }
-                numbers[numbers.count - 1] = numbers[numbers.count - 1] * 10 + Int(b - 0x30)
-                digits[digits.count - 1] += 1
+                let v = Int(b - 0x30)
+                switch k {
+                case 0: guard d.0 < 4 else { return nil }; n.0 = n.0 * 10 + v; d.0 += 1
+                case 1: guard d.1 < 4 else { return nil }; n.1 = n.1 * 10 + v; d.1 += 1
+                default: guard d.2 < 4 else { return nil }; n.2 = n.2 * 10 + v; d.2 += 1
+                }
             } else if b == 0x2D || b == 0x2F || b == 0x2E { // - / .
-                guard separators.count < 2 else { return nil }
-                separators.append(b); numbers.append(0); digits.append(0)
+                guard k < 2, k == 0 || b == separator else { return nil }
+                separator = b; k += 1
             } else {
                 return nil
             }
         }
-        guard separators.count == 2, separators[0] == separators[1], digits.allSatisfy({ $0 >= 1 }) else { return nil }
-        return shape(numbers: numbers, digits: digits, separator: Character(Unicode.Scalar(separators[0])))
+        guard k == 2, d.0 >= 1, d.1 >= 1, d.2 >= 1 else { return nil }
+        return shape(numbers: [n.0, n.1, n.2], digits: [d.0, d.1, d.2], separator: Character(Unicode.Scalar(separator)))
     }
 
     /// ``shape(_:)`` of trimmed text read Character by Character (text that is not all ASCII).

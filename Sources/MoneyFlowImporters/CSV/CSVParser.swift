@@ -55,7 +55,23 @@ public enum CSVParser {
         return rows
     }
 
-    static func scan(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, _ emit: (CSVRow) -> Bool) throws(CSVParseError) {
+    /// Checks the whole of UTF-8 text as ``forEachRow(in:delimiter:_:)`` reads it (the same
+    /// errors, first one in file order), without building any cell's String.
+    static func check(_ text: inout String, delimiter: UInt8) throws(CSVParseError) {
+        let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) {
+                try scan(buffer: buffer, delimiter: delimiter, cells: false) { _ in true }; return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// `cells`: false gives every cell as "" (rows keep their width), for a check of the text alone.
+    static func scan(
+        buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, cells: Bool = true, _ emit: (CSVRow) -> Bool
+    ) throws(CSVParseError) {
         let quote: UInt8 = 0x22, cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
         var fields: [String] = []
         var line = 1
@@ -74,7 +90,7 @@ public enum CSVParser {
             if field.count > maxFieldBytes {
                 throw CSVParseError(line: rowStartLine, column: fields.count + 1, message: "field longer than \(maxFieldBytes) bytes")
             }
-            fields.append(String(decoding: field, as: UTF8.self))
+            fields.append(cells ? String(decoding: field, as: UTF8.self) : "")
             field.removeAll(keepingCapacity: true)
             atFieldStart = true
             wasQuoted = false
@@ -140,11 +156,22 @@ public enum CSVParser {
         var best: UInt8 = 0x2C
         var bestScore = -1
         for d in candidates {
-            var bytes = Array(sample.utf8)
-            // The sample may cut a quoted field; parse leniently by ignoring errors.
-            guard let rows = try? parse(bytes: &bytes, delimiter: d) else { continue }
+            let bytes = Array(sample.utf8)
+            // Only the widths of the first rows count (cells are not built); a sample that does
+            // not parse with this delimiter rules it out.
+            var widths: [Int] = []
+            let parsed: Bool = bytes.withUnsafeBufferPointer { buffer in
+                do throws(CSVParseError) {
+                    try scan(buffer: buffer, delimiter: d, cells: false) { row in
+                        if widths.count < 60 { widths.append(row.fields.count) }
+                        return true
+                    }
+                    return true
+                } catch { return false }
+            }
+            guard parsed else { continue }
             var counts: [Int: Int] = [:]
-            for r in rows.prefix(60) where r.fields.count > 1 { counts[r.fields.count, default: 0] += 1 }
+            for w in widths where w > 1 { counts[w, default: 0] += 1 }
             guard let (width, freq) = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
             let score = freq * 100 + width
             if score > bestScore { bestScore = score; best = d }
