@@ -49,8 +49,9 @@ public struct Categorizer: Sendable {
             guard let d = byID[i.id], d.split == nil else { return nil }
             return TaughtExample(input: i, account: d.account)
         }
+        // No decision teaches nothing: no model, so no transaction's texts are normalised for it.
         return Categorizer(
-            decisions: decisions, rules: rules, learned: LearnedModel(examples: examples, options: options),
+            decisions: decisions, rules: rules, learned: examples.isEmpty ? nil : LearnedModel(examples: examples, options: options),
             providerMapping: providerMapping)
     }
 

@@ -16,6 +16,7 @@ usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
        moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
+       moneyflow-bench store-categorize [--rows N] [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
        moneyflow-bench cmb         --zip FILE --password PW [--store PATH] [--breakdown]
        moneyflow-bench wallets     --dir DIR [--store PATH]   (DIR from scripts/gen_wallet_samples.py --year DIR)
@@ -346,6 +347,7 @@ do {
     case "store-write": try runStoreWrite(args)
     case "store-reopen": try runStoreReopen(args)
     case "store-file": try runStoreFile(args)
+    case "store-categorize": try runStoreCategorize(args)
     case "cmb": try runCMB(args)
     case "wallets": try runWallets(args)
     case "peer-rows": try runPeerRows(args)
