@@ -66,8 +66,9 @@ enum CategoryPass {
         // Purchases first: a refund takes its purchase's category as just computed (or as
         // stored, when this write did not touch the purchase).
         var computed: [Int64: CategoryAssignment] = [:]
+        var batch = Categorizer.Batch(categorizer)
         for input in all where input.refundOf == nil {
-            let a = categorizer.assign(input)
+            let a = batch.assign(input)
             try CategoryTable.writeComputed(db, input.id, a, hadRow: stored.contains(input.id), reasons: &reasons)
             computed[input.id] = a
         }
@@ -75,7 +76,7 @@ enum CategoryPass {
             guard let of = input.refundOf else { continue }
             let original = try computed[of] ?? CategoryTable.computed(db, of)
             try CategoryTable.writeComputed(
-                db, input.id, categorizer.assign(input, original: original), hadRow: stored.contains(input.id), reasons: &reasons)
+                db, input.id, batch.assign(input, original: original), hadRow: stored.contains(input.id), reasons: &reasons)
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
     }
