@@ -69,7 +69,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),
-        .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore"]),
+        .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore", "MoneyFlowZip"]),
         // CMB's container importer (bare PDF or its encrypted ZIP); the pure row reconstruction
         // is MoneyFlowImporters/CMB, which stays free of C libraries.
         // The password ZIP every container importer opens the same way (one password prompt,

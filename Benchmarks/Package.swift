@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "MoneyFlowImporters", package: "MoneyFlow"),
                 .product(name: "MoneyFlowReconcile", package: "MoneyFlow"),
                 .product(name: "MoneyFlowStore", package: "MoneyFlow"),
+                .product(name: "MoneyFlowCategories", package: "MoneyFlow"),
                 .product(name: "MoneyFlowPDF", package: "MoneyFlow"),
                 .product(name: "MoneyFlowZip", package: "MoneyFlow"),
                 .product(name: "MoneyFlowPipeline", package: "MoneyFlow"),

@@ -15,7 +15,7 @@ import MoneyFlowZipImport
 public struct CMBStatementImporter: Importer {
     public let id = "cmb-pdf"
     public let displayName = "CMB PDF statement or credit-card bill (bare or in its ZIP)"
-    public var zipLimits = ZipLimits(maxEntrySize: 256 << 20)
+    public var zipLimits = ZipLimits.statementImport
 
     public init() {}
 
@@ -110,6 +110,7 @@ public struct CMBStatementImporter: Importer {
             return ImportError(.notAStatement, file: file, problem: "not a CMB statement: the PDF has no text layer (scanned image?)")
         case .notAPDF: return ImportError(.unrecognized, file: file, problem: "not a PDF")
         case .damaged(let why): return ImportError(.malformed, file: file, problem: "truncated or damaged PDF (\(why))")
+        case .limitExceeded: return ImportError(.limitExceeded, file: file, problem: "refused: \(e.description)")
         }
     }
 }

@@ -49,8 +49,9 @@ public struct Categorizer: Sendable {
             guard let d = byID[i.id], d.split == nil else { return nil }
             return TaughtExample(input: i, account: d.account)
         }
+        // No decision teaches nothing: no model, so no transaction's texts are normalised for it.
         return Categorizer(
-            decisions: decisions, rules: rules, learned: LearnedModel(examples: examples, options: options),
+            decisions: decisions, rules: rules, learned: examples.isEmpty ? nil : LearnedModel(examples: examples, options: options),
             providerMapping: providerMapping)
     }
 
@@ -60,6 +61,13 @@ public struct Categorizer: Sendable {
     /// `learned` for its refund (the user did not decide the refund). A refund whose original
     /// has no category falls back to the other sources.
     public func assign(_ input: CategorizationInput, original: CategoryAssignment? = nil) -> CategoryAssignment {
+        assign(input, original: original) { learned?.predict($0) ?? .unknown }
+    }
+
+    /// ``assign(_:original:)`` with the learner's answer from `predict`.
+    func assign(
+        _ input: CategorizationInput, original: CategoryAssignment?, predict: (CategorizationInput) -> LearnedModel.Prediction
+    ) -> CategoryAssignment {
         if let d = decisions[input.id] {
             return CategoryAssignment(account: d.account, source: .user, reason: .user, split: d.split)
         }
@@ -72,17 +80,52 @@ public struct Categorizer: Sendable {
             return CategoryAssignment(account: rule.category, source: .rule, reason: .rule(name: rule.name, index: index))
         }
         var declined: CategoryReason?
-        if let learned {
-            switch learned.predict(input) {
-            case .learned(let a): return a
-            case .declined(let reason): declined = reason
-            case .unknown: break
-            }
+        switch predict(input) {
+        case .learned(let a): return a
+        case .declined(let reason): declined = reason
+        case .unknown: break
         }
         if let p = providerMapping.assignment(input.providerCategories, amount: input.amount) { return p }
         return CategoryAssignment(account: nil, source: .none, reason: declined ?? .nothingApplies)
     }
 
     /// ``assign(_:)`` of each input, in input order.
-    public func assignAll(_ inputs: [CategorizationInput]) -> [CategoryAssignment] { inputs.map { assign($0) } }
+    public func assignAll(_ inputs: [CategorizationInput]) -> [CategoryAssignment] {
+        var batch = Batch(self)
+        return inputs.map { batch.assign($0) }
+    }
+
+    /// Assigns many transactions with one categoriser (the store's category pass), asking the
+    /// learner once per distinct set of texts: a statement repeats its merchants' texts, and
+    /// normalising them (the payee, the classifier's tokens) is most of the learner's work.
+    /// Gives exactly ``Categorizer/assign(_:original:)``'s answers: the learner's answer depends
+    /// on nothing but the fields of ``Batch/Key``.
+    public struct Batch {
+        let categorizer: Categorizer
+        private var answers: [Key: LearnedModel.Prediction] = [:]
+
+        /// What the learner reads of a transaction (``LearnedModel/predict(_:)``).
+        struct Key: Hashable {
+            var description: String, note: String?, counterparty: String?
+            var walletMerchant: String?, walletItem: String?, plaidMerchant: String?
+            var isOwnTransfer: Bool, counterpartyIsPerson: Bool, moneyOut: Bool
+        }
+
+        public init(_ categorizer: Categorizer) { self.categorizer = categorizer }
+
+        public mutating func assign(_ input: CategorizationInput, original: CategoryAssignment? = nil) -> CategoryAssignment {
+            let categorizer = self.categorizer
+            guard let learned = categorizer.learned else { return categorizer.assign(input, original: original) { _ in .unknown } }
+            let key = Key(
+                description: input.description, note: input.note, counterparty: input.counterparty, walletMerchant: input.walletMerchant,
+                walletItem: input.walletItem, plaidMerchant: input.plaidMerchant, isOwnTransfer: input.isOwnTransfer,
+                counterpartyIsPerson: input.counterpartyIsPerson, moneyOut: input.amount.minorUnits < 0)
+            return categorizer.assign(input, original: original) { i in
+                if let known = answers[key] { return known }
+                let p = learned.predict(i)
+                answers[key] = p
+                return p
+            }
+        }
+    }
 }

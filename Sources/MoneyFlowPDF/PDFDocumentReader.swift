@@ -15,10 +15,14 @@ public final class PDFDocumentReader {
     /// Opens a PDF held in memory (the bytes are copied).
     ///
     /// - Parameter password: user or owner password; nil or empty for none.
+    /// - Parameter limits: checked before poppler sees the bytes (``PDFLimits``).
     /// - Throws: ``PDFError``: `.notAPDF` when there is no `%PDF-` header in the first KiB,
-    ///   `.passwordRequired` / `.wrongPassword` for encrypted files, `.damaged` otherwise.
-    public init(data: Data, password: String? = nil) throws(PDFError) {
+    ///   `.limitExceeded` beyond `limits`, `.passwordRequired` / `.wrongPassword` for encrypted
+    ///   files, `.damaged` otherwise.
+    public init(data: Data, password: String? = nil, limits: PDFLimits = .default) throws(PDFError) {
         guard PDFDocumentReader.hasPDFHeader(data) else { throw .notAPDF }
+        var preflight = PDFPreflight(limits: limits)
+        try preflight.check(data)
         let pw = (password?.isEmpty ?? true) ? nil : password
         var domain: Int32 = 0
         var code: Int32 = 0

@@ -10,6 +10,9 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongPassword
     /// The PDF has pages but none carries any text (scanned images).
     case noTextLayer
+    /// The PDF is beyond a ``PDFLimits`` bound (what it exceeds, e.g. "more than 100000 objects"):
+    /// refused before poppler parses it.
+    case limitExceeded(String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum PDFError: Error, Sendable, Equatable, CustomStringConvertible {
         case .passwordRequired: return "the PDF is encrypted and needs a password"
         case .wrongPassword: return "the password does not open the PDF"
         case .noTextLayer: return "the PDF has no text layer (scanned images?)"
+        case .limitExceeded(let what): return "the PDF has \(what), beyond the limit of one import"
         }
     }
 }

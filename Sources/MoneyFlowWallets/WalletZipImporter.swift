@@ -11,7 +11,7 @@ import MoneyFlowZipImport
 public struct WalletZipImporter: Importer {
     public let id = "wallet-zip"
     public let displayName = "Alipay or WeChat Pay bill in its password ZIP"
-    public var zipLimits = ZipLimits(maxEntrySize: 256 << 20)
+    public var zipLimits = ZipLimits.statementImport
     let alipay = AlipayImporter()
     let wechat = WeChatImporter()
 

@@ -12,7 +12,7 @@ public struct WeChatImporter: Importer {
     public let id = "wechat"
     public let displayName = "WeChat Pay bill (微信支付账单 XLSX or CSV, bare or in its password ZIP)"
     /// An XLSX's parts are small; the limits still stop a hostile one.
-    public var zipLimits = ZipLimits(maxEntrySize: 64 << 20)
+    public var zipLimits = ZipLimits.statementImport
 
     public init() {}
 

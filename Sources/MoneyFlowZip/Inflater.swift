@@ -1,13 +1,17 @@
 import CMinizip
 
-/// Raw-deflate decompression with zlib that never produces more than `limit` bytes.
-enum Inflater {
+/// Deflate decompression with zlib that never produces more than `limit` bytes: the one
+/// inflater of ZIP entries (raw deflate) and of PDF streams (`zlibHeader`, checked by
+/// MoneyFlowPDF's limits before poppler parses a file).
+public enum Inflater {
     private static let chunkSize = 64 * 1024
 
-    /// Inflates a raw deflate stream (no zlib header). Stops as soon as the output would exceed `limit`.
-    static func inflate(_ input: [UInt8], limit: UInt64, entry: String) throws(ZipError) -> [UInt8] {
+    /// Inflates a raw deflate stream (no zlib header), or with `zlibHeader` a zlib stream (a PDF's
+    /// FlateDecode). Stops as soon as the output would exceed `limit`
+    /// (``ZipError/entryTooLarge(entry:limit:)``).
+    public static func inflate(_ input: [UInt8], limit: UInt64, entry: String, zlibHeader: Bool = false) throws(ZipError) -> [UInt8] {
         var stream = z_stream()
-        guard cminizip_inflateInit2(&stream, -cminizip_max_wbits()) == Z_OK else {
+        guard cminizip_inflateInit2(&stream, zlibHeader ? cminizip_max_wbits() : -cminizip_max_wbits()) == Z_OK else {
             throw .corrupt("cannot initialise zlib")
         }
         defer { inflateEnd(&stream) }

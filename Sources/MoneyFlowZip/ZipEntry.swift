@@ -90,4 +90,10 @@ public struct ZipLimits: Sendable, Hashable {
 
     /// 512 MiB per entry, ratio 1000, 2 GiB in total.
     public static let `default` = ZipLimits()
+
+    /// What one statement import may decompress, entries together: 32 MiB. A bank statement or
+    /// a wallet bill is a few MiB (a year of Alipay rows is about 3 MiB of CSV); a small upload
+    /// that inflates further (a 3.7 MB ZIP of 256 MiB, parsed into rows, peaked at 0.9 GB) is
+    /// refused before it is read.
+    public static let statementImport = ZipLimits(maxEntrySize: 32 << 20, maxTotalUncompressed: 32 << 20)
 }

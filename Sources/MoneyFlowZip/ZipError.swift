@@ -35,7 +35,9 @@ public enum ZipError: Error, Equatable, Sendable, CustomStringConvertible {
         case .crcMismatch: return "crc-32 mismatch (corrupt entry)"
         case .unsupportedCompression(_, let method): return "unsupported compression method \(method)"
         case .unsupportedEncryption(_, let scheme): return "unsupported encryption: \(scheme)"
-        case .entryTooLarge(_, let limit): return "entry exceeds the size limit of \(limit) bytes"
+        case .entryTooLarge(let entry, let limit):
+            let size = limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+            return "entry '\(entry.prefix(80))' exceeds the size limit of \(size) of decompressed data"
         }
     }
 }

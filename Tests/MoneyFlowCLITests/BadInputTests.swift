@@ -104,8 +104,20 @@ struct BadInputCase: Sendable, CustomTestStringConvertible, Decodable {
         BadInputCase(file: "generated:bomb_300mb_declared_and_actual.zip", expect: ["refused", "size limit"]),
         BadInputCase(file: "generated:bomb_300mb_declared_2mb.zip", expect: ["refused", "size limit"]),
         BadInputCase(
-            file: "generated:bomb_200mb_honest_pdf.zip", expect: ["pdf"],
-            note: "200 MiB that really inflate (ratio < 1000, below the 256 MiB cap), then a junk PDF"),
+            file: "generated:bomb_200mb_honest_pdf.zip", expect: ["refused", "size limit of 32 MiB"],
+            note: "200 MiB that really inflate (ratio < 1000): beyond one import's 32 MiB"),
+        BadInputCase(
+            file: "generated:bomb_40mb_honest_pdf.zip", expect: ["refused", "statement.pdf", "size limit of 32 MiB"],
+            note: "40 MiB that really inflate from 160 KB: was read whole, now beyond one import's 32 MiB"),
+        BadInputCase(
+            file: "generated:pdf_nested_20000.pdf", expect: ["refused", "nested more than 100 deep"],
+            note: "40 KB of nested arrays: poppler's parser recursed per level"),
+        BadInputCase(
+            file: "generated:pdf_stream_160mb.pdf", expect: ["refused", "decompress to more than 128 MiB"],
+            note: "a FlateDecode stream of 160 KB that inflates to 160 MiB"),
+        BadInputCase(
+            file: "generated:pdf_objects_100001.pdf", expect: ["refused", "more than 100000 objects"],
+            note: "100,001 objects in 2.4 MB"),
     ]
 
     static let all = committed + generated
@@ -147,6 +159,18 @@ enum GeneratedInputs {
         case "bomb_200mb_honest_pdf.zip":
             let (deflated, crc) = ZipBomb.deflate(megabytes: 200, noiseEvery: 512, prefix: Array("%PDF-1.4\n".utf8))
             data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 200 << 20)
+        case "bomb_40mb_honest_pdf.zip":
+            let (deflated, crc) = ZipBomb.deflate(megabytes: 40, noiseEvery: 512, prefix: Array("%PDF-1.4\n".utf8))
+            data = ZipBomb.archive(name: "statement.pdf", deflated: deflated, crc: crc, declared: 40 << 20)
+        case "pdf_nested_20000.pdf":
+            data = HostilePDF.nestedArrays(depth: 20_000)
+        case "pdf_objects_100001.pdf":
+            data = HostilePDF.manyObjects(count: 100_001)
+        case "pdf_stream_160mb.pdf":
+            // A zlib stream: header, the raw deflate of 160 MiB of zeros, no trailer needed
+            // (the reader stops at its budget long before the end).
+            let (deflated, _) = ZipBomb.deflate(megabytes: 160, noiseEvery: 0)
+            data = HostilePDF.withStream(Data([0x78, 0xDA]) + deflated)
         default:
             throw CocoaError(.fileNoSuchFile)
         }

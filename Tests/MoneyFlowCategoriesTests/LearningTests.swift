@@ -33,6 +33,35 @@ import Testing
         #expect(m.predict(txn(11, description: "STARBUCKS STORE 5678", currency: "USD")).account == "Expenses:Food:Coffee")
     }
 
+    /// The store's pass asks the learner once per distinct set of texts (``Categorizer/Batch``):
+    /// its answers are exactly ``Categorizer/assign(_:original:)``'s, row by row, for repeated
+    /// texts in both directions, people, own transfers and rows a rule or a decision takes.
+    @Test func aBatchAnswersExactlyAsOneByOne() throws {
+        let taught: [(CategorizationInput, String)] = [
+            (alipay(1, "星巴克咖啡（杭州湖滨银泰店）"), "Expenses:Food:Coffee"), (alipay(2, "星巴克(西湖店)"), "Expenses:Food:Coffee"),
+            (txn(3, "-500.00", description: "转账汇款", counterparty: "张三", person: true), "Expenses:Family"),
+            (wechat(4, "盒马鲜生"), "Expenses:Food:Groceries"),
+        ]
+        let rule = try CategoryRule(name: "hema", category: "Expenses:Rule", description: [.substring("退货")])
+        let c = Categorizer.learning(
+            from: taught.map { CategoryDecision(transactionID: $0.0.id, account: $0.1) }, inputs: taught.map(\.0),
+            rules: CategoryRules([rule]))
+        var inputs: [CategorizationInput] = []
+        for id in Int64(10)..<Int64(40) {
+            switch id % 6 {
+            case 0: inputs.append(alipay(id, "星巴克(湖滨店)"))
+            case 1: inputs.append(alipay(id, "星巴克(湖滨店)", "25.00"))
+            case 2: inputs.append(txn(id, "-300.00", description: "转账汇款", counterparty: "张三", person: true))
+            case 3: inputs.append(txn(id, "300.00", description: "转账汇款", counterparty: "张三", person: true))
+            case 4: inputs.append(wechat(id, "盒马鲜生", id % 4 == 0 ? "-10.00" : "-12.00"))
+            default: inputs.append(txn(id, description: "退货", note: "财付通-微信支付-盒马鲜生", ownTransfer: id % 4 == 1))
+            }
+        }
+        inputs += taught.map(\.0)
+        #expect(c.assignAll(inputs) == inputs.map { c.assign($0) })
+        #expect(Set(c.assignAll(inputs).map(\.source)).isSuperset(of: [.learned, .user, .rule]))
+    }
+
     /// `美团` taught beside `美团外卖` names the delivery business; `美团买菜` is another one.
     @Test func aTaughtBrandDoesNotCoverAnotherBusinessOfIt() {
         let m = model([(alipay(1, "美团外卖(西湖店)"), "Expenses:Food:Delivery"), (wechat(2, "美团(滨江店)"), "Expenses:Food:Delivery")])

@@ -28,6 +28,14 @@ struct CategoryInputs {
             records: "temp.mf_category_ids i JOIN link l ON l.transaction_id = i.id")
     }
 
+    /// The inputs of the transactions noted by ``CategoryPass`` during this write
+    /// (`mf_category_txn`, read in place: an import of 100,000 rows copies no id), in id order.
+    func loadNoted() throws -> [CategorizationInput] {
+        try scan(
+            from: "temp.mf_category_txn i JOIN txn t ON t.id = i.id",
+            records: "temp.mf_category_txn i JOIN link l ON l.transaction_id = i.id")
+    }
+
     /// The inputs of every transaction, in id order (no temporary table: readers use it too).
     func loadAll() throws -> [CategorizationInput] {
         try scan(from: "txn t", records: "link l")

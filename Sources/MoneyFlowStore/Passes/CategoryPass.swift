@@ -53,20 +53,30 @@ enum CategoryPass {
         let categorizer = try Self.categorizer(db)
         let inputs = CategoryInputs(db: db)
         if !everything { try RefundOriginals(db: db).noteRefundsOfNoted() }
-        let all = try everything ? inputs.loadAll() : inputs.load(try Int64.fetchAll(db, sql: "SELECT id FROM mf_category_txn"))
+        let all = try everything ? inputs.loadAll() : inputs.loadNoted()
+        // Which of them have a stored row: most transactions of a bank CSV have nothing that
+        // applies, which is the absence of a row, so nothing is written for them.
+        let stored = Set(
+            try Int64.fetchAll(
+                db,
+                sql: everything
+                    ? "SELECT transaction_id FROM txn_category"
+                    : "SELECT c.transaction_id FROM temp.mf_category_txn m JOIN txn_category c ON c.transaction_id = m.id"))
         var reasons: [CategoryReason: String] = [:]
         // Purchases first: a refund takes its purchase's category as just computed (or as
         // stored, when this write did not touch the purchase).
         var computed: [Int64: CategoryAssignment] = [:]
+        var batch = Categorizer.Batch(categorizer)
         for input in all where input.refundOf == nil {
-            let a = categorizer.assign(input)
-            try CategoryTable.writeComputed(db, input.id, a, reasons: &reasons)
+            let a = batch.assign(input)
+            try CategoryTable.writeComputed(db, input.id, a, hadRow: stored.contains(input.id), reasons: &reasons)
             computed[input.id] = a
         }
         for input in all {
             guard let of = input.refundOf else { continue }
             let original = try computed[of] ?? CategoryTable.computed(db, of)
-            try CategoryTable.writeComputed(db, input.id, categorizer.assign(input, original: original), reasons: &reasons)
+            try CategoryTable.writeComputed(
+                db, input.id, batch.assign(input, original: original), hadRow: stored.contains(input.id), reasons: &reasons)
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
     }

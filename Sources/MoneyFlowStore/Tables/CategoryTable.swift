@@ -154,10 +154,13 @@ enum CategoryTable {
     /// Writes transaction `id`'s computed category. Nothing applying is the absence of a row
     /// (most rows of a bank CSV): the pass writes nothing for them, readers see
     /// ``CategoryReason/nothingApplies``. `reasons` caches the reasons' JSON across one pass
-    /// (a provider's or a rule's reason repeats on many rows).
-    static func writeComputed(_ db: Database, _ id: Int64, _ a: CategoryAssignment, reasons: inout [CategoryReason: String]) throws {
+    /// (a provider's or a rule's reason repeats on many rows); `hadRow` says whether the
+    /// transaction has a row now (none to delete otherwise).
+    static func writeComputed(
+        _ db: Database, _ id: Int64, _ a: CategoryAssignment, hadRow: Bool, reasons: inout [CategoryReason: String]
+    ) throws {
         if a == .uncategorized {
-            try db.cachedStatement(sql: "DELETE FROM txn_category WHERE transaction_id = ?").execute(arguments: [id])
+            if hadRow { try db.cachedStatement(sql: "DELETE FROM txn_category WHERE transaction_id = ?").execute(arguments: [id]) }
             return
         }
         let reason: String
