@@ -38,6 +38,8 @@ public struct LedgerOverview: Sendable, Hashable {
     /// Live transactions with no category at all (the sort page's pile).
     public var uncategorized: Int
     public var transactions: Int
+    /// When each account last got records from an import still in force (account name -> batch time).
+    public var lastImport: [String: String] = [:]
 }
 
 extension LedgerStore {
@@ -86,8 +88,24 @@ extension LedgerStore {
                         """) ?? 0
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE status = 'active'") ?? 0
             return LedgerOverview(
-                months: months, categories: categories, balances: balances, uncategorized: uncategorized, transactions: count)
+                months: months, categories: categories, balances: balances, uncategorized: uncategorized, transactions: count,
+                lastImport: try Self.lastImports(db))
         }
+    }
+
+    /// The newest batch (not undone) that stored records of each account: batches newest first,
+    /// each read through the record's batch index, until every account has one.
+    private static func lastImports(_ db: Database) throws -> [String: String] {
+        let names = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM account").map { ($0[0] as Int64, $0[1] as String) })
+        var out: [String: String] = [:]
+        let batches = try Row.fetchAll(db, sql: "SELECT id, imported_at FROM batch WHERE undone_at IS NULL ORDER BY id DESC")
+        for b in batches where out.count < names.count {
+            let batchID: Int64 = b[0], at: String = b[1]
+            for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM record WHERE batch_id = ?", arguments: [batchID]) {
+                if let name = names[id], out[name] == nil { out[name] = at }
+            }
+        }
+        return out
     }
 
     /// Each account's balance at each month's end (see ``LedgerOverview/BalancePoint``), newest `months` months.

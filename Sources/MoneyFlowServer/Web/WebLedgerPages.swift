@@ -26,8 +26,10 @@ struct WebLedgerPages {
             let lastImport = b.filter { $0.undoneAt == nil }.map(\.importedAt).max() ?? "never"
             let rows: [[String: Any]] = a.map { account in
                 let item = i.first { $0.accountIDs.contains(account.providerAccountID ?? "\u{0}") }
-                let balance = account.currentBalance?.description ?? account.statement?["closing_balance"] ?? "—"
-                let updated = item?.lastSuccessAt ?? account.statement?["imported_at"] ?? "—"
+                // The provider's balance, else the last month-end balance of its rows (printed or summed).
+                let point = o.balances.last { $0.account == account.name }
+                let balance = account.currentBalance?.description ?? point.map { $0.balance.description + ($0.computed ? " (sum of rows)" : "") } ?? "—"
+                let updated = [item?.lastSuccessAt, o.lastImport[account.name]].compactMap { $0 }.max() ?? "—"
                 return [
                     "name": account.name, "urlName": account.name.addingPercentEncoding(withAllowedCharacters: .urlQueryValue) ?? "",
                     "institution": account.institution ?? "", "balance": balance, "updated": updated,

@@ -29,7 +29,7 @@ enum WebPage {
             "default-src 'self'; script-src 'self' \(scriptSources.joined(separator: " ")); style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self' \(scriptSources.joined(separator: " ")); frame-src \(scriptSources.isEmpty ? "'none'" : scriptSources.joined(separator: " ")); frame-ancestors 'none'; form-action 'self'; base-uri 'none'"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 

@@ -108,7 +108,7 @@ extension WebTemplates {
         <label for="other">Another category</label>
         <input id="other" name="category" list="all-categories" placeholder="Expenses:…" required>
         <datalist id="all-categories">{{#allCategories}}<option value="{{name}}">{{/allCategories}}</datalist>
-        <button type="submit">Choose</button>
+        <button type="submit" data-testid="sort-other">Choose</button>
         </form>
         </section>{{/card}}
         {{^card}}<p data-testid="sort-done">Everything is sorted.</p>{{/card}}

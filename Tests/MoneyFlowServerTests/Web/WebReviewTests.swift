@@ -16,8 +16,14 @@ import Testing
     static func ledgerWithAReviewItem(_ h: InProcessServer, _ name: String) throws -> ServerUser {
         _ = try h.users.add(name: name)
         let user = try #require(try h.users.list().first { $0.name == name })
-        #expect(try h.users.prepareLedgerFolder(for: user))
-        let store = try LedgerStore(path: h.users.ledgerPath(for: user))
+        try addReviewItem(h.users, user)
+        return user
+    }
+
+    /// Imports the pair into `user`'s ledger (before a server opens it).
+    static func addReviewItem(_ users: UserDirectory, _ user: ServerUser) throws {
+        #expect(try users.prepareLedgerFolder(for: user))
+        let store = try LedgerStore(path: users.ledgerPath(for: user))
         try store.startIDs(after: user.idBase)
         let service = ImportService(store: store)
         for (k, st) in [
@@ -27,7 +33,6 @@ import Testing
             _ = try service.apply(st, fileName: "file-\(k)", sha256: "sha-\(k)", options: FileImportOptions())
         }
         #expect(try store.pendingReviews().count == 1)
-        return user
     }
 
     static func field(_ name: String, in html: String) -> String? {
