@@ -19,7 +19,7 @@ enum SVGChart {
         let top = max(shown.map { max($0.moneyIn.minorUnits, $0.moneyOut.minorUnits) }.max() ?? 0, 1)
         let width = max(shown.count * 48, 200), height = 180, base = 150
         var out =
-            #"<svg data-testid="monthly-chart" role="img" viewBox="0 0 \#(width) \#(height)" width="100%" aria-label="Money in and out per month, \#(escape(currency))"><title>Money in and out per month (\#(escape(currency)))</title>"#
+            #"<svg data-testid="monthly-chart" role="img" viewBox="0 0 \#(width) \#(height)" width="\#(width)" height="\#(height)" aria-label="Money in and out per month, \#(escape(currency))"><title>Money in and out per month (\#(escape(currency)))</title>"#
         for (i, m) in shown.enumerated() {
             let x = i * 48 + 6
             let hIn = Double(m.moneyIn.minorUnits) / Double(top) * 130, hOut = Double(m.moneyOut.minorUnits) / Double(top) * 130
@@ -39,7 +39,7 @@ enum SVGChart {
         let top = max(shown.map(\.spent.minorUnits).max() ?? 0, 1)
         let height = max(shown.count * 26 + 10, 40)
         var out =
-            #"<svg data-testid="category-chart" role="img" viewBox="0 0 400 \#(height)" width="100%" aria-label="Spending by category, \#(escape(currency))"><title>Spending by category (\#(escape(currency)))</title>"#
+            #"<svg data-testid="category-chart" role="img" viewBox="0 0 400 \#(height)" width="400" height="\#(height)" aria-label="Spending by category, \#(escape(currency))"><title>Spending by category (\#(escape(currency)))</title>"#
         for (i, s) in shown.enumerated() {
             let y = i * 26 + 5, w = Double(s.spent.minorUnits) / Double(top) * 200
             let name = s.category ?? "Uncategorised"
@@ -60,7 +60,7 @@ enum SVGChart {
         let width = max(months.count * 48, 200)
         func y(_ v: Int64) -> String { fmt(150 - Double(v - lo) / Double(hi - lo) * 140) }
         var out =
-            #"<svg data-testid="balance-chart" role="img" viewBox="0 0 \#(width) 180" width="100%" aria-label="Balance over time per account, \#(escape(currency))"><title>Balance over time per account (\#(escape(currency)))</title>"#
+            #"<svg data-testid="balance-chart" role="img" viewBox="0 0 \#(width) 180" width="\#(width)" height="180" aria-label="Balance over time per account, \#(escape(currency))"><title>Balance over time per account (\#(escape(currency)))</title>"#
         var accounts: [String] = []
         for p in shown where !accounts.contains(p.account) { accounts.append(p.account) }
         for (n, account) in accounts.enumerated() {

@@ -52,7 +52,7 @@ enum WebAssets {
         .date { white-space: nowrap; font-variant-numeric: tabular-nums; }
         .in { color: var(--in); } .out { color: var(--out); }
         rect.in { fill: var(--in); } rect.out { fill: var(--out); }
-        svg { display: block; max-width: 720px; height: auto; }
+        svg { display: block; max-width: 100%; height: auto; }
         svg text { font-size: 11px; fill: var(--fg); }
         polyline.line { stroke-width: 2; } .l0 { stroke: #0b4f9c; fill: #0b4f9c; } .l1 { stroke: #a1161b; fill: #a1161b; }
         .l2 { stroke: #0b6b2f; fill: #0b6b2f; } .l3 { stroke: #6b3fa0; fill: #6b3fa0; } polyline { fill: none !important; }
