@@ -79,18 +79,24 @@ extension LedgerStore {
                 LedgerOverview.CategorySpend(category: r[0], spent: Money(minorUnits: r[2], currency: r[1]), count: r[3])
             }
             let balances = try Self.monthEndBalances(db, months: limit)
-            let uncategorized =
-                try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM txn t WHERE t.status = 'active'
-                          AND NOT EXISTS (SELECT 1 FROM txn_category c WHERE c.transaction_id = t.id)
-                        """) ?? 0
+            let uncategorized = try Self.uncategorizedCount(db)
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE status = 'active'") ?? 0
             return LedgerOverview(
                 months: months, categories: categories, balances: balances, uncategorized: uncategorized, transactions: count,
                 lastImport: try Self.lastImports(db))
         }
+    }
+
+    /// Live transactions with no category at all (the sort page's pile).
+    public func uncategorizedCount() throws -> Int { try read { db in try Self.uncategorizedCount(db) } }
+
+    static func uncategorizedCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) FROM txn t WHERE t.status = 'active'
+                  AND NOT EXISTS (SELECT 1 FROM txn_category c WHERE c.transaction_id = t.id)
+                """) ?? 0
     }
 
     /// The newest batch (not undone) that stored records of each account: batches newest first,

@@ -89,6 +89,10 @@ extension LedgerStore {
         try await perform { try $0.transactionsPage(matching: search, afterID: afterID, limit: limit) }
     }
 
+    public func uncategorizedCount() async throws -> Int {
+        try await perform { try $0.uncategorizedCount() }
+    }
+
     public func categoryUsage(limit: Int = 1000) async throws -> [(category: String, count: Int)] {
         try await perform { try $0.categoryUsage(limit: limit) }
     }

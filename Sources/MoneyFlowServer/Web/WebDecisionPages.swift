@@ -66,8 +66,8 @@ struct WebDecisionPages {
             let store = try await ledgers.store(for: web.session.user)
             async let next = store.transactionsPage(matching: TransactionSearch(uncategorizedOnly: true), afterID: 0, limit: 1)
             async let usage = store.categoryUsage(limit: 500)
-            async let overview = store.overview(months: 1)
-            let (n, u, o) = try await (next, usage, overview)
+            async let remaining = store.uncategorizedCount()
+            let (n, u, left) = try await (next, usage, remaining)
             let undo = request.uri.queryParameters["undo"].flatMap { Int64(String($0)) }
             var card: [String: Any]? = nil
             if let t = n.first {
@@ -81,7 +81,7 @@ struct WebDecisionPages {
             }
             return WebPage.render(
                 "sort", title: "Sort", session: web.session,
-                ["card": card ?? false, "remaining": o.uncategorized, "undoBatch": undo.map { $0 as Any } ?? false])
+                ["card": card ?? false, "remaining": left, "undoBatch": undo.map { $0 as Any } ?? false])
         }
         pages.post("sort") { _, context in
             let web = try context.requireWeb()

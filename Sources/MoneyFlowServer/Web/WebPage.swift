@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// How a page is answered: rendered from its template with the layout's values, with headers
@@ -40,8 +41,9 @@ enum WebPage {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// The error page for anything a page or form let through.
-    static func error(_ error: any Error, session: WebSession?) -> Response {
+    /// The error page for anything a page or form let through; a message never names a file of
+    /// the server (``ServerPaths``), and a failure of the server itself is logged in full.
+    static func error(_ error: any Error, session: WebSession?, paths: ServerPaths? = nil, logger: Logger? = nil) -> Response {
         let (status, message): (HTTPResponse.Status, String)
         switch error {
         case WebError.forbidden(let m): (status, message) = (.forbidden, m)
@@ -51,9 +53,11 @@ enum WebPage {
             (status, message) = (.tooManyRequests, "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) seconds")
         default:
             if let api = APIError.from(error) {
-                (status, message) = (api.status, api.message)
+                (status, message) = (api.status, paths?.hidden(in: api.message) ?? api.message)
+                if api.status.code >= 500 { logger?.error("web page: \(api.code): \(api.logDetail ?? api.message)") }
             } else {
                 (status, message) = (.internalServerError, "the server failed; see its log")
+                logger?.error("web page failed: \(String(describing: error))")
             }
         }
         return render("error", title: status.code >= 500 ? "Something went wrong" : "That did not work", session: session, status: status, [

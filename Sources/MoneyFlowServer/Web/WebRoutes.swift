@@ -33,7 +33,9 @@ struct WebRoutes {
 
     func register(_ router: Router<ServerRequestContext>) {
         WebAssets.register(router)
-        let pages = router.group().add(middleware: WebSessionMiddleware(accounts: accounts, maxBodyBytes: maxBodyBytes))
+        let pages = router.group().add(
+            middleware: WebSessionMiddleware(
+                accounts: accounts, maxBodyBytes: maxBodyBytes, paths: ServerPaths(dataDirectory: accounts.users.dataDirectory)))
             .add(middleware: FairShareMiddleware(share: share))
         WebAuthRoutes(accounts: accounts, throttle: throttle).register(router, pages: pages)
         WebLedgerPages(ledgers: ledgers).register(pages)

@@ -17,6 +17,7 @@ struct WebSessionMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let accounts: WebAccounts
     let maxBodyBytes: Int
+    let paths: ServerPaths
 
     static let cookieName = "mf_session"
 
@@ -43,7 +44,7 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.web = WebRequest(session: session, form: form)
             return try await next(request, context)
         } catch {
-            return WebPage.error(error, session: context.web?.session)
+            return WebPage.error(error, session: context.web?.session, paths: paths, logger: context.logger)
         }
     }
 }
