@@ -55,8 +55,10 @@ struct ConnectionGuardTests {
 
     @Test("a head that never ends, and an idle connection, are closed at the header timeout")
     func headerTimeout() async throws {
-        let twoSeconds: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(2) }
-        try await InProcessServer.run(live: true, configure: twoSeconds) { h in
+        // Long enough that a loaded machine (the whole suite runs at once) still reads a prompt
+        // head in time; well under the raw connection's 15 s receive timeout.
+        let fiveSeconds: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(5) }
+        try await InProcessServer.run(live: true, configure: fiveSeconds) { h in
             let port = try h.port
             let (trickled, idle) = try await RawConnection.run {
                 let c = try RawConnection(port: port)
