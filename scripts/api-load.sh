@@ -37,6 +37,8 @@ files=(
     "cmb/cmb2024_q1.aes256.zip||cmb/passwords/cmb2024_q1.txt"
     "cmb/cmb2024_q2overlap.aes256.zip||cmb/passwords/cmb2024_q2overlap.txt"
     "cmb/cmb_pc_utf8bom.csv||"
+    "demo_wallets/alipay_2026Q1Q2.csv||"
+    "demo_wallets/wechat_2026Q1Q2.xlsx||"
 )
 for p in Samples/plaid/full_period/page*.json; do files+=("${p#Samples/}||"); done
 files+=("us/first_platypus_checking.csv|Plaid Checking 0000|")
