@@ -29,7 +29,11 @@ enum PlaidBodyKind {
 
 /// One read of one file. Not reused.
 struct PlaidReader {
+    /// Keys whose arrays hold transactions: left in the bytes until each record is made.
+    static let transactionListKeys: Set<String> = ["transactions", "added", "modified"]
+
     let fileName: String
+    let document: JSONLazyDocument
     let options: ImportOptions
     let scrub: PlaidScrubber
     var lines: PlaidLineCounter
@@ -63,9 +67,20 @@ struct PlaidReader {
         var path: String?
     }
 
-    init(fileName: String, data: Data, options: ImportOptions, scrub: PlaidScrubber) {
-        self.fileName = fileName; self.options = options; self.scrub = scrub
-        self.lines = PlaidLineCounter(data: data)
+    init(fileName: String, document: JSONLazyDocument, options: ImportOptions, scrub: PlaidScrubber) {
+        self.fileName = fileName; self.document = document; self.options = options; self.scrub = scrub
+        self.lines = PlaidLineCounter(data: document.data)
+    }
+
+    /// `o` as the file has it: an element left in the bytes is parsed (`full`: with its own
+    /// transaction lists too); any other object is returned as it is.
+    func parsed(_ o: JSONObject, full: Bool) throws -> JSONObject {
+        guard full ? document.holdsPlaceholder(.object(o)) : document.isPlaceholder(o) else { return o }
+        do {
+            return full ? try document.complete(o) : try document.object(at: o.offset, full: false)
+        } catch {
+            throw malformed("malformed JSON at byte \(error.offset): \(error.message)", locator: Locator(line: error.line))
+        }
     }
 
     // MARK: - Errors
@@ -165,7 +180,8 @@ struct PlaidReader {
 
     // MARK: - Entry point
 
-    mutating func read(_ root: JSONValue) throws -> ImportedStatement {
+    mutating func read() throws -> ImportedStatement {
+        let root = document.root
         switch root {
         case .object(let o):
             let page = try unwrap(o, page: nil)
@@ -187,10 +203,13 @@ struct PlaidReader {
             var pages: [PlaidPage] = []
             var mode: PlaidBodyKind?
             for (n, item) in items.enumerated() {
-                guard let o = item.objectValue else {
+                guard let placed = item.objectValue else {
                     throw malformed(
                         "element \(n + 1) of the top-level array is a \(item.kindName), not an object", locator: Locator(row: n + 1))
                 }
+                // A page is kept (its transaction lists stay in the bytes); a transaction is
+                // parsed again when its record is made.
+                let o = try parsed(placed, full: false)
                 let page = try unwrap(o, page: n + 1)
                 let kind = PlaidReader.kind(of: page.body)
                 if case .error(let e) = kind { throw providerError(e, page: n + 1) }
