@@ -101,11 +101,11 @@ extension PlaidReader {
         noteCurrency(currency, account: accountID)
         let raw = o.serialized(redact: PlaidSecrets.isSecretKey)
         return IncomingRecord(
-            accountKey: "plaid:" + accountID, sourceKind: .plaid, date: postedDate,
+            accountKey: shared("plaid:" + accountID), sourceKind: .plaid, date: postedDate,
             amount: Money(minorUnits: -plaidMinor, currency: currency),
-            description: scrub(description), counterparty: scrub(counterparty),
+            description: shared(scrub(description)), counterparty: shared(scrub(counterparty)),
             pending: pending, externalID: id, pendingExternalID: pendingID,
-            authorizedDate: authorized, category: scrub(category),
+            authorizedDate: authorized, category: shared(scrub(category)),
             locator: locator, raw: scrub(raw))
     }
 }

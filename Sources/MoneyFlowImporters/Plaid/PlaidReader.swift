@@ -47,6 +47,8 @@ struct PlaidReader {
     var removalAccountIDs: Set<String> = []
     var currenciesByAccount: [String: [String]] = [:]
     var item: JSONObject?
+    /// Texts many records repeat (account key, name, merchant, category), one String each.
+    var sharedTexts: [String: String] = [:]
 
     enum Event {
         case upsert(IncomingRecord, modified: Bool)
@@ -82,6 +84,18 @@ struct PlaidReader {
             throw malformed("malformed JSON at byte \(error.offset): \(error.message)", locator: Locator(line: error.line))
         }
     }
+
+    /// `s`, as the String an earlier record already holds when it is the same text: 100,000
+    /// records then share a few thousand strings instead of holding one each (peak memory, #30).
+    /// Short strings are stored inline anyway; distinct texts are remembered up to a bound.
+    mutating func shared(_ s: String) -> String {
+        guard s.utf8.count > 15 else { return s }
+        if let known = sharedTexts[s] { return known }
+        if sharedTexts.count < 16_384 { sharedTexts[s] = s }
+        return s
+    }
+
+    mutating func shared(_ s: String?) -> String? { s.map { shared($0) } }
 
     // MARK: - Errors
 
