@@ -302,6 +302,16 @@ def main():
             o, py = by[("csv-read", n)], by.get(("csv-read-python", n), [])
             ot, pt = med(o, "read_s"), med(py, "read_s")
             w(f"| {n:,} | {fmt(ot)} | {fmt(ratio(n, ot))} | {fmt(med(o, 'peak_mib'))} | {fmt(pt)} | {fmt(ratio(n, pt))} | **{fmt(ratio(ot, pt))}x** |")
+    plaid_sizes = sorted(n for (c, n) in by if c == "plaid-import" and n)
+    if plaid_sizes:
+        w("\nPlaid `/transactions/get` file imported into a fresh store (`moneyflow-bench plaid-import`: `ImportService.read` + "
+          "plan + write, the user's `moneyflow import`); target: process peak ≤ 3x the file:\n")
+        w("| transactions | file MiB | read s | plan + write s | peak after read MiB | peak MiB | peak / file |")
+        w("|---|---|---|---|---|---|---|")
+        for n in plaid_sizes:
+            o = by[("plaid-import", n)]
+            w(f"| {n:,} | {fmt(med(o, 'file_mib'))} | {fmt(med(o, 'read_s'))} | {fmt(med(o, 'apply_s'))} | {fmt(med(o, 'peak_read_mib'))} | "
+              f"{fmt(med(o, 'peak_mib'))} | **{fmt(med(o, 'peak_over_file'))}x** |")
     for (c, n), v in by.items():
         if c == "store-file":
             w(f"\nFrom the CSV file instead ({n:,} rows, `ImportService.read` + plan + write): parse {fmt(med(v, 'read_s'))} s, plan {fmt(med(v, 'plan_s'))} s, write {fmt(med(v, 'apply_s'))} s, total {fmt(med(v, 'total_s'))} s.")

@@ -194,6 +194,14 @@ for n in $SIZES; do
   [ "$PEERS" = 1 ] || continue
   for i in $(seq "$REPEAT"); do run_case "csv-read-python" "$PY" peers/csv_read.py "$f" || true; done
 done
+# Plaid /transactions/get file (the Plaid side of the same data, full schema, compact JSON) imported
+# into a fresh store: peak memory against the file's size (files over ImportService's 512 MiB limit skipped).
+for n in $SIZES; do
+  [ "$n" -le 100000 ] || continue
+  f=$DATA/plaid-get-$n.json
+  [ -f "$f" ] || "$BIN" plaid-get-file --n "$n" --seed "$SEED" --out "$f" >/dev/null
+  repeat_case "plaid-import" "$BIN" plaid-import --file "$f" --store "$DATA/plaidimport.sqlite" || true
+done
 # The same kind of rows from a CSV file (parse + plan + write), for reference.
 run_case "store-file:10000" "$BIN" store-file --csv "$DATA/recon-10000/statement.csv" --store "$DATA/storefile.sqlite" || true
 # A year of both wallets (>= 10k rows) against a year of CMB debit statements (not committed:

@@ -258,24 +258,7 @@ struct Dataset {
     func writeFiles(to dir: String, plaidPages: Bool) throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        /// Buffered file writer: `w.w.buf += ...; try w.maybeFlush()`.
-        final class Writer {
-            let h: FileHandle
-            var buf = ""
-            init(_ path: String) throws {
-                _ = FileManager.default.createFile(atPath: path, contents: nil)
-                h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                buf.reserveCapacity(1 << 21)
-            }
-            func maybeFlush() throws { if buf.utf8.count > 1 << 20 { try flush() } }
-            func flush() throws { try h.write(contentsOf: Data(buf.utf8)); buf.removeAll(keepingCapacity: true) }
-        }
-        func write(_ path: String, _ body: (Writer) throws -> Void) throws {
-            let w = try Writer(path)
-            try body(w)
-            try w.flush()
-            try w.h.close()
-        }
+        let write = BufferedFileWriter.write
         // Statement CSV.
         try write(dir + "/statement.csv") { w in
             w.buf += "Details,Posting Date,Description,Amount,Type,Balance,Check or Slip #\r\n"
@@ -346,5 +329,26 @@ struct Dataset {
                 w.buf += "],\"modified\":[],\"removed\":[],\"next_cursor\":\"\(next)\",\"has_more\":\(p + 1 < pages),\"request_id\":\"bench\(p + 1)\",\"transactions_update_status\":\"HISTORICAL_UPDATE_COMPLETE\"}\n"
             }
         }
+    }
+}
+
+/// Buffered file writer for the generated files: `w.buf += ...; try w.maybeFlush()`.
+final class BufferedFileWriter {
+    let h: FileHandle
+    var buf = ""
+    init(_ path: String) throws {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        buf.reserveCapacity(1 << 21)
+    }
+    func maybeFlush() throws { if buf.utf8.count > 1 << 20 { try flush() } }
+    func flush() throws { try h.write(contentsOf: Data(buf.utf8)); buf.removeAll(keepingCapacity: true) }
+
+    /// Writes the file at `path` with `body`, flushing and closing it afterwards.
+    static func write(_ path: String, _ body: (BufferedFileWriter) throws -> Void) throws {
+        let w = try BufferedFileWriter(path)
+        try body(w)
+        try w.flush()
+        try w.h.close()
     }
 }

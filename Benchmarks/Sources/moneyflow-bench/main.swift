@@ -17,6 +17,8 @@ usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
        moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
        moneyflow-bench csv-read    --csv FILE
+       moneyflow-bench plaid-get-file --n N [--seed S] [--lean] --out FILE
+       moneyflow-bench plaid-import --file FILE [--store PATH]
        moneyflow-bench store-categorize [--rows N] [--store PATH]
        moneyflow-bench peer-rows   --rows N [--seed S] --out DIR
        moneyflow-bench cmb         --zip FILE --password PW [--store PATH] [--breakdown]
@@ -349,6 +351,8 @@ do {
     case "store-reopen": try runStoreReopen(args)
     case "store-file": try runStoreFile(args)
     case "csv-read": try runCSVRead(args)
+    case "plaid-get-file": try runPlaidGetFile(args)
+    case "plaid-import": try runPlaidImport(args)
     case "store-categorize": try runStoreCategorize(args)
     case "cmb": try runCMB(args)
     case "wallets": try runWallets(args)

@@ -68,6 +68,14 @@ struct JSONParsing {
     var valueStack: [JSONValue] = []
     /// Interned object keys: a document repeats the same few keys many times.
     var keyCache: [UInt64: String] = [:]
+    /// Arrays whose object elements are left in the bytes (``JSONLazyDocument``): the value of
+    /// one of these keys, at any depth, and the top-level array when `lazyTopLevel`.
+    var lazyKeys: Set<String> = []
+    var lazyTopLevel = false
+    /// Start offsets of the elements left in the bytes.
+    var elided: Set<Int> = []
+    /// Sees each element left in the bytes, parsed, before it is dropped.
+    var visit: ((JSONObject) -> Void)?
 
     init(b: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.b = b; self.maxDepth = maxDepth
@@ -109,10 +117,17 @@ struct JSONParsing {
         if b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         skipWhitespace()
         if i >= b.count { throw fail("empty document", at: i) }
-        let v = try value(depth: 0)
+        let v = try value(depth: 0, lazy: lazyTopLevel)
         skipWhitespace()
         if i < b.count { throw fail("unexpected \(describeByte(at: i)) after the end of the JSON value", at: i) }
         return v
+    }
+
+    /// The one value that starts at `offset` (an earlier parse of the same bytes found it
+    /// there), without looking at what follows it.
+    mutating func value(at offset: Int) throws(JSONParseError) -> JSONValue {
+        i = offset
+        return try value(depth: 0)
     }
 
     @inline(__always)
@@ -123,11 +138,12 @@ struct JSONParsing {
         }
     }
 
-    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+    /// `lazy`: an array's object elements are left in the bytes.
+    mutating func value(depth: Int, lazy: Bool = false) throws(JSONParseError) -> JSONValue {
         guard i < b.count else { throw unexpected("a value") }
         switch b[i] {
         case UInt8(ascii: "{"): return .object(try object(depth: depth + 1))
-        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1, lazy: lazy)
         case Self.quote: return .string(try string())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
@@ -189,7 +205,8 @@ struct JSONParsing {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
             i += 1
             skipWhitespace()
-            let v = try value(depth: depth)
+            let lazy = !lazyKeys.isEmpty && i < b.count && b[i] == UInt8(ascii: "[") && lazyKeys.contains(key)
+            let v = try value(depth: depth, lazy: lazy)
             // Pushed together, after the value (a nested object uses the stacks meanwhile).
             memberStack.append(JSONMember(key: key, value: v))
             keyHashStack.append(hash)
@@ -204,7 +221,7 @@ struct JSONParsing {
         }
     }
 
-    mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func array(depth: Int, lazy: Bool) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw fail("nesting deeper than \(maxDepth) levels", at: i) }
         i += 1 // [
         skipWhitespace()
@@ -213,8 +230,16 @@ struct JSONParsing {
         defer { valueStack.removeSubrange(base...) }
         while true {
             skipWhitespace()
+            let start = i
             let v = try value(depth: depth)
-            valueStack.append(v)
+            if lazy, case .object(let o) = v {
+                // Seen once, then only its place is kept: an empty object at its offset.
+                visit?(o)
+                elided.insert(start)
+                valueStack.append(.object(JSONObject([], offset: start)))
+            } else {
+                valueStack.append(v)
+            }
             skipWhitespace()
             guard i < b.count else { throw unexpected("',' or ']'") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -45,20 +45,28 @@ public struct PlaidImporter: Importer {
         return 0
     }
 
+    /// The transaction lists (`/transactions/get`'s `transactions`, a sync page's `added` and
+    /// `modified`, a top-level array) stay in the file's bytes while it is read: each transaction
+    /// is parsed when its record is made and dropped after, so the memory a read needs is the
+    /// file and its records, not a tree of every transaction (``JSONLazyDocument``).
     public func read(_ input: ImportInput, options: ImportOptions) throws -> ImportedStatement {
-        let root: JSONValue
+        var secrets = PlaidSecrets.Collector()
+        let document: JSONLazyDocument
+        let scrub: PlaidScrubber
         do {
-            root = try JSONParser(maxDepth: maxDepth).parse(input.data)
+            document = try JSONParser(maxDepth: maxDepth).parseLazily(
+                input.data, lazyKeys: PlaidReader.transactionListKeys, lazyTopLevel: true, visit: { secrets.walk(.object($0)) })
+            secrets.walk(document.root)
+            scrub = PlaidScrubber(secrets: try secrets.secrets(in: document))
         } catch {
             throw ImportError(
                 .malformed, file: input.fileName, locator: Locator(line: error.line),
                 column: String(error.column),
                 problem: "malformed JSON at byte \(error.offset): \(error.message)")
         }
-        let scrub = PlaidScrubber(secrets: PlaidSecrets.collect(in: root))
-        var reader = PlaidReader(fileName: input.fileName, data: input.data, options: options, scrub: scrub)
+        var reader = PlaidReader(fileName: input.fileName, document: document, options: options, scrub: scrub)
         do {
-            return try reader.read(root)
+            return try reader.read()
         } catch var e as ImportError {
             e.problem = scrub(e.problem)
             e.column = scrub(e.column)

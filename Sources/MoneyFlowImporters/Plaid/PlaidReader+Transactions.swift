@@ -5,7 +5,10 @@ import MoneyFlowCore
 extension PlaidReader {
     // MARK: - Transactions
 
-    mutating func makeRecord(_ o: JSONObject, _ pos: Position) throws -> IncomingRecord {
+    /// `element` may be a placeholder of a transaction left in the file's bytes: it is parsed
+    /// here, and dropped with the record made.
+    mutating func makeRecord(_ element: JSONObject, _ pos: Position) throws -> IncomingRecord {
+        let o = try parsed(element, full: true)
         let line = lines.line(at: o.offset)
         let locator = Locator(line: line, page: pos.page, row: pos.row)
         let idText = o["transaction_id"]?.stringValue
@@ -98,11 +101,11 @@ extension PlaidReader {
         noteCurrency(currency, account: accountID)
         let raw = o.serialized(redact: PlaidSecrets.isSecretKey)
         return IncomingRecord(
-            accountKey: "plaid:" + accountID, sourceKind: .plaid, date: postedDate,
+            accountKey: shared("plaid:" + accountID), sourceKind: .plaid, date: postedDate,
             amount: Money(minorUnits: -plaidMinor, currency: currency),
-            description: scrub(description), counterparty: scrub(counterparty),
+            description: shared(scrub(description)), counterparty: shared(scrub(counterparty)),
             pending: pending, externalID: id, pendingExternalID: pendingID,
-            authorizedDate: authorized, category: scrub(category),
+            authorizedDate: authorized, category: shared(scrub(category)),
             locator: locator, raw: scrub(raw))
     }
 }

@@ -29,7 +29,11 @@ enum PlaidBodyKind {
 
 /// One read of one file. Not reused.
 struct PlaidReader {
+    /// Keys whose arrays hold transactions: left in the bytes until each record is made.
+    static let transactionListKeys: Set<String> = ["transactions", "added", "modified"]
+
     let fileName: String
+    let document: JSONLazyDocument
     let options: ImportOptions
     let scrub: PlaidScrubber
     var lines: PlaidLineCounter
@@ -43,6 +47,8 @@ struct PlaidReader {
     var removalAccountIDs: Set<String> = []
     var currenciesByAccount: [String: [String]] = [:]
     var item: JSONObject?
+    /// Texts many records repeat (account key, name, merchant, category), one String each.
+    var sharedTexts: [String: String] = [:]
 
     enum Event {
         case upsert(IncomingRecord, modified: Bool)
@@ -63,10 +69,33 @@ struct PlaidReader {
         var path: String?
     }
 
-    init(fileName: String, data: Data, options: ImportOptions, scrub: PlaidScrubber) {
-        self.fileName = fileName; self.options = options; self.scrub = scrub
-        self.lines = PlaidLineCounter(data: data)
+    init(fileName: String, document: JSONLazyDocument, options: ImportOptions, scrub: PlaidScrubber) {
+        self.fileName = fileName; self.document = document; self.options = options; self.scrub = scrub
+        self.lines = PlaidLineCounter(data: document.data)
     }
+
+    /// `o` as the file has it: an element left in the bytes is parsed (`full`: with its own
+    /// transaction lists too); any other object is returned as it is.
+    func parsed(_ o: JSONObject, full: Bool) throws -> JSONObject {
+        guard full ? document.holdsPlaceholder(.object(o)) : document.isPlaceholder(o) else { return o }
+        do {
+            return full ? try document.complete(o) : try document.object(at: o.offset, full: false)
+        } catch {
+            throw malformed("malformed JSON at byte \(error.offset): \(error.message)", locator: Locator(line: error.line))
+        }
+    }
+
+    /// `s`, as the String an earlier record already holds when it is the same text: 100,000
+    /// records then share a few thousand strings instead of holding one each (peak memory, #30).
+    /// Short strings are stored inline anyway; distinct texts are remembered up to a bound.
+    mutating func shared(_ s: String) -> String {
+        guard s.utf8.count > 15 else { return s }
+        if let known = sharedTexts[s] { return known }
+        if sharedTexts.count < 16_384 { sharedTexts[s] = s }
+        return s
+    }
+
+    mutating func shared(_ s: String?) -> String? { s.map { shared($0) } }
 
     // MARK: - Errors
 
@@ -165,7 +194,8 @@ struct PlaidReader {
 
     // MARK: - Entry point
 
-    mutating func read(_ root: JSONValue) throws -> ImportedStatement {
+    mutating func read() throws -> ImportedStatement {
+        let root = document.root
         switch root {
         case .object(let o):
             let page = try unwrap(o, page: nil)
@@ -187,10 +217,13 @@ struct PlaidReader {
             var pages: [PlaidPage] = []
             var mode: PlaidBodyKind?
             for (n, item) in items.enumerated() {
-                guard let o = item.objectValue else {
+                guard let placed = item.objectValue else {
                     throw malformed(
                         "element \(n + 1) of the top-level array is a \(item.kindName), not an object", locator: Locator(row: n + 1))
                 }
+                // A page is kept (its transaction lists stay in the bytes); a transaction is
+                // parsed again when its record is made.
+                let o = try parsed(placed, full: false)
                 let page = try unwrap(o, page: n + 1)
                 let kind = PlaidReader.kind(of: page.body)
                 if case .error(let e) = kind { throw providerError(e, page: n + 1) }

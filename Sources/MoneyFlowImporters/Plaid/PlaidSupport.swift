@@ -32,19 +32,20 @@ enum PlaidSecrets {
 
     /// Every string found anywhere under a secret key, so that messages and records can be
     /// scrubbed even where the secret is echoed in a non-secret field.
-    static func collect(in value: JSONValue) -> [String] {
-        var found = Set<String>()
-        func strings(_ v: JSONValue) {
+    ///
+    /// Fed piece by piece: each element a lazy parse leaves in the bytes (``walk(_:)`` from the
+    /// parser's visit), then the document's root; ``secrets(in:)`` then reads the elements that
+    /// sit under a secret key (all their strings are secrets) and answers.
+    struct Collector {
+        private var found = Set<String>()
+        /// Offsets of empty objects met under a secret key: placeholders of elements whose
+        /// strings are all secrets (a real `{}` holds none).
+        private var emptyUnderSecret: [Int] = []
+
+        /// Strings under secret keys anywhere in `v`.
+        mutating func walk(_ v: JSONValue) {
             switch v {
-            case .string(let s): if s.count >= 4 && s != "[REDACTED]" { found.insert(s) }
-            case .array(let a): a.forEach(strings)
-            case .object(let o): o.members.forEach { strings($0.value) }
-            default: break
-            }
-        }
-        func walk(_ v: JSONValue) {
-            switch v {
-            case .array(let a): a.forEach(walk)
+            case .array(let a): for e in a { walk(e) }
             case .object(let o):
                 for m in o.members {
                     if isSecretKey(m.key) { strings(m.value) } else { walk(m.value) }
@@ -52,9 +53,28 @@ enum PlaidSecrets {
             default: break
             }
         }
-        walk(value)
-        // Longest first so that a secret containing another is replaced whole.
-        return found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+
+        /// Every string in `v`.
+        private mutating func strings(_ v: JSONValue) {
+            switch v {
+            case .string(let s): if s.count >= 4 && s != "[REDACTED]" { found.insert(s) }
+            case .array(let a): for e in a { strings(e) }
+            case .object(let o):
+                if o.members.isEmpty && o.offset >= 0 { emptyUnderSecret.append(o.offset) }
+                for m in o.members { strings(m.value) }
+            default: break
+            }
+        }
+
+        /// The secrets, longest first so that a secret containing another is replaced whole.
+        mutating func secrets(in document: JSONLazyDocument) throws(JSONParseError) -> [String] {
+            let pending = emptyUnderSecret
+            emptyUnderSecret = []
+            for offset in pending where document.elided.contains(offset) {
+                strings(.object(try document.object(at: offset, full: true)))
+            }
+            return found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        }
     }
 }
 
