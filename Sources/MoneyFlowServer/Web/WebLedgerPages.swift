@@ -63,7 +63,7 @@ struct WebLedgerPages {
             } ?? 0
             async let page = store.transactionsPage(matching: search, afterID: after, limit: Self.pageSize + 1)
             async let accounts = store.accounts()
-            async let categories = store.categoryUsage(limit: 200)
+            async let categories = store.keptCategoryUsage(limit: 200)
             let (p, a, c) = try await (page, accounts, categories)
             let shown = p.prefix(Self.pageSize)
             let next =
@@ -86,7 +86,7 @@ struct WebLedgerPages {
             let store = try await ledgers.store(for: web.session.user)
             let id = try Query.pathID(context, "id")
             guard let t = try await store.transaction(id: id) else { throw WebError.notFound("no transaction \(id)") }
-            let categories = try await store.categoryUsage(limit: 200)
+            let categories = try await store.keptCategoryUsage(limit: 200)
             return WebPage.render("transaction", title: t.description, session: web.session, Self.detail(t, categories: categories))
         }
         pages.post("transactions/:id/category") { request, context in
