@@ -87,6 +87,15 @@ extension LedgerStore {
         }
     }
 
+    /// The names of the accounts holding at least one live transaction (one index probe per account).
+    public func accountsWithLiveTransactions() throws -> Set<String> {
+        try read { db in
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT a.name FROM account a WHERE EXISTS (SELECT 1 FROM txn t WHERE t.account_id = a.id AND t.status = 'active')"))
+        }
+    }
+
     /// Live transactions with no category at all (the sort page's pile).
     public func uncategorizedCount() throws -> Int { try read { db in try Self.uncategorizedCount(db) } }
 

@@ -93,7 +93,9 @@ extension LedgerStore {
     /// file's chronological order (newest-first exports are reversed).
     public func balanceRuns(account: String? = nil) throws -> [BalanceRun] {
         try read { db in
-            let rows = try Row.fetchAll(
+            // A cursor read by column position: at 100,000 rows this is the web home page's
+            // balance-break check, so no row array, no per-row key string.
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
@@ -103,19 +105,19 @@ extension LedgerStore {
                     ORDER BY r.batch_id, a.name, r.currency, r.file_seq
                     """, arguments: account.map { [$0] } ?? [])
             var runs: [BalanceRun] = []
-            var dates: [[String]] = []
-            var lastKey = ""
-            for r in rows {
-                let key = "\(r["batch_id"] as Int64)|\(r["account"] as String)|\(r["currency"] as String)"
-                if key != lastKey {
-                    runs.append(BalanceRun(account: r["account"], currency: r["currency"], file: r["file_name"], rows: []))
-                    dates.append([])
-                    lastKey = key
+            var dates: [(first: String, last: String)] = []
+            var last: (batch: Int64, account: String, currency: String)?
+            while let r = try rows.next() {
+                let batch: Int64 = r[2], name: String = r[0], currency: String = r[1], date: String = r[4]
+                if last == nil || last!.batch != batch || last!.account != name || last!.currency != currency {
+                    runs.append(BalanceRun(account: name, currency: currency, file: r[3], rows: []))
+                    dates.append((date, date))
+                    last = (batch, name, currency)
                 }
-                runs[runs.count - 1].rows.append((r["transaction_id"], r["amount_minor"], r["balance_minor"]))
-                dates[dates.count - 1].append(r["date"])
+                runs[runs.count - 1].rows.append((r[7], r[5], r[6]))
+                dates[dates.count - 1].last = date
             }
-            for i in runs.indices where (dates[i].first ?? "") > (dates[i].last ?? "") { runs[i].rows.reverse() }
+            for i in runs.indices where dates[i].first > dates[i].last { runs[i].rows.reverse() }
             return runs
         }
     }

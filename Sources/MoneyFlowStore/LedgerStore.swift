@@ -47,6 +47,8 @@ public final class LedgerStore: Sendable {
     public let remote: (any RemoteLedger)?
     /// The threads its `async` operations run on (see ``StoreExecutor``); they end with the store.
     let executor = StoreExecutor()
+    /// Whole-ledger results kept until the ledger changes (see ``computedPerVersion(_:_:)``).
+    let versionCache = LedgerVersionCache()
 
     /// The store's file when it is a local SQLite store (files beside it, such as the Plaid
     /// archive, go next to it); nil for a ledger on a server.

@@ -54,19 +54,34 @@ public struct ReconciliationReport: Sendable {
         // An account a statement feeds: its feed-only rows wait for their statement rows.
         for t in txs where t.sources.contains(where: \.kind.isBankOwn) { fed.insert(t.account) }
         for name in fed.sorted() { sections[name]!.awaitingBank = sections[name]!.plaidOnly }
-        // The bank's running balance must chain within each imported file (per currency).
-        for run in try store.balanceRuns(account: account) {
-            guard sections[run.account] != nil else { continue }
-            // Checked: a sum too large for Int64 cannot equal a stored balance, so it is a break.
-            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where ExportJournal.plus(prev.balance, cur.amount) != cur.balance {
-                sections[run.account]!.balanceBreaks.append(
-                    BalanceBreak(
-                        transactionID: cur.transactionID, currency: run.currency, file: run.file,
-                        expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
-                        printed: Money(minorUnits: cur.balance, currency: run.currency)))
-            }
+        for (account, b) in try balanceBreaks(store: store, account: account) where sections[account] != nil {
+            sections[account]!.balanceBreaks.append(b)
         }
         return ReconciliationReport(accounts: order.map { sections[$0]! })
+    }
+
+    /// Where the bank's running balance does not chain within an imported file (per
+    /// currency): previous balance + amount is not the balance printed on the row. The
+    /// report's ``AccountSection/balanceBreaks``, also read alone (the web app's home page
+    /// counts them without building the whole report). Each break is paired with its account;
+    /// only accounts that hold live transactions (those the report has a section for).
+    public static func balanceBreaks(store: LedgerStore, account: String? = nil) throws -> [(account: String, break: BalanceBreak)] {
+        var out: [(account: String, break: BalanceBreak)] = []
+        let live = try store.accountsWithLiveTransactions()
+        for run in try store.balanceRuns(account: account) where live.contains(run.account) {
+            // Checked: a sum too large for Int64 cannot equal a stored balance, so it is a break.
+            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where ExportJournal.plus(prev.balance, cur.amount) != cur.balance {
+                out.append(
+                    (
+                        run.account,
+                        BalanceBreak(
+                            transactionID: cur.transactionID, currency: run.currency, file: run.file,
+                            expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
+                            printed: Money(minorUnits: cur.balance, currency: run.currency))
+                    ))
+            }
+        }
+        return out
     }
 
     /// `reconcile --format json`: an array of per-account objects with the documented keys.

@@ -65,8 +65,8 @@ struct WebDecisionPages {
             let web = try context.requireWeb()
             let store = try await ledgers.store(for: web.session.user)
             async let next = store.transactionsPage(matching: TransactionSearch(uncategorizedOnly: true), afterID: 0, limit: 1)
-            async let usage = store.categoryUsage(limit: 500)
-            async let remaining = store.uncategorizedCount()
+            async let usage = store.keptCategoryUsage(limit: 500)
+            async let remaining = store.keptUncategorizedCount()
             let (n, u, left) = try await (next, usage, remaining)
             let undo = request.uri.queryParameters["undo"].flatMap { Int64(String($0)) }
             var card: [String: Any]? = nil

@@ -14,15 +14,14 @@ struct WebLedgerPages {
         pages.get("/") { _, context in
             let web = try context.requireWeb()
             let store = try await ledgers.store(for: web.session.user)
-            async let overview = store.overview(months: 12)
+            // The overview and the balance breaks read the whole ledger: kept until it changes.
+            async let overview = store.computedPerVersion("web.home.overview") { try $0.overview(months: 12) }
+            async let balanceBreaks = store.computedPerVersion("web.home.breaks") { try ReconciliationReport.balanceBreaks(store: $0) }
             async let accounts = store.accounts()
             async let reviews = store.pendingReviews()
             async let items = store.plaidItems()
             async let batches = store.batches()
-            let (o, a, r, i, b) = try await (overview, accounts, reviews, items, batches)
-            let breaks = try await store.perform { try ReconciliationReport.build(store: $0) }.accounts.flatMap { s in
-                s.balanceBreaks.map { ($0, s.account) }
-            }
+            let (o, breaks, a, r, i, b) = try await (overview, balanceBreaks, accounts, reviews, items, batches)
             let lastImport = b.filter { $0.undoneAt == nil }.map(\.importedAt).max() ?? "never"
             let rows: [[String: Any]] = a.map { account in
                 let item = i.first { $0.accountIDs.contains(account.providerAccountID ?? "\u{0}") }
@@ -40,7 +39,7 @@ struct WebLedgerPages {
                 [
                     "accounts": rows, "review": r.count, "uncategorized": o.uncategorized, "transactions": o.transactions,
                     "breaks": breaks.count,
-                    "breakList": breaks.prefix(5).map { b, account in
+                    "breakList": breaks.prefix(5).map { account, b in
                         ["account": account, "id": b.transactionID, "printed": b.printed.description, "expected": b.expected?.description ?? "?"]
                     },
                     "loginNeeded": i.filter { $0.status == .needsUser }.count, "lastImport": lastImport,
@@ -64,7 +63,7 @@ struct WebLedgerPages {
             } ?? 0
             async let page = store.transactionsPage(matching: search, afterID: after, limit: Self.pageSize + 1)
             async let accounts = store.accounts()
-            async let categories = store.categoryUsage(limit: 200)
+            async let categories = store.keptCategoryUsage(limit: 200)
             let (p, a, c) = try await (page, accounts, categories)
             let shown = p.prefix(Self.pageSize)
             let next =
@@ -87,7 +86,7 @@ struct WebLedgerPages {
             let store = try await ledgers.store(for: web.session.user)
             let id = try Query.pathID(context, "id")
             guard let t = try await store.transaction(id: id) else { throw WebError.notFound("no transaction \(id)") }
-            let categories = try await store.categoryUsage(limit: 200)
+            let categories = try await store.keptCategoryUsage(limit: 200)
             return WebPage.render("transaction", title: t.description, session: web.session, Self.detail(t, categories: categories))
         }
         pages.post("transactions/:id/category") { request, context in
