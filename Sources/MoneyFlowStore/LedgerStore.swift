@@ -75,9 +75,6 @@ public final class LedgerStore: Sendable {
         var config = Configuration()
         config.label = "MoneyFlow"
         config.busyMode = Self.busyMode(path: path, waitNotice: waitNotice)
-        config.prepareDatabase { db in
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
-        }
         do {
             if access == .readOnly {
                 var info = stat()
@@ -109,15 +106,6 @@ public final class LedgerStore: Sendable {
             throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
         }
     }
-
-    /// The page cache of the connection that writes, in KiB (SQLite's default is 2 MiB). An
-    /// import inserts into `record_by_fingerprint` in the fingerprints' (random) order: once
-    /// that index outgrows the cache, SQLite spills dirty pages to the WAL in the middle of the
-    /// transaction and reads them back for the next insert (a first import of 1,000,000 rows:
-    /// 16.9 s → 14.5 s). Pages are taken only as a write needs them; reading connections keep
-    /// SQLite's default. Durability is unchanged (WAL, `synchronous = NORMAL`, one transaction
-    /// per write).
-    static let writerCacheKiB = 65_536
 
     /// Waits up to 120 s for another process's lock, telling `waitNotice` once after ~1 s.
     static func busyMode(path: String, waitNotice: (@Sendable (String) -> Void)?) -> Database.BusyMode {

@@ -157,22 +157,4 @@ import Testing
         #expect(try store.transactions().map(\.id).sorted() == [7, 10])
         #expect(try store.integrityCheck() == "ok")
     }
-
-    /// The connection that writes has a page cache an import's random-order unique index fits
-    /// in; durability stays as it was (WAL, synchronous NORMAL); readers keep SQLite's default.
-    @Test func theWriterHasALargePageCacheAndTheStoreStaysDurable() throws {
-        let path = try tempDir() + "/store.sqlite"
-        let store = try LedgerStore(path: path)
-        let (cache, journal, synchronous) = try store.pool.write { db in
-            (
-                try Int.fetchOne(db, sql: "PRAGMA cache_size"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-                try Int.fetchOne(db, sql: "PRAGMA synchronous")
-            )
-        }
-        #expect(cache == -LedgerStore.writerCacheKiB)
-        #expect(LedgerStore.writerCacheKiB >= 65_536, "at least 64 MiB")
-        #expect(journal == "wal")
-        #expect(synchronous == 1, "NORMAL: in WAL mode a committed write survives a crash of the process")
-        #expect(try store.pool.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -2000)
-    }
 }
