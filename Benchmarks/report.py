@@ -315,6 +315,11 @@ def main():
     for (c, n), v in by.items():
         if c == "store-file":
             w(f"\nFrom the CSV file instead ({n:,} rows, `ImportService.read` + plan + write): parse {fmt(med(v, 'read_s'))} s, plan {fmt(med(v, 'plan_s'))} s, write {fmt(med(v, 'apply_s'))} s, total {fmt(med(v, 'total_s'))} s.")
+            peer = by.get(("sqlite3-import-file", n), [])
+            if peer:
+                pt = med(peer, "total_s")
+                w(f" sqlite3 `.import` of the same file into a table of its columns with a unique index (date, amount, description, balance): "
+                  f"{fmt(pt)} s; ours / sqlite3 **{fmt(ratio(med(v, 'total_s'), pt))}x** (target ≤ 3x).")
         if c == "wallets":
             w(f"\nWallet bills (a year of Alipay CSV + WeChat XLSX, {n:,} rows, `scripts/gen_wallet_samples.py --year`), imported into a store "
               f"already holding a year of CMB debit statements ({fmt(med(v, 'bank_rows'))} rows in {fmt(med(v, 'bank_files'))} PDFs, "

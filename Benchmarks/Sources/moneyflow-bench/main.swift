@@ -299,7 +299,9 @@ func runCMB(_ a: Args) throws {
 
 /// Writes, as CSV without header, exactly the `txn`, `record` and `link` rows that `store-write
 /// --rows N` makes MoneyFlow write (column order of the store's schema, NULL as empty), so the
-/// sqlite3 peer imports the same rows even where our import is too slow to finish.
+/// sqlite3 peer imports the same rows even where our import is too slow to finish. `link` gets
+/// five columns of its six: sqlite3 fills the missing `evidence` with NULL (and warns once per
+/// row), where an empty field would be '' and fail its CHECK.
 func runPeerRows(_ a: Args) throws {
     let rows = a.int("rows", 1_000_000), seed = UInt64(a.int("seed", 7))
     guard let out = a.values["out"] else { throw BenchError("--out DIR required") }
