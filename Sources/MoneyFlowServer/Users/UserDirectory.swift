@@ -40,13 +40,7 @@ public final class UserDirectory: Sendable {
         do {
             try fm.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let path = (dataDirectory as NSString).appendingPathComponent("users.sqlite")
-            // Created 0600 before SQLite opens it (SQLite would create it with the umask's mode).
-            if !fm.fileExists(atPath: path) && !fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
-                throw UserDirectoryError("cannot create \(path); check that the data folder is writable")
-            }
-            var config = Configuration()
-            config.busyMode = .timeout(30)
-            db = try DatabasePool(path: path, configuration: config)
+            db = try PrivateDatabase.open(path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-users") { db in
                 try db.execute(

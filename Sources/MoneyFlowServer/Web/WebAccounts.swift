@@ -27,14 +27,8 @@ public final class WebAccounts: Sendable {
     public init(users: UserDirectory) throws {
         self.users = users
         let path = (users.dataDirectory as NSString).appendingPathComponent("web.sqlite")
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: path) && !fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
-            throw UserDirectoryError("cannot create \(path); check that the data folder is writable")
-        }
-        var config = Configuration()
-        config.busyMode = .timeout(30)
         do {
-            db = try DatabasePool(path: path, configuration: config)
+            db = try PrivateDatabase.open(path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1-web") { db in
                 try db.execute(
