@@ -6,6 +6,16 @@ import NIOHTTP1
 
 /// A real HTTP client for the tests' own calls on loopback.
 public enum LoopbackHTTP {
+    /// Idle pooled connections are closed after 5 s, before `serve` closes them (a keep-alive
+    /// connection must send its next head within 10 s of the previous answer): otherwise a
+    /// request could go out on a connection the server is closing at that moment, which a
+    /// loaded machine turned into `remoteConnectionClosed`.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(5))
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     public static func post(_ url: String, body: Data, headers: [String: String] = [:]) async throws -> (Data, Int) {
         try await send(url, method: .POST, body: body, headers: ["Content-Type": "application/json"].merging(headers) { $1 })
     }
@@ -19,7 +29,7 @@ public enum LoopbackHTTP {
         request.method = method
         for (k, v) in headers { request.headers.add(name: k, value: v) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let response = try await client.execute(request, timeout: .seconds(120))
         let buffer = try await response.body.collect(upTo: 256 << 20)
         return (Data(buffer.readableBytesView), Int(response.status.code))
     }
