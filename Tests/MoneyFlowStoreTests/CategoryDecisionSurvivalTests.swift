@@ -11,17 +11,7 @@ import Testing
 /// A user's category decision is never lost: like a text edit (``EditSurvivalTests``), when an
 /// undo removes its transaction it is kept by the records' identity and comes back when those
 /// rows are imported again, and an account merge and its undo carry it.
-@Suite struct CategoryDecisionSurvivalTests {
-    func importDays(_ store: LedgerStore, _ days: Range<Int>, name: String) throws -> FileImportResult {
-        try ImportService(store: store).apply(
-            GeneratedStatements.statement(account: 0, days: days), fileName: name, sha256: name, options: FileImportOptions())
-    }
-
-    func transaction(_ store: LedgerStore, day: Int) throws -> LedgerTransaction {
-        let date = GeneratedStatements.start.adding(days: day)
-        return try #require(try store.transactions().first { $0.sources.contains { $0.date == date } })
-    }
-
+@Suite struct CategoryDecisionSurvivalTests: GeneratedDaysSuite {
     /// The user's category of every transaction, by id (only those the user decided).
     func decided(_ store: LedgerStore) throws -> [Int64: String] {
         var out: [Int64: String] = [:]

@@ -10,17 +10,7 @@ import Testing
 /// while any record supports it, moves with the last record when the transaction empties, and
 /// when an undo removes the transaction it is kept by the records' identity and comes back
 /// when those rows are imported again.
-@Suite struct EditSurvivalTests {
-    func importDays(_ store: LedgerStore, _ days: Range<Int>, name: String) throws -> FileImportResult {
-        try ImportService(store: store).apply(
-            GeneratedStatements.statement(account: 0, days: days), fileName: name, sha256: name, options: FileImportOptions())
-    }
-
-    func transaction(_ store: LedgerStore, day: Int) throws -> LedgerTransaction {
-        let date = GeneratedStatements.start.adding(days: day)
-        return try #require(try store.transactions().first { $0.sources.contains { $0.date == date } })
-    }
-
+@Suite struct EditSurvivalTests: GeneratedDaysSuite {
     @Test(arguments: StoreKind.testable) func unlinkingARecordThatIsAloneChangesNothingAndKeepsTheEdit(_ kind: StoreKind) throws {
         let (store, _) = try freshStore(kind)
         _ = try importDays(store, 0..<3, name: "a.csv")
