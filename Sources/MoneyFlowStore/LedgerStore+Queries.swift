@@ -96,21 +96,29 @@ extension LedgerStore {
     }
 
     /// The balance breaks of accounts that hold live transactions, per file, account and
-    /// currency, each run's in the file's chronological order.
+    /// currency, each run's in the file's chronological order. A store read before its v15
+    /// upgrade (read-only) is checked in full (``BalanceBreakScan``), not left without breaks.
     public func balanceBreaks(account: String? = nil) throws -> [BalanceBreakRow] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT a.name, l.transaction_id, r.currency, b.file_name, x.expected_minor, x.printed_minor
-                    FROM balance_break x JOIN record r ON r.id = x.record_id JOIN account a ON a.id = r.account_id
-                    JOIN batch b ON b.id = x.batch_id JOIN link l ON l.record_id = x.record_id
-                    WHERE EXISTS (SELECT 1 FROM txn t WHERE t.account_id = a.id AND t.status = 'active') \(account == nil ? "" : "AND a.name = ?")
-                    ORDER BY x.batch_id, a.name, r.currency, x.position
-                    """, arguments: account.map { [$0] } ?? []
-            ).map { r in
-                BalanceBreakRow(account: r[0], transactionID: r[1], currency: r[2], file: r[3], expected: r[4], printed: r[5])
+            // Each break's record, with what the rows show of it.
+            let named = """
+                SELECT a.name, l.transaction_id, r.currency, b.file_name FROM record r JOIN account a ON a.id = r.account_id
+                JOIN batch b ON b.id = r.batch_id JOIN link l ON l.record_id = r.id
+                WHERE r.id = ? AND EXISTS (SELECT 1 FROM txn t WHERE t.account_id = a.id AND t.status = 'active')
+                """
+            let found: [BalanceBreakScan.Found] =
+                try db.tableExists("balance_break")
+                ? Row.fetchAll(db, sql: "SELECT record_id, batch_id, position, expected_minor, printed_minor FROM balance_break").map {
+                    BalanceBreakScan.Found(recordID: $0[0], batchID: $0[1], position: $0[2], expected: $0[3], printed: $0[4])
+                } : BalanceBreakScan.scan(db, records: "main.record r")
+            var out: [(batch: Int64, position: Int, row: BalanceBreakRow)] = []
+            for f in found {
+                guard let r = try Row.fetchOne(db.cachedStatement(sql: named), arguments: [f.recordID]) else { continue }
+                let row = BalanceBreakRow(account: r[0], transactionID: r[1], currency: r[2], file: r[3], expected: f.expected, printed: f.printed)
+                if account == nil || row.account == account { out.append((f.batchID, f.position, row)) }
             }
+            out.sort { ($0.batch, $0.row.account, $0.row.currency, $0.position) < ($1.batch, $1.row.account, $1.row.currency, $1.position) }
+            return out.map(\.row)
         }
     }
 }

@@ -98,9 +98,7 @@ enum SummaryPass {
                 """)
     }
 
-    /// The noted batches' accounts, and their balance runs' breaks: per batch, account and
-    /// currency, the bank's (not a feed's) live records that print a balance, in file order,
-    /// reversed when the file lists newest first.
+    /// The noted batches' accounts, and their balance runs' breaks (``BalanceBreakScan``).
     private static func settleBatches(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -110,43 +108,10 @@ enum SummaryPass {
                   ON CONFLICT DO NOTHING;
                 DELETE FROM balance_break WHERE batch_id IN (SELECT batch_id FROM mf_summary_batch);
                 """)
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT r.batch_id, r.account_id, r.currency, r.date, r.id, r.amount_minor, r.balance_minor
-                FROM mf_summary_batch n JOIN main.record r ON r.batch_id = n.batch_id
-                WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind NOT IN \(SourceKindSQL.feeds)
-                ORDER BY r.batch_id, r.account_id, r.currency, r.file_seq
-                """)
-        var run: [BalanceRunRow] = []
-        var key: (batch: Int64, account: Int64, currency: String)?
         let insert = try db.makeStatement(
             sql: "INSERT INTO balance_break (record_id, batch_id, position, expected_minor, printed_minor) VALUES (?, ?, ?, ?, ?)")
-        func finishRun() throws {
-            guard let key, let first = run.first, let last = run.last else { return }
-            let chronological = first.date > last.date ? Array(run.reversed()) : run
-            for (position, (prev, cur)) in zip(chronological, chronological.dropFirst()).enumerated() {
-                let (sum, overflow) = prev.balance.addingReportingOverflow(cur.amount)
-                guard overflow || sum != cur.balance else { continue }
-                try insert.execute(arguments: [cur.recordID, key.batch, position, overflow ? nil : sum, cur.balance])
-            }
+        for b in try BalanceBreakScan.scan(db, records: "mf_summary_batch n JOIN main.record r ON r.batch_id = n.batch_id") {
+            try insert.execute(arguments: [b.recordID, b.batchID, b.position, b.expected, b.printed])
         }
-        while let r = try rows.next() {
-            let batch: Int64 = r[0], account: Int64 = r[1], currency: String = r[2]
-            if key == nil || key!.batch != batch || key!.account != account || key!.currency != currency {
-                try finishRun()
-                key = (batch, account, currency)
-                run.removeAll(keepingCapacity: true)
-            }
-            run.append(BalanceRunRow(date: r[3], recordID: r[4], amount: r[5], balance: r[6]))
-        }
-        try finishRun()
-    }
-
-    private struct BalanceRunRow {
-        var date: String
-        var recordID: Int64
-        var amount: Int64
-        var balance: Int64
     }
 }
