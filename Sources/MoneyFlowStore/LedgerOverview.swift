@@ -4,8 +4,8 @@ import MoneyFlowCore
 
 /// What a person looks at first (the web app's home page): money in and out per month,
 /// spending by category, each account's balance at each month's end, and what waits for them.
-/// Sums are computed by SQLite over the live transactions, so the overview of a ledger of
-/// 100,000 transactions reads no transaction into memory.
+/// The sums are kept by every write (``SummaryTables``, per account, currency, month and
+/// category), so the overview of a ledger of 100,000 transactions reads a few hundred rows.
 public struct LedgerOverview: Sendable, Hashable {
     /// One month's money in (positive amounts) and out (negative amounts, as a positive sum), per currency.
     public struct Month: Sendable, Hashable {
@@ -47,18 +47,15 @@ extension LedgerStore {
     /// series to the newest months.
     public func overview(months limit: Int = 12) throws -> LedgerOverview {
         try read { db in
+            // The newest `limit` months holding live transactions, then their sums per currency.
+            let newest = try String.fetchAll(db, sql: "SELECT DISTINCT month FROM month_total ORDER BY month DESC LIMIT ?", arguments: [limit])
             var months: [LedgerOverview.Month] = []
             for r in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT m, currency, inflow, outflow FROM (
-                      SELECT substr(date, 1, 7) AS m, currency,
-                        SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS inflow,
-                        SUM(CASE WHEN amount_minor < 0 THEN -amount_minor ELSE 0 END) AS outflow
-                      FROM txn WHERE status = 'active' GROUP BY m, currency)
-                    WHERE m IN (SELECT DISTINCT substr(date, 1, 7) AS m FROM txn WHERE status = 'active' ORDER BY m DESC LIMIT ?)
-                    ORDER BY m, currency
-                    """, arguments: [limit])
+                    SELECT month, currency, sum(inflow), sum(outflow) FROM month_total
+                    WHERE month >= ? GROUP BY month, currency ORDER BY month, currency
+                    """, arguments: [newest.last ?? ""])
             {
                 let currency: String = r[1]
                 months.append(
@@ -66,24 +63,21 @@ extension LedgerStore {
                         month: r[0], currency: currency, moneyIn: Money(minorUnits: r[2], currency: currency),
                         moneyOut: Money(minorUnits: r[3], currency: currency)))
             }
+            // Spending by category: an own transfer (a category row that books no account) is not spending.
             let categories = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.account, t.currency, SUM(-t.amount_minor), COUNT(*)
-                    FROM txn t LEFT JOIN txn_category c ON c.transaction_id = t.id
-                    WHERE t.status = 'active' AND t.amount_minor < 0
-                      AND NOT (c.transaction_id IS NOT NULL AND c.account IS NULL)
-                    GROUP BY c.account, t.currency ORDER BY SUM(-t.amount_minor) DESC LIMIT 12
+                    SELECT CASE WHEN booked THEN category END, currency, sum(outflow), sum(out_count)
+                    FROM month_total WHERE NOT (booked AND category = '') AND out_count > 0
+                    GROUP BY booked, category, currency ORDER BY sum(outflow) DESC, 1, currency LIMIT 12
                     """
             ).map { r in
                 LedgerOverview.CategorySpend(category: r[0], spent: Money(minorUnits: r[2], currency: r[1]), count: r[3])
             }
-            let balances = try Self.monthEndBalances(db, months: limit)
-            let uncategorized = try Self.uncategorizedCount(db)
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM txn WHERE status = 'active'") ?? 0
+            let counts = try Row.fetchOne(db, sql: "SELECT sum(count), sum(CASE WHEN booked THEN 0 ELSE count END) FROM month_total")
             return LedgerOverview(
-                months: months, categories: categories, balances: balances, uncategorized: uncategorized, transactions: count,
-                lastImport: try Self.lastImports(db))
+                months: months, categories: categories, balances: try Self.monthEndBalances(db, months: limit),
+                uncategorized: counts?[1] ?? 0, transactions: counts?[0] ?? 0, lastImport: try Self.lastImports(db))
         }
     }
 
@@ -97,28 +91,22 @@ extension LedgerStore {
     }
 
     /// Live transactions with no category at all (the sort page's pile).
-    public func uncategorizedCount() throws -> Int { try read { db in try Self.uncategorizedCount(db) } }
-
-    static func uncategorizedCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(
-            db,
-            sql: """
-                SELECT COUNT(*) FROM txn t WHERE t.status = 'active'
-                  AND NOT EXISTS (SELECT 1 FROM txn_category c WHERE c.transaction_id = t.id)
-                """) ?? 0
+    public func uncategorizedCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT sum(count) FROM month_total WHERE NOT booked") ?? 0 }
     }
 
-    /// The newest batch (not undone) that stored records of each account: batches newest first,
-    /// each read through the record's batch index, until every account has one.
+    /// The newest batch (not undone) that stored records of each account.
     private static func lastImports(_ db: Database) throws -> [String: String] {
-        let names = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM account").map { ($0[0] as Int64, $0[1] as String) })
         var out: [String: String] = [:]
-        let batches = try Row.fetchAll(db, sql: "SELECT id, imported_at FROM batch WHERE undone_at IS NULL ORDER BY id DESC")
-        for b in batches where out.count < names.count {
-            let batchID: Int64 = b[0], at: String = b[1]
-            for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT account_id FROM record WHERE batch_id = ?", arguments: [batchID]) {
-                if let name = names[id], out[name] == nil { out[name] = at }
-            }
+        for r in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT a.name, b.imported_at FROM account a
+                JOIN batch b ON b.id = (SELECT max(x.batch_id) FROM batch_account x JOIN batch y ON y.id = x.batch_id
+                                        WHERE x.account_id = a.id AND y.undone_at IS NULL)
+                """)
+        {
+            out[r[0]] = r[1]
         }
         return out
     }
@@ -128,14 +116,12 @@ extension LedgerStore {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT a.name, t.currency, substr(t.date, 1, 7) AS m, SUM(t.amount_minor),
-                  (SELECT t2.balance_minor FROM txn t2 WHERE t2.account_id = t.account_id AND t2.currency = t.currency
-                     AND t2.status = 'active' AND t2.balance_minor IS NOT NULL
-                     AND t2.date BETWEEN substr(t.date, 1, 7) || '-01' AND substr(t.date, 1, 7) || '-31'
-                   ORDER BY t2.date DESC, t2.sort_key DESC, t2.id DESC LIMIT 1)
-                FROM txn t JOIN account a ON a.id = t.account_id
-                WHERE t.status = 'active'
-                GROUP BY t.account_id, t.currency, m ORDER BY a.name, t.currency, m
+                SELECT a.name, m.currency, m.month, m.net, b.balance_minor
+                FROM (SELECT account_id, currency, month, sum(inflow) - sum(outflow) AS net FROM month_total
+                      GROUP BY account_id, currency, month) m
+                JOIN account a ON a.id = m.account_id
+                LEFT JOIN month_balance b ON b.account_id = m.account_id AND b.currency = m.currency AND b.month = m.month
+                ORDER BY a.name, m.currency, m.month
                 """)
         var out: [LedgerOverview.BalancePoint] = []
         var running: [String: Int64] = [:]

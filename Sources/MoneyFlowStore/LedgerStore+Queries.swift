@@ -57,17 +57,19 @@ extension LedgerStore {
 
     /// A deterministic digest of the whole ledger content (for tests and integrity checks),
     /// categories included: the user's decisions, the computed categories and the rules and
-    /// mapping (absent from a store read before its v12 upgrade).
+    /// mapping (absent from a store read before its v12 upgrade), and the home page's sums
+    /// (``SummaryTables``, from v15).
     public func contentDigest() throws -> String {
         try read { db in
             var parts: [String] = []
-            let categories = ["category_decision", "txn_category", "category_setting"]
+            // Tables a store opened read-only at an older schema may not have yet.
+            let later = ["category_decision", "txn_category", "category_setting"] + SummaryTables.names
             for table in [
                 "account", "account_key", "account_currency", "batch", "batch_warning", "txn", "record", "link", "review", "user_decision",
                 "sync_state", "sync_progress", "sync_scope_alias", "batch_change", "record_confirmation", "kept_edit",
                 "transfer", "transfer_review", "transfer_decision", "account_pair", "statement_fact",
-            ] + categories {
-                if categories.contains(table), try !db.tableExists(table) { continue }
+            ] + later {
+                if later.contains(table), try !db.tableExists(table) { continue }
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY 1, 2")
                 parts.append(table + ":" + rows.map { $0.description }.joined(separator: "\n"))
             }
@@ -80,45 +82,43 @@ extension LedgerStore {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
     }
 
-    /// A run of balance-carrying bank records from one imported file, in chronological order.
-    public struct BalanceRun: Sendable {
+    /// Where a bank's printed running balance does not chain within one imported file (kept by
+    /// every write, ``SummaryTables``): the transaction of the row whose printed balance is not
+    /// the previous row's plus its amount.
+    public struct BalanceBreakRow: Sendable, Hashable {
         public var account: String
+        public var transactionID: Int64
         public var currency: String
         public var file: String
-        /// (transaction id, amount minor units, printed balance minor units)
-        public var rows: [(transactionID: Int64, amount: Int64, balance: Int64)]
+        /// Previous balance + amount; nil when that sum is too large to hold.
+        public var expected: Int64?
+        public var printed: Int64
     }
 
-    /// Bank records that print a running balance, per file, account and currency, in the
-    /// file's chronological order (newest-first exports are reversed).
-    public func balanceRuns(account: String? = nil) throws -> [BalanceRun] {
+    /// The balance breaks of accounts that hold live transactions, per file, account and
+    /// currency, each run's in the file's chronological order. A store read before its v15
+    /// upgrade (read-only) is checked in full (``BalanceBreakScan``), not left without breaks.
+    public func balanceBreaks(account: String? = nil) throws -> [BalanceBreakRow] {
         try read { db in
-            // A cursor read by column position: at 100,000 rows this is the web home page's
-            // balance-break check, so no row array, no per-row key string.
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT a.name AS account, r.currency, r.batch_id, b.file_name, r.date, r.amount_minor, r.balance_minor, l.transaction_id
-                    FROM record r JOIN account a ON a.id = r.account_id JOIN batch b ON b.id = r.batch_id
-                    JOIN link l ON l.record_id = r.id
-                    WHERE r.balance_minor IS NOT NULL AND r.state = 'active' AND r.source_kind NOT IN \(SourceKindSQL.feeds) \(account == nil ? "" : "AND a.name = ?")
-                    ORDER BY r.batch_id, a.name, r.currency, r.file_seq
-                    """, arguments: account.map { [$0] } ?? [])
-            var runs: [BalanceRun] = []
-            var dates: [(first: String, last: String)] = []
-            var last: (batch: Int64, account: String, currency: String)?
-            while let r = try rows.next() {
-                let batch: Int64 = r[2], name: String = r[0], currency: String = r[1], date: String = r[4]
-                if last == nil || last!.batch != batch || last!.account != name || last!.currency != currency {
-                    runs.append(BalanceRun(account: name, currency: currency, file: r[3], rows: []))
-                    dates.append((date, date))
-                    last = (batch, name, currency)
-                }
-                runs[runs.count - 1].rows.append((r[7], r[5], r[6]))
-                dates[dates.count - 1].last = date
+            // Each break's record, with what the rows show of it.
+            let named = """
+                SELECT a.name, l.transaction_id, r.currency, b.file_name FROM record r JOIN account a ON a.id = r.account_id
+                JOIN batch b ON b.id = r.batch_id JOIN link l ON l.record_id = r.id
+                WHERE r.id = ? AND EXISTS (SELECT 1 FROM txn t WHERE t.account_id = a.id AND t.status = 'active')
+                """
+            let found: [BalanceBreakScan.Found] =
+                try db.tableExists("balance_break")
+                ? Row.fetchAll(db, sql: "SELECT record_id, batch_id, position, expected_minor, printed_minor FROM balance_break").map {
+                    BalanceBreakScan.Found(recordID: $0[0], batchID: $0[1], position: $0[2], expected: $0[3], printed: $0[4])
+                } : BalanceBreakScan.scan(db, records: "main.record r")
+            var out: [(batch: Int64, position: Int, row: BalanceBreakRow)] = []
+            for f in found {
+                guard let r = try Row.fetchOne(db.cachedStatement(sql: named), arguments: [f.recordID]) else { continue }
+                let row = BalanceBreakRow(account: r[0], transactionID: r[1], currency: r[2], file: r[3], expected: f.expected, printed: f.printed)
+                if account == nil || row.account == account { out.append((f.batchID, f.position, row)) }
             }
-            for i in runs.indices where dates[i].first > dates[i].last { runs[i].rows.reverse() }
-            return runs
+            out.sort { ($0.batch, $0.row.account, $0.row.currency, $0.position) < ($1.batch, $1.row.account, $1.row.currency, $1.position) }
+            return out.map(\.row)
         }
     }
 }

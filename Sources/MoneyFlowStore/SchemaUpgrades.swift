@@ -138,6 +138,12 @@ enum SchemaUpgrades {
                     UPDATE category_decision SET decided_txn = NULL WHERE decided_batch IS NULL;
                     """)
         }
+        // The home page's sums (#29), kept by every write (``SummaryPass``) instead of scanned
+        // on every view; an existing ledger's are computed once here, by the pass's own code.
+        m.registerMigration("v15-ledger-summaries") { db in
+            try SummaryTables.create(db)
+            try SummaryTables.fill(db)
+        }
     }
 
     /// Recreates `table` with `columns` (same names and order), keeping every row and id.

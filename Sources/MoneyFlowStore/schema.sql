@@ -21,6 +21,10 @@ CREATE TABLE account_key (
 CREATE TABLE account_pair (
   account_key TEXT NOT NULL, other_account_key TEXT NOT NULL, paired_at TEXT NOT NULL,
   PRIMARY KEY (account_key, other_account_key)) WITHOUT ROWID;
+CREATE TABLE balance_break (
+  record_id INTEGER PRIMARY KEY, batch_id INTEGER NOT NULL, position INTEGER NOT NULL,
+  expected_minor INTEGER, printed_minor INTEGER NOT NULL);
+CREATE INDEX balance_break_by_batch ON balance_break(batch_id);
 CREATE TABLE "batch" (id INTEGER PRIMARY KEY AUTOINCREMENT,
 file_name TEXT NOT NULL, file_sha256 TEXT NOT NULL, importer TEXT NOT NULL,
 imported_at TEXT NOT NULL,
@@ -29,6 +33,9 @@ linked_count INTEGER NOT NULL DEFAULT 0, updated_count INTEGER NOT NULL DEFAULT 
 review_count INTEGER NOT NULL DEFAULT 0, removed_count INTEGER NOT NULL DEFAULT 0,
 warning_count INTEGER NOT NULL DEFAULT 0,
 undone_at TEXT, seen_count INTEGER NOT NULL DEFAULT 0, last_seen_at TEXT);
+CREATE TABLE batch_account (
+  batch_id INTEGER NOT NULL, account_id INTEGER NOT NULL,
+  PRIMARY KEY (batch_id, account_id)) WITHOUT ROWID;
 CREATE TABLE batch_change (
   batch_id INTEGER NOT NULL REFERENCES batch(id) ON DELETE CASCADE,
   seq INTEGER NOT NULL,
@@ -55,6 +62,14 @@ CREATE TABLE link (
   score REAL NOT NULL, reasons TEXT NOT NULL,
   decided_by TEXT NOT NULL CHECK (decided_by IN ('auto','user','provider')), evidence TEXT CHECK (evidence IN ('carried')));
 CREATE INDEX link_by_transaction ON link(transaction_id);
+CREATE TABLE month_balance (
+  account_id INTEGER NOT NULL, currency TEXT NOT NULL, month TEXT NOT NULL, balance_minor INTEGER NOT NULL,
+  PRIMARY KEY (account_id, currency, month)) WITHOUT ROWID;
+CREATE TABLE month_total (
+  account_id INTEGER NOT NULL, currency TEXT NOT NULL, month TEXT NOT NULL,
+  booked INTEGER NOT NULL, category TEXT NOT NULL,
+  inflow INTEGER NOT NULL, outflow INTEGER NOT NULL, out_count INTEGER NOT NULL, count INTEGER NOT NULL,
+  PRIMARY KEY (account_id, currency, month, booked, category)) WITHOUT ROWID;
 CREATE TABLE plaid_item (
   item_id TEXT PRIMARY KEY,
   institution_id TEXT, institution_name TEXT,

@@ -344,6 +344,12 @@ import Testing
         try db.write { db in
             try db.execute(sql: "UPDATE txn SET amount_minor = 5000000000000000000, balance_minor = 5000000000000000000")
             try db.execute(sql: "UPDATE record SET amount_minor = 5000000000000000000, balance_minor = 5000000000000000000")
+            // That older version kept no sums (v15): the reading commands check the records themselves.
+            try db.execute(
+                sql: """
+                    DROP TABLE month_total; DROP TABLE month_balance; DROP TABLE batch_account; DROP TABLE balance_break;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v15-ledger-summaries';
+                    """)
         }
         try db.close()
         for args in [

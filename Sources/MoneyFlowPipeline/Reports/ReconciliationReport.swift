@@ -64,24 +64,18 @@ public struct ReconciliationReport: Sendable {
     /// currency): previous balance + amount is not the balance printed on the row. The
     /// report's ``AccountSection/balanceBreaks``, also read alone (the web app's home page
     /// counts them without building the whole report). Each break is paired with its account;
-    /// only accounts that hold live transactions (those the report has a section for).
+    /// only accounts that hold live transactions (those the report has a section for). The
+    /// store keeps them up to date with every write (``LedgerStore/balanceBreaks(account:)``).
     public static func balanceBreaks(store: LedgerStore, account: String? = nil) throws -> [(account: String, break: BalanceBreak)] {
-        var out: [(account: String, break: BalanceBreak)] = []
-        let live = try store.accountsWithLiveTransactions()
-        for run in try store.balanceRuns(account: account) where live.contains(run.account) {
-            // Checked: a sum too large for Int64 cannot equal a stored balance, so it is a break.
-            for (prev, cur) in zip(run.rows, run.rows.dropFirst()) where ExportJournal.plus(prev.balance, cur.amount) != cur.balance {
-                out.append(
-                    (
-                        run.account,
-                        BalanceBreak(
-                            transactionID: cur.transactionID, currency: run.currency, file: run.file,
-                            expected: ExportJournal.plus(prev.balance, cur.amount).map { Money(minorUnits: $0, currency: run.currency) },
-                            printed: Money(minorUnits: cur.balance, currency: run.currency))
-                    ))
-            }
+        try store.balanceBreaks(account: account).map { b in
+            (
+                b.account,
+                BalanceBreak(
+                    transactionID: b.transactionID, currency: b.currency, file: b.file,
+                    expected: b.expected.map { Money(minorUnits: $0, currency: b.currency) },
+                    printed: Money(minorUnits: b.printed, currency: b.currency))
+            )
         }
-        return out
     }
 
     /// `reconcile --format json`: an array of per-account objects with the documented keys.

@@ -13,12 +13,15 @@ import GRDB
 ///    (noted by ``TransferTables/track(_:)``), including those the merged view just changed.
 /// 3. ``CategoryPass``: the computed category of every transaction the write touched (or of
 ///    all, when the user's decisions or the category settings changed).
+/// 4. ``SummaryPass``: the home page's sums (``SummaryTables``) of every month, batch and
+///    category the write's changes reach, the categories just settled included.
 enum WritePasses {
     /// Before the write's own changes: starts noting what it changes.
     static func begin(_ db: Database) throws {
         try MergedViewPass.track(db)
         try TransferTables.track(db)
         try CategoryPass.track(db)
+        try SummaryPass.track(db)
     }
 
     /// After the write's own changes, before it commits. `beforeTransfers` runs between the
@@ -28,5 +31,6 @@ enum WritePasses {
         try beforeTransfers?()
         try TransferPass.settle(db)
         try CategoryPass.settle(db)
+        try SummaryPass.settle(db)
     }
 }
