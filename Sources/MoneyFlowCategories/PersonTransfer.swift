@@ -28,12 +28,57 @@ public enum PersonTransfer {
     /// A CMB debit row whose 交易摘要 is a transfer and whose 对手信息 is a personal name: two to
     /// four CJK characters (a middle dot allowed for transliterated names), no organisation word.
     public static func cmb(summary: String, counterparty: String?) -> Bool {
-        guard cmbTransferWords.contains(where: summary.contains), !summary.contains("还款"),
-            let name = counterparty?.filter({ !$0.isWhitespace })
+        guard cmbTransferWords.contains(where: { contains(summary, $0) }), !contains(summary, "还款"),
+            let counterparty, !hasFiveCJK(counterparty)
         else { return false }
+        let name = counterparty.filter { !$0.isWhitespace }
         let letters = name.filter { $0 != "·" && $0 != "•" }
         guard (2...4).contains(letters.count), letters.unicodeScalars.allSatisfy(isCJK) else { return false }
-        return !organisationWords.contains(where: name.contains)
+        return !organisationWords.contains(where: { contains(name, $0) })
+    }
+
+    /// `text.contains(word)` for a `word` of CJK ideographs. Text made only of scalars that
+    /// neither combine nor have a canonical decomposition (ASCII, CJK ideographs and punctuation,
+    /// full-width forms: a bank's 交易摘要) holds the word exactly when its UTF-8 bytes hold the
+    /// word's bytes, which is found without the general (canonically equivalent) search; other
+    /// text takes that search. The category pass asks this for every CMB row.
+    static func contains(_ text: String, _ word: String) -> Bool {
+        guard text.unicodeScalars.allSatisfy(isPlain) else { return text.contains(word) }
+        var text = text, word = word
+        return text.withUTF8 { t in
+            word.withUTF8 { w in
+                guard let first = w.first, w.count <= t.count else { return w.isEmpty }
+                var i = 0
+                while i + w.count <= t.count {
+                    if t[i] == first {
+                        var k = 1
+                        while k < w.count && t[i + k] == w[k] { k += 1 }
+                        if k == w.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Five CJK ideographs are never a personal name (a company's 对手信息 is longer): no filter
+    /// below removes one, and letters that are all ideographs count one Character each.
+    private static func hasFiveCJK(_ text: String) -> Bool {
+        var n = 0
+        for s in text.unicodeScalars where isCJK(s) {
+            n += 1
+            if n == 5 { return true }
+        }
+        return false
+    }
+
+    /// A scalar that is a grapheme of its own and its own canonical decomposition.
+    private static func isPlain(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x20...0x7E, 0x3000...0x3029, 0x3030...0x303F, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xFF01...0xFF5E: return true
+        default: return false
+        }
     }
 
     /// A Plaid transaction: `personal_finance_category.primary` TRANSFER_IN / TRANSFER_OUT sent

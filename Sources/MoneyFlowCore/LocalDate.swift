@@ -89,21 +89,36 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
             self = d
             return
         }
-        var u = [UInt8](); u.reserveCapacity(10)
-        for b in text.utf8 { guard u.count < 10 else { return nil }; u.append(b) }
-        guard u.count == 10, separators.contains(u[4]), u[7] == u[4] else { return nil }
-        func num(_ r: Range<Int>) -> Int? {
-            var v = 0
-            for k in r {
-                guard u[k] >= 0x30 && u[k] <= 0x39 else { return nil }
-                v = v * 10 + Int(u[k] - 0x30)
-            }
-            return v
-        }
-        guard let y = num(0..<4), let m = num(5..<7), let d = num(8..<10),
-            let date = LocalDate(year: y, month: m, day: d)
-        else { return nil }
+        // The bytes in place when the text has them contiguous (a String does): this generic
+        // initialiser is not specialised across modules, and importers read a date per row.
+        let read = text.utf8.withContiguousStorageIfAvailable { LocalDate.exactISO($0, separators: separators) }
+        guard let date = read ?? LocalDate.exactISO(text.utf8, separators: separators) else { return nil }
         self = date
+    }
+
+    /// `YYYY?MM?DD` in exactly ten bytes, `?` one of `separators` (the same twice), in one pass
+    /// with nothing allocated; nil for any other bytes or a day that does not exist.
+    private static func exactISO(_ bytes: some Sequence<UInt8>, separators: [UInt8]) -> LocalDate? {
+        var y = 0, m = 0, d = 0, n = 0
+        var separator: UInt8 = 0
+        for b in bytes {
+            switch n {
+            case 4:
+                guard separators.contains(b) else { return nil }
+                separator = b
+            case 7:
+                guard b == separator else { return nil }
+            case 0..<10:
+                guard b >= 0x30 && b <= 0x39 else { return nil }
+                let v = Int(b - 0x30)
+                if n < 4 { y = y * 10 + v } else if n < 7 { m = m * 10 + v } else { d = d * 10 + v }
+            default:
+                return nil
+            }
+            n += 1
+        }
+        guard n == 10 else { return nil }
+        return LocalDate(year: y, month: m, day: d)
     }
 
     /// Date layouts found in bank exports (the raw value is how a profile's `date_format` names it).

@@ -46,17 +46,24 @@ extension CMBStatement {
 }
 
 extension CMBStatement.Row {
-    /// The printed cells as a small JSON object (keys sorted).
+    /// The printed cells as a small JSON object (keys sorted), spelled as UTF-8 bytes in one
+    /// buffer (every row of a statement has one).
     public var rawJSON: String {
-        var s = "{\"amount\":" + CMBJSON.quote(printed.amount)
-        s += ",\"balance\":" + CMBJSON.quote(printed.balance)
-        s += ",\"counterparty\":" + (counterparty.map(CMBJSON.quote) ?? "null")
-        s += ",\"currency\":" + CMBJSON.quote(printed.currency)
-        s += ",\"date\":" + CMBJSON.quote(printed.date)
-        s += ",\"description\":" + CMBJSON.quote(description)
-        s += ",\"note\":" + (note.map(CMBJSON.quote) ?? "null")
-        s += "}"
-        return s
+        var out: [UInt8] = []
+        out.reserveCapacity(160 + description.utf8.count + (counterparty?.utf8.count ?? 0) + (note?.utf8.count ?? 0))
+        func key(_ k: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount)) }
+        func value(_ v: String?) {
+            if let v { JSONString.appendQuoted(v, lineSeparators: .literal, to: &out) } else { key("null") }
+        }
+        key("{\"amount\":"); value(printed.amount)
+        key(",\"balance\":"); value(printed.balance)
+        key(",\"counterparty\":"); value(counterparty)
+        key(",\"currency\":"); value(printed.currency)
+        key(",\"date\":"); value(printed.date)
+        key(",\"description\":"); value(description)
+        key(",\"note\":"); value(note)
+        key("}")
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

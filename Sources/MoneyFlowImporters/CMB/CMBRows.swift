@@ -112,22 +112,38 @@ extension CMBWork {
     }
 
     /// `-1,234.56` / `1234.56` / `5`: optional minus, digits with `,` groups, optional fraction.
+    /// Read as UTF-8 bytes: every accepted character is one ASCII byte, and any other byte (a
+    /// letter, a combining mark, a non-ASCII digit) refuses the text, as it did read by Characters.
     static func looksLikeAmount(_ text: String) -> Bool {
-        var s = Substring(text)
-        if s.first == "-" || s.first == "+" { s = s.dropFirst() }
-        guard let f = s.first, f.isASCII, f.isNumber else { return false }
         var dot = false
-        for ch in s {
-            if ch == "." { if dot { return false }; dot = true; continue }
-            if ch == "," { if dot { return false }; continue }
-            guard ch.isASCII, ch.isNumber else { return false }
+        var first = true
+        var signed = false
+        for b in text.utf8 {
+            if first && !signed && (b == UInt8(ascii: "-") || b == UInt8(ascii: "+")) { signed = true; continue }
+            if first {
+                guard b >= 0x30 && b <= 0x39 else { return false }
+                first = false
+                continue
+            }
+            if b == UInt8(ascii: ".") { if dot { return false }; dot = true; continue }
+            if b == UInt8(ascii: ",") { if dot { return false }; continue }
+            guard b >= 0x30 && b <= 0x39 else { return false }
         }
-        return true
+        return !first
     }
+
+    /// Separators `parseDate` accepts between the fields.
+    static let dateSeparators = LocalDate.ISOStrictness.exact(separators: "-/.")
 
     /// `YYYY-MM-DD` (also `/` or `.` separators), exactly.
     static func parseDate(_ s: [Unicode.Scalar]) -> LocalDate? {
-        guard s.count == 10 else { return nil }
-        return LocalDate(iso: String(String.UnicodeScalarView(s)), .exact(separators: "-/."))
+        // Ten ASCII characters or nothing (a longer UTF-8 spelling is never a date): the text is
+        // spelled from the bytes, without growing a String scalar by scalar.
+        guard s.count == 10, s.allSatisfy({ $0.value < 0x80 }) else { return nil }
+        let text = String(unsafeUninitializedCapacity: 10) { buf in
+            for k in 0..<10 { buf[k] = UInt8(s[k].value) }
+            return 10
+        }
+        return LocalDate(iso: text, CMBWork.dateSeparators)
     }
 }
