@@ -92,4 +92,37 @@ import Testing
             wrong.isEmpty, "pairings that are no true pairing: \(wrong.sorted { $0.key < $1.key }) of \(linked.sorted { $0.key < $1.key })")
         #expect(links >= 5, "\(links) of \(Self.rows.count) rows linked: \(linked.sorted { $0.key < $1.key })")
     }
+
+    /// A café's daily $8.99 coffee chains a month into one large group, solved in date-ordered
+    /// blocks of 12 rows. At a block's end, the row of day 25 fits the feed's day-24 coffee
+    /// (1 day) nearly as well as its own of day 25 (0 days), and the next block's row of day 27
+    /// fits day 25 (2 days) nearly as well as its own of day 24 (3 days): a near tie, so the
+    /// first is reviewed. The second must not then be linked to day 25 as if nothing else
+    /// wanted it: the first row still does, from the block before.
+    @Test func aRowReviewedInTheBlockBeforeStillCompetes() throws {
+        let before = LocalDate(year: 2025, month: 11, day: 1)!
+        let text = "POS PURCHASE MOBRATOR #1327 SEATTLE WA", name = "MOBRATOR #1327 SEATTLE"
+        // (statement day, feed day) of each purchase: 23 same-day coffees, then the crossing pair.
+        let purchases = (0..<23).map { ($0, $0) } + [(25, 25), (27, 24)]
+        let feed = ImportedStatement(
+            importerID: "plaid", accounts: [Self.facts],
+            records: purchases.enumerated().map { k, p in
+                IncomingRecord(
+                    accountKey: "acct", sourceKind: .plaid, date: before.adding(days: p.1), amount: AbstainFixture.usd(-899),
+                    description: name, counterparty: "Mobrator", externalID: "cof-\(k)", authorizedDate: before.adding(days: p.1),
+                    locator: Locator(page: 1, row: k + 1))
+            })
+        let statement = ImportedStatement(
+            importerID: "csv", accounts: [Self.facts],
+            records: purchases.enumerated().map { k, p in
+                AbstainFixture.bank(before.adding(days: p.0), -899, text, balance: 100_000 - 899 * Int64(k + 1), line: k + 2)
+            })
+        let (plan, view) = try InMemoryLedgerView.plan(statement, fileName: "stmt.csv", after: [feed])
+        let feedDay = Dictionary(uniqueKeysWithValues: zip(view.transactions.map(\.id), purchases.map(\.1)))
+        for e in plan.entries {
+            guard case .link(let t, _, _, _) = e.decision else { continue }
+            #expect(feedDay[t] == purchases[e.index].1, "row of day \(purchases[e.index].0) linked to the coffee of day \(feedDay[t]!)")
+        }
+        #expect(plan.counts.linked >= 20, "\(plan.entries.map { describe($0.decision) })")
+    }
 }
