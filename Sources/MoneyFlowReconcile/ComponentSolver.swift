@@ -67,7 +67,11 @@ struct ComponentSolver {
         let b = Scoring.blockRows
         var s = 0, pairStart = 0, previousStart = 0
         while s < rows.count {
-            let end = min(rows.count, s + 2 * b)
+            // Identical rows (two equal coffees on one day) are decided in one block, so the
+            // time-order rule pairs them with their transactions in booking order.
+            var decideEnd = min(rows.count, s + b)
+            while decideEnd < rows.count && rowSig(rows[decideEnd]) == rowSig(rows[decideEnd - 1]) { decideEnd += 1 }
+            let end = min(rows.count, decideEnd + b)
             while pairStart < sorted.count && Int(rank[Int(g.pairs[sorted[pairStart]].row)]) < s { pairStart += 1 }
             var block: [Int] = []
             var context: [Int] = []
@@ -84,10 +88,10 @@ struct ComponentSolver {
             }
             if !block.isEmpty {
                 solveBlock(
-                    rows: context + rows[s..<end], decide: context.count..<(context.count + min(b, rows.count - s)), pairs: block)
+                    rows: context + rows[s..<end], decide: context.count..<(context.count + decideEnd - s), pairs: block)
             }
             previousStart = pairStart
-            s += b
+            s = decideEnd
         }
         for r in rows { rank[r] = -1 }
     }

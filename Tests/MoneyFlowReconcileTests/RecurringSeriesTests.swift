@@ -125,4 +125,41 @@ import Testing
         }
         #expect(plan.counts.linked >= 20, "\(plan.entries.map { describe($0.decision) })")
     }
+
+    /// Two identical $6.50 coffees on day 25 (one statement text, one date) at the end of a
+    /// month-long daily series, which is solved in blocks of 12 rows: they fall on the 24th
+    /// and 25th rows, a block boundary. The feed has that day's coffee and the day before's.
+    /// Twins pair in booking order (``ComponentSolver/inTimeOrder``): the row the bank booked
+    /// first takes the earlier feed record, whichever block each would fall in. As debits and
+    /// as credits (the solver orders rows by content, balance included, so either twin may
+    /// come first), the feed in either order.
+    @Test(arguments: [false, true], [-650, 650] as [Int64])
+    func identicalRowsAtABlockBoundaryPairInBookingOrder(feedReversed: Bool, amount: Int64) throws {
+        let before = LocalDate(year: 2025, month: 11, day: 1)!
+        let text = "POS PURCHASE MOBRATOR #1327 SEATTLE WA", name = "MOBRATOR #1327 SEATTLE"
+        let rowDays = Array(0..<23) + [25, 25]
+        var feedDays = Array(0..<23) + [24, 25]
+        if feedReversed { feedDays.reverse() }
+        let feed = ImportedStatement(
+            importerID: "plaid", accounts: [Self.facts],
+            records: feedDays.enumerated().map { k, d in
+                IncomingRecord(
+                    accountKey: "acct", sourceKind: .plaid, date: before.adding(days: d), amount: AbstainFixture.usd(amount),
+                    description: name, counterparty: "Mobrator", externalID: "cof-\(k)", authorizedDate: before.adding(days: d),
+                    locator: Locator(page: 1, row: k + 1))
+            })
+        let statement = ImportedStatement(
+            importerID: "csv", accounts: [Self.facts],
+            records: rowDays.enumerated().map { k, d in
+                AbstainFixture.bank(before.adding(days: d), amount, text, balance: 100_000 + amount * Int64(k + 1), line: k + 2)
+            })
+        let (plan, view) = try InMemoryLedgerView.plan(statement, fileName: "stmt.csv", after: [feed])
+        let feedDay = Dictionary(uniqueKeysWithValues: zip(view.transactions.map(\.id), feedDays))
+        var twins: [Int: Int] = [:] // statement row -> feed day
+        for e in plan.entries where e.index >= 23 {
+            guard case .link(let t, _, _, _) = e.decision else { continue }
+            twins[e.index] = feedDay[t]
+        }
+        #expect(twins == [23: 24, 24: 25], "\(plan.entries.suffix(3).map { describe($0.decision) })")
+    }
 }
