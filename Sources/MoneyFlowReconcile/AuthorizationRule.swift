@@ -17,6 +17,12 @@ enum AuthorizationRule {
     /// Day number meaning "no authorization date": every date is on or after it.
     static let none = Int.min
 
+    /// The authorization day the rule trusts for a record authorized on `authorized` and dated
+    /// `posted`: a payment cannot post before it was authorized, so an authorization date after
+    /// the record's own date (a provider's slip, another time zone) says no more than that date.
+    @inline(__always)
+    static func believed(_ authorized: Int, posted: Int) -> Int { min(authorized, posted) }
+
     /// True when a record dated `day` (authorized on `authorized`, or ``none``) and a stored
     /// transaction whose latest record date is `latestDay` (its records authorized no later
     /// than `candidateAuthorized`, or ``none``) may be one payment.

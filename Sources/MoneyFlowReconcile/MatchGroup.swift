@@ -110,7 +110,9 @@ struct MatchGroup {
                 if x != d0 { extraDays.append(x); lo = min(lo, x); hi = max(hi, x) }
             }
             candDay[c] = d0; minDay[c] = lo; maxDay[c] = hi
-            for d in candidates[c].authorizedDates { authorized[c] = max(authorized[c], d.dayNumber) }
+            for d in candidates[c].authorizedDates {
+                authorized[c] = max(authorized[c], AuthorizationRule.believed(d.dayNumber, posted: hi))
+            }
             extraStart[c + 1] = Int32(extraDays.count)
             span = max(span, hi - lo)
             var k: UInt8 = 0
@@ -251,7 +253,8 @@ struct MatchGroup {
             let rowKind = Self.kindBit(kind)
             let rowPending = records[i].pending
             let rowExternalID = records[i].externalID
-            let rowAuthorized = records[i].authorizedDate?.dayNumber ?? AuthorizationRule.none
+            let rowAuthorized =
+                records[i].authorizedDate.map { AuthorizationRule.believed($0.dayNumber, posted: day) } ?? AuthorizationRule.none
             guard let range = x.bucket[records[i].amount.minorUnits] else { continue }
             // First candidate whose earliest date can still be within the window.
             var lo = range.lowerBound, hi = range.upperBound

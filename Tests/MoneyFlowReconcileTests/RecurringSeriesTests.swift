@@ -162,4 +162,28 @@ import Testing
         }
         #expect(twins == [23: 24, 24: 25], "\(plan.entries.suffix(3).map { describe($0.decision) })")
     }
+
+    /// A feed record whose authorization date is after its own date (a provider's slip, or
+    /// a time zone) is believed only up to its date: the bank's row posted on the feed's date
+    /// still links, in either import order.
+    @Test(arguments: [true, false])
+    func anAuthorizationAfterTheRecordsOwnDateIsNotBelieved(statementSecond: Bool) throws {
+        let day = Self.base
+        let feed = ImportedStatement(
+            importerID: "plaid", accounts: [Self.facts],
+            records: [
+                IncomingRecord(
+                    accountKey: "acct", sourceKind: .plaid, date: day, amount: AbstainFixture.usd(Self.amount),
+                    description: "Ixke Membership", counterparty: "Ixke", externalID: "ixke-slip",
+                    authorizedDate: day.adding(days: 2), locator: Locator(page: 1, row: 1))
+            ])
+        let statement = ImportedStatement(
+            importerID: "csv", accounts: [Self.facts],
+            records: [AbstainFixture.bank(day, Self.amount, "RECURRING CARD PMT IXKE MEMBERSHIP AZ", balance: 99_501, line: 2)])
+        let (plan, _) =
+            statementSecond
+            ? try InMemoryLedgerView.plan(statement, fileName: "stmt.csv", after: [feed])
+            : try InMemoryLedgerView.plan(feed, fileName: "feed.json", after: [statement])
+        #expect(plan.counts.linked == 1, "\(plan.entries.map { describe($0.decision) })")
+    }
 }
