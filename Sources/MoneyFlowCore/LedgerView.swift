@@ -46,13 +46,17 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     /// The earliest time of day a supporting record prints (a wallet's `12:56:16`), nil when
     /// none does: twins of one day and amount pair in time order (``ComponentSolver``).
     public var time: String?
+    /// Authorization dates of supporting records that print one (Plaid `authorized_date`, an
+    /// OFX `DTUSER`): no record of the same payment posts before it (see the engine's
+    /// authorization rule).
+    public var authorizedDates: [LocalDate] = []
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
         counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
         otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil,
-        time: String? = nil
+        time: String? = nil, authorizedDates: [LocalDate] = []
     ) {
-        self.note = note; self.time = time
+        self.note = note; self.time = time; self.authorizedDates = authorizedDates
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs

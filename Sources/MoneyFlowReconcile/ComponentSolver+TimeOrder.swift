@@ -15,15 +15,15 @@ extension ComponentSolver {
     /// - Parameters:
     ///   - assigned: the optimal assignment (block row -> block column).
     ///   - rows, cols: the block's rows and columns (group indices).
-    ///   - decided: rows from this index on are not decided by this block; they are left alone.
+    ///   - decided: the rows this block decides; the others are left alone.
     ///   - score: the score of block row i with block column j, nil when they are no pair.
     mutating func inTimeOrder(
-        _ assigned: [Int?], rows: [Int], cols: [Int], decided: Int, score: (Int, Int) -> Double?
+        _ assigned: [Int?], rows: [Int], cols: [Int], decided: Range<Int>, score: (Int, Int) -> Double?
     ) -> [Int?] {
         var out = assigned
         for byColumns in [true, false] {
             var sets: [Int: [Int]] = [:]
-            for i in 0..<decided {
+            for i in decided {
                 guard let j = out[i] else { continue }
                 sets[byColumns ? colSig(cols[j]) : rowSig(rows[i]), default: []].append(i)
             }

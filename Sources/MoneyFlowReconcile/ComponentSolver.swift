@@ -13,6 +13,8 @@ struct ComponentSolver {
     private var colLocal: [Int32]
     private var rank: [Int32]
     private var rowSigCache: [Int]
+    /// Rows a link decided (their columns are `taken`).
+    private var linked: [Bool]
     private var colSigCache: [Int]
     private var sigIDs: [SigKey: Int] = [:]
 
@@ -25,6 +27,7 @@ struct ComponentSolver {
         rowLocal = [Int32](repeating: -1, count: n)
         colLocal = [Int32](repeating: -1, count: m)
         rank = [Int32](repeating: -1, count: n)
+        linked = [Bool](repeating: false, count: n)
         rowSigCache = [Int](repeating: -1, count: n)
         colSigCache = [Int](repeating: -1, count: m)
     }
@@ -51,26 +54,44 @@ struct ComponentSolver {
         for r in rows { rowLocal[r] = -1 }
         rows.sort(by: rowLess)
         if rows.count <= Scoring.exactComponentLimit {
-            solveBlock(rows: rows[...], commit: rows.count, pairs: Array(pairIndices))
+            solveBlock(rows: rows, decide: 0..<rows.count, pairs: Array(pairIndices))
             return
         }
         // Large component: date-ordered blocks; each block's assignment also sees the next
-        // block's rows, and its decided links claim their columns.
+        // block's rows, and its decided links claim their columns. The previous block's rows
+        // that no link decided (reviewed, or left alone) still want the columns they could
+        // take: they compete in this block too (undecided again), so a row is not linked to a
+        // transaction an earlier row wants as much only because that row fell in another block.
         for (i, r) in rows.enumerated() { rank[r] = Int32(i) }
         let sorted = pairIndices.sorted { rank[Int(g.pairs[$0].row)] < rank[Int(g.pairs[$1].row)] }
         let b = Scoring.blockRows
-        var s = 0, pairStart = 0
+        var s = 0, pairStart = 0, previousStart = 0
         while s < rows.count {
-            let end = min(rows.count, s + 2 * b)
+            // Identical rows (two equal coffees on one day) are decided in one block, so the
+            // time-order rule pairs them with their transactions in booking order.
+            var decideEnd = min(rows.count, s + b)
+            while decideEnd < rows.count && rowSig(rows[decideEnd]) == rowSig(rows[decideEnd - 1]) { decideEnd += 1 }
+            let end = min(rows.count, decideEnd + b)
             while pairStart < sorted.count && Int(rank[Int(g.pairs[sorted[pairStart]].row)]) < s { pairStart += 1 }
             var block: [Int] = []
+            var context: [Int] = []
+            for k in previousStart..<pairStart {
+                let p = g.pairs[sorted[k]]
+                guard !linked[Int(p.row)], !taken[Int(p.col)] else { continue }
+                block.append(sorted[k])
+                if context.last != Int(p.row) { context.append(Int(p.row)) }
+            }
             var k = pairStart
             while k < sorted.count && Int(rank[Int(g.pairs[sorted[k]].row)]) < end {
                 if !taken[Int(g.pairs[sorted[k]].col)] { block.append(sorted[k]) }
                 k += 1
             }
-            if !block.isEmpty { solveBlock(rows: rows[s..<end], commit: min(b, rows.count - s), pairs: block) }
-            s += b
+            if !block.isEmpty {
+                solveBlock(
+                    rows: context + rows[s..<end], decide: context.count..<(context.count + decideEnd - s), pairs: block)
+            }
+            previousStart = pairStart
+            s = decideEnd
         }
         for r in rows { rank[r] = -1 }
     }
@@ -117,9 +138,8 @@ struct ComponentSolver {
         accept(best)
     }
 
-    /// Assigns `rows` (content-sorted) to the columns of `pairs`, deciding the first `commit` rows.
-    private mutating func solveBlock(rows: ArraySlice<Int>, commit: Int, pairs pairList: [Int]) {
-        let rowsArray = Array(rows)
+    /// Assigns `rows` (content-sorted) to the columns of `pairs`, deciding the rows at `decide`.
+    private mutating func solveBlock(rows rowsArray: [Int], decide: Range<Int>, pairs pairList: [Int]) {
         // Only rows that still have a pair take part.
         var cols: [Int] = []
         for k in pairList {
@@ -146,11 +166,12 @@ struct ComponentSolver {
         }
         var best = problem.solve()
         let pairs = g.pairs
-        best.columns = inTimeOrder(best.columns, rows: rowsArray, cols: cols, decided: min(commit, nr)) { i, j in
+        let decided = decide.clamped(to: 0..<nr)
+        best.columns = inTimeOrder(best.columns, rows: rowsArray, cols: cols, decided: decided) { i, j in
             pairAt[i * nc + j] >= 0 ? pairs[Int(pairAt[i * nc + j])].score : nil
         }
         let margin = g.options.reviewMargin
-        for i in 0..<min(commit, nr) {
+        for i in decided {
             guard let j = best.columns[i] else { continue }
             let k = Int(pairAt[i * nc + j])
             let row = rowsArray[i], col = cols[j]
@@ -220,6 +241,7 @@ struct ComponentSolver {
         let p = g.pairs[k]
         let t = g.candidates[Int(p.col)].id
         taken[Int(p.col)] = true
+        linked[Int(p.row)] = true
         let index = g.idx[Int(p.row)]
         if p.replacement >= 0 {
             let s = g.replacements[Int(p.replacement)].pendingRecordID

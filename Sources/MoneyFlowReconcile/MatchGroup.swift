@@ -97,7 +97,8 @@ struct MatchGroup {
         let n = idx.count, m = candidates.count
         // Candidate dates (primary, plus other supporting dates in a flat side table) and
         // supporting kinds, once.
-        var candDay = [Int](repeating: 0, count: m), minDay = [Int](repeating: 0, count: m)
+        var candDay = [Int](repeating: 0, count: m), minDay = [Int](repeating: 0, count: m), maxDay = minDay
+        var authorized = [Int](repeating: AuthorizationRule.none, count: m)
         var extraStart = [Int32](repeating: 0, count: m + 1), extraDays: [Int] = []
         var kinds = [UInt8](repeating: 0, count: m)
         var span = 0
@@ -108,7 +109,10 @@ struct MatchGroup {
                 let x = d.dayNumber
                 if x != d0 { extraDays.append(x); lo = min(lo, x); hi = max(hi, x) }
             }
-            candDay[c] = d0; minDay[c] = lo
+            candDay[c] = d0; minDay[c] = lo; maxDay[c] = hi
+            for d in candidates[c].authorizedDates {
+                authorized[c] = max(authorized[c], AuthorizationRule.believed(d.dayNumber, posted: hi))
+            }
             extraStart[c + 1] = Int32(extraDays.count)
             span = max(span, hi - lo)
             var k: UInt8 = 0
@@ -138,7 +142,7 @@ struct MatchGroup {
         rowDay = idx.map { records[$0].date.dayNumber }
         let index = CandidateIndex(
             candDay: candDay, minDay: minDay, extraStart: extraStart, extraDays: extraDays,
-            kinds: kinds, order: order, bucket: bucket, span: span)
+            kinds: kinds, order: order, maxDay: maxDay, authorized: authorized, bucket: bucket, span: span)
         // Exact-amount pairs: rows are independent, so big imports scan on every core
         // (contiguous row ranges, concatenated in row order: the same pairs in the same order).
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, n / 20_000))
@@ -249,6 +253,8 @@ struct MatchGroup {
             let rowKind = Self.kindBit(kind)
             let rowPending = records[i].pending
             let rowExternalID = records[i].externalID
+            let rowAuthorized =
+                records[i].authorizedDate.map { AuthorizationRule.believed($0.dayNumber, posted: day) } ?? AuthorizationRule.none
             guard let range = x.bucket[records[i].amount.minorUnits] else { continue }
             // First candidate whose earliest date can still be within the window.
             var lo = range.lowerBound, hi = range.upperBound
@@ -259,6 +265,11 @@ struct MatchGroup {
                 let c = x.order[k]
                 k += 1
                 if x.minDay[c] > day + searchWindow { break }
+                // Posted before the other side says the payment was authorized: another payment.
+                guard
+                    AuthorizationRule.allows(
+                        day: day, authorized: rowAuthorized, latestDay: x.maxDay[c], candidateAuthorized: x.authorized[c])
+                else { continue }
                 // Smallest lag, signed as bank date minus provider date (positive = the usual posting lag).
                 var lag = bankIsIncoming ? day - x.candDay[c] : x.candDay[c] - day
                 for e in Int(x.extraStart[c])..<Int(x.extraStart[c + 1]) {

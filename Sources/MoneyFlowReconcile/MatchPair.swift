@@ -31,6 +31,9 @@ struct PendingReplacement {
 /// Candidates of one account and currency arranged for the date sweep.
 struct CandidateIndex: Sendable {
     var candDay: [Int], minDay: [Int], extraStart: [Int32], extraDays: [Int], kinds: [UInt8], order: [Int]
+    /// Per candidate: its latest record date, and the latest authorization date of its records
+    /// (``AuthorizationRule/none`` when none prints one), see ``AuthorizationRule``.
+    var maxDay: [Int], authorized: [Int]
     var bucket: [Int64: Range<Int>]
     var span: Int
 }

@@ -80,7 +80,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 sql: """
                     SELECT r.id, \(RecordTable.precedenceSelect("r")), r.external_id,
                            CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END,
-                           r.time
+                           r.time, r.authorized_date
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
                     """)
@@ -100,7 +100,7 @@ extension StoreLedgerView: ReopeningLedgerView {
         s.bind(1, transactionID)
         var sources: [SourcePrecedence.Record] = []
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
-        var time: String?
+        var time: String?, authorized: [LocalDate] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
             let source = RecordTable.precedenceRecord(s, at: 1)
@@ -110,12 +110,14 @@ extension StoreLedgerView: ReopeningLedgerView {
             if let e = s.optionalString(11) { externalIDs.append(e) }
             if let f = s.optionalString(12) { plaidAccountIDs.append(f) }
             if let t = s.optionalString(13), time.map({ t < $0 }) ?? true { time = t }
+            if let a = s.optionalString(14).flatMap({ LocalDate(iso: $0, .lenient) }) { authorized.append(a) }
         }
         guard let m = SourcePrecedence.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(
             id: transactionID, accountID: accountID, date: date,
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
-            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.note, time: time)
+            supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.note, time: time,
+            authorizedDates: authorized)
     }
 }

@@ -41,7 +41,8 @@ public final class InMemoryLedgerView: AliasLedgerView {
                 CandidateTransaction(
                     id: id, accountID: accountID, date: r.date, amount: r.amount, description: r.description,
                     counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
-                    otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? [], note: r.note, time: r.time))
+                    otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? [], note: r.note, time: r.time,
+                    authorizedDates: r.authorizedDate.map { [$0] } ?? []))
             records.append(
                 Record(
                     fingerprint: fingerprints[j],

@@ -19,11 +19,12 @@ final class MemoryLedgerView: LedgerView {
         byExternal.reserveCapacity(plaid.records.count)
         for (j, r) in plaid.records.enumerated() {
             let id = Int64(j + 1)
-            // As StoreLedgerView builds them: the supporting records' dates (not their authorized dates).
+            // As StoreLedgerView builds them: the supporting records' dates, their authorized dates apart.
             let other = [r.date]
             candidates.append(CandidateTransaction(id: id, accountID: 1, date: r.date, amount: r.amount, description: r.description,
                                                    counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
-                                                   otherDates: other, externalIDs: r.externalID.map { [$0] } ?? []))
+                                                   otherDates: other, externalIDs: r.externalID.map { [$0] } ?? [],
+                                                   authorizedDates: r.authorizedDate.map { [$0] } ?? []))
             let ex = ExistingRecord(id: id, accountID: 1, transactionID: id, sourceKind: r.sourceKind, externalID: r.externalID,
                                     pending: r.pending, state: .active, date: r.date, amount: r.amount)
             if let e = r.externalID { byExternal[e] = ex }
