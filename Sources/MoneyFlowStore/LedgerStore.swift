@@ -77,6 +77,7 @@ public final class LedgerStore: Sendable {
         var config = Configuration()
         config.label = "MoneyFlow"
         config.busyMode = Self.busyMode(path: path, waitNotice: waitNotice)
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
         do {
             if access == .readOnly {
                 var info = stat()
@@ -108,6 +109,12 @@ public final class LedgerStore: Sendable {
             throw StoreError("cannot open store \(path): \(error.message ?? "\(error.resultCode)")")
         }
     }
+
+    /// How much of the store file each connection reads through a memory map instead of
+    /// `read` calls: a page that scans the ledger (a text search over 100,000 transactions)
+    /// then costs no system time for copying 25 MiB of pages into SQLite's 2 MiB cache, and
+    /// every connection of every process shares the same pages of the OS cache.
+    static let mappedBytes = 256 << 20
 
     /// Waits up to 120 s for another process's lock, telling `waitNotice` once after ~1 s.
     static func busyMode(path: String, waitNotice: (@Sendable (String) -> Void)?) -> Database.BusyMode {
