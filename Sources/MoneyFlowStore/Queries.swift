@@ -113,6 +113,8 @@ enum Queries {
         }
     }
 
+    /// Ordered by the review's own key (the record's id): SQLite then walks the few review rows
+    /// instead of every record of the ledger in id order.
     static func pendingReviews(_ db: Database) throws -> [PendingReview] {
         let rows = try Row.fetchAll(
             db,
@@ -120,7 +122,7 @@ enum Queries {
                 SELECT rv.candidates, l.transaction_id, a.name AS account_name, \(RecordTable.sourceSelect)
                 FROM review rv JOIN record r ON r.id = rv.record_id JOIN link l ON l.record_id = r.id
                 JOIN batch b ON b.id = r.batch_id JOIN account a ON a.id = r.account_id
-                ORDER BY r.id
+                ORDER BY rv.record_id
                 """)
         return try rows.map { r in
             var candidates = try JSONDecoder().decode([ReviewCandidate].self, from: Data((r["candidates"] as String).utf8))
