@@ -45,14 +45,14 @@ struct CategoryInputs {
     private func scan(ids: String?) throws -> [CategorizationInput] {
         let txnFrom = ids.map { "\($0) i CROSS JOIN txn t ON t.id = i.id" } ?? "txn t"
         let recordFrom = ids.map { "\($0) i CROSS JOIN link l ON l.transaction_id = i.id" } ?? "link l"
-        let order = ids == nil ? "l.transaction_id" : "i.id"
+        let (txnOrder, recordOrder) = ids == nil ? ("t.id", "l.transaction_id") : ("i.id", "i.id")
         let txns = try RawStatement(
             db,
             sql: """
                 SELECT t.id, t.account_id, t.amount_minor, t.currency, t.date, coalesce(t.user_description, t.description),
                        coalesce(t.user_note, t.note), coalesce(t.user_counterparty, t.counterparty),
                        EXISTS (SELECT 1 FROM transfer x WHERE x.out_txn = t.id) OR EXISTS (SELECT 1 FROM transfer x WHERE x.in_txn = t.id)
-                FROM \(txnFrom) ORDER BY \(ids == nil ? "t.id" : "i.id")
+                FROM \(txnFrom) ORDER BY \(txnOrder)
                 """)
         let records = try RawStatement(
             db,
@@ -60,20 +60,25 @@ struct CategoryInputs {
                 SELECT l.transaction_id, r.source_kind, r.counterparty, r.description, r.category,
                        CASE WHEN r.source_kind = 'plaid' THEN r.raw END, r.external_id, r.account_id, r.date, r.amount_minor
                 FROM \(recordFrom) CROSS JOIN record r ON r.id = l.record_id
-                WHERE r.state = 'active' ORDER BY \(order), l.record_id
+                WHERE r.state = 'active' ORDER BY \(recordOrder), l.record_id
                 """)
         // Account names read once: every input of an account shares its name's storage.
-        let accounts = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM account").map { ($0[0] as Int64, $0[1] as String) })
+        let accounts = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM account").map { ($0[0] as Int64, $0[1] as String) })
         var inputs: [CategorizationInput] = []
+        // Room for all at once: 100,000 inputs grown by doubling were copied about twice over.
+        inputs.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(ids ?? "txn")") ?? 0)
         var refunds: [(index: Int, clue: RefundOriginals.Clue)] = []
         var pending = try records.step()
         while try txns.step() {
             let id = txns.int64(0)
             let day = txns.string(4)
-            guard let account = accounts[txns.int64(1)], let date = LocalDate(iso: day, .exact) ?? LocalDate(iso: day, .lenient) else { continue }
+            guard let account = accounts[txns.int64(1)], let date = LocalDate(iso: day, .exact) ?? LocalDate(iso: day, .lenient)
+            else { continue }
             var input = CategorizationInput(
                 id: id, account: account, amount: Money(minorUnits: txns.int64(2), currency: txns.string(3)), date: date,
-                description: txns.string(5), note: txns.optionalString(6), counterparty: txns.optionalString(7), isOwnTransfer: txns.int64(8) != 0)
+                description: txns.string(5), note: txns.optionalString(6), counterparty: txns.optionalString(7),
+                isOwnTransfer: txns.int64(8) != 0)
             while pending, records.int64(0) <= id {
                 if records.int64(0) == id, let clue = Self.add(records, to: &input), refunds.last?.index != inputs.count {
                     refunds.append((inputs.count, clue))
