@@ -1,4 +1,5 @@
 import Foundation
+import MoneyFlowCore
 
 /// What the categoriser reads from a Plaid record's `raw` JSON (the transaction object the Plaid
 /// importer stores verbatim, secrets redacted): `merchant_name` and the category, Plaid's
@@ -13,19 +14,30 @@ public struct PlaidRecordFields: Sendable, Hashable {
 
     /// nil when `raw` is not a JSON object.
     public init?(raw: String) {
-        guard let data = raw.data(using: .utf8),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        var raw = raw
+        guard let fields = raw.withUTF8({ Self(json: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = fields
+    }
+
+    /// The same from the UTF-8 bytes of `raw` (the store reads them in place): only the four
+    /// members used are built (``JSONMemberReader``).
+    public init?(json bytes: UnsafeRawBufferPointer) {
+        guard let m = JSONMemberReader.members(["merchant_name", "personal_finance_category", "counterparties", "category"], of: bytes)
         else { return nil }
-        func text(_ v: Any?) -> String? {
-            guard let s = (v as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
-            return s
+        func text(_ v: JSONMemberReader.Value?) -> String? {
+            guard case .string(let s)? = v else { return nil }
+            let t = s.trimmed(.whitespacesAndNewlines)
+            return t.isEmpty ? nil : t
         }
-        merchant = text(object["merchant_name"])
-        if let pfc = object["personal_finance_category"] as? [String: Any], let primary = text(pfc["primary"]) {
+        merchant = text(m[0])
+        if case .object(let pfc)? = m[1], let primary = text(pfc["primary"]) {
             category = ProviderCategory(taxonomy: .plaid, primary: primary, detailed: text(pfc["detailed"]))
-            let types = (object["counterparties"] as? [Any] ?? []).compactMap { ($0 as? [String: Any]).flatMap { text($0["type"]) } }
+            var types: [String] = []
+            if case .array(let parties)? = m[2] {
+                for case .object(let party) in parties { if let t = text(party["type"]) { types.append(t) } }
+            }
             isPersonTransfer = PersonTransfer.plaid(primary: primary, detailed: text(pfc["detailed"]), counterpartyTypes: types)
-        } else if let legacy = object["category"] as? [Any] {
+        } else if case .array(let legacy)? = m[3] {
             let parts = legacy.compactMap(text)
             category = parts.isEmpty ? nil : ProviderCategory(taxonomy: .plaidLegacy, primary: parts.joined(separator: " > "))
         } else {

@@ -87,6 +87,14 @@ final class RawStatement {
     }
     func optionalString(_ col: Int32) -> String? { isNull(col) ? nil : string(col) }
 
+    /// The bytes of text column `col` where SQLite holds them (nil for NULL), for reading a
+    /// large value without copying it into a `String`; valid only inside `body`.
+    func withText<T>(_ col: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        guard !isNull(col) else { return nil }
+        let p = sqlite3_column_text(handle, col)
+        return body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, col))))
+    }
+
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
 
     private func error(_ code: Int32) -> DatabaseError {

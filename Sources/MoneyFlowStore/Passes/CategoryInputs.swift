@@ -23,56 +23,67 @@ struct CategoryInputs {
         let insert = try db.cachedStatement(sql: "INSERT INTO mf_category_ids(id) VALUES (?) ON CONFLICT DO NOTHING")
         for id in ids { try insert.execute(arguments: [id]) }
         defer { try? db.execute(sql: "DELETE FROM mf_category_ids") }
-        return try scan(
-            from: "temp.mf_category_ids i JOIN txn t ON t.id = i.id",
-            records: "temp.mf_category_ids i JOIN link l ON l.transaction_id = i.id")
+        return try scan(ids: "temp.mf_category_ids")
     }
 
     /// The inputs of the transactions noted by ``CategoryPass`` during this write
     /// (`mf_category_txn`, read in place: an import of 100,000 rows copies no id), in id order.
     func loadNoted() throws -> [CategorizationInput] {
-        try scan(
-            from: "temp.mf_category_txn i JOIN txn t ON t.id = i.id",
-            records: "temp.mf_category_txn i JOIN link l ON l.transaction_id = i.id")
+        try scan(ids: "temp.mf_category_txn")
     }
 
     /// The inputs of every transaction, in id order (no temporary table: readers use it too).
     func loadAll() throws -> [CategorizationInput] {
-        try scan(from: "txn t", records: "link l")
+        try scan(ids: nil)
     }
 
-    private func scan(from: String, records recordsFrom: String) throws -> [CategorizationInput] {
-        let txns = try Row.fetchCursor(
+    /// The inputs of the transactions whose ids table `ids` holds (nil: of all), read by column
+    /// position. With an ids table, `CROSS JOIN` makes SQLite walk that table in id order and
+    /// look each transaction and link up (it would otherwise scan every transaction and record
+    /// of the store and sort the records, `raw` included); a link's rowid is its record's id, so
+    /// `link_by_transaction` yields each transaction's records in record id order: no sort.
+    private func scan(ids: String?) throws -> [CategorizationInput] {
+        let txnFrom = ids.map { "\($0) i CROSS JOIN txn t ON t.id = i.id" } ?? "txn t"
+        let recordFrom = ids.map { "\($0) i CROSS JOIN link l ON l.transaction_id = i.id" } ?? "link l"
+        let (txnOrder, recordOrder) = ids == nil ? ("t.id", "l.transaction_id") : ("i.id", "i.id")
+        let txns = try RawStatement(
             db,
             sql: """
-                SELECT t.id, a.name, t.amount_minor, t.currency, t.date, coalesce(t.user_description, t.description),
+                SELECT t.id, t.account_id, t.amount_minor, t.currency, t.date, coalesce(t.user_description, t.description),
                        coalesce(t.user_note, t.note), coalesce(t.user_counterparty, t.counterparty),
                        EXISTS (SELECT 1 FROM transfer x WHERE x.out_txn = t.id) OR EXISTS (SELECT 1 FROM transfer x WHERE x.in_txn = t.id)
-                FROM \(from) JOIN account a ON a.id = t.account_id ORDER BY t.id
+                FROM \(txnFrom) ORDER BY \(txnOrder)
                 """)
-        let records = try Row.fetchCursor(
+        let records = try RawStatement(
             db,
             sql: """
                 SELECT l.transaction_id, r.source_kind, r.counterparty, r.description, r.category,
                        CASE WHEN r.source_kind = 'plaid' THEN r.raw END, r.external_id, r.account_id, r.date, r.amount_minor
-                FROM \(recordsFrom) JOIN record r ON r.id = l.record_id
-                WHERE r.state = 'active' ORDER BY l.transaction_id, r.id
+                FROM \(recordFrom) CROSS JOIN record r ON r.id = l.record_id
+                WHERE r.state = 'active' ORDER BY \(recordOrder), l.record_id
                 """)
+        // Account names read once: every input of an account shares its name's storage.
+        let accounts = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, name FROM account").map { ($0[0] as Int64, $0[1] as String) })
         var inputs: [CategorizationInput] = []
+        // Room for all at once: 100,000 inputs grown by doubling were copied about twice over.
+        inputs.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM \(ids ?? "txn")") ?? 0)
         var refunds: [(index: Int, clue: RefundOriginals.Clue)] = []
-        // Rows are copied out of the cursor: a cursor reuses its row between steps.
-        var pending = try records.next().map { $0.copy() }
-        while let row = try txns.next() {
-            let id: Int64 = row[0]
-            guard let date = LocalDate(iso: row[4] as String, .lenient) else { continue }
+        var pending = try records.step()
+        while try txns.step() {
+            let id = txns.int64(0)
+            let day = txns.string(4)
+            guard let account = accounts[txns.int64(1)], let date = LocalDate(iso: day, .exact) ?? LocalDate(iso: day, .lenient)
+            else { continue }
             var input = CategorizationInput(
-                id: id, account: row[1], amount: Money(minorUnits: row[2], currency: row[3]), date: date, description: row[5],
-                note: row[6], counterparty: row[7], isOwnTransfer: row[8])
-            while let r = pending, (r[0] as Int64) <= id {
-                if (r[0] as Int64) == id, let clue = Self.add(r, to: &input), !refunds.contains(where: { $0.index == inputs.count }) {
+                id: id, account: account, amount: Money(minorUnits: txns.int64(2), currency: txns.string(3)), date: date,
+                description: txns.string(5), note: txns.optionalString(6), counterparty: txns.optionalString(7),
+                isOwnTransfer: txns.int64(8) != 0)
+            while pending, records.int64(0) <= id {
+                if records.int64(0) == id, let clue = Self.add(records, to: &input), refunds.last?.index != inputs.count {
                     refunds.append((inputs.count, clue))
                 }
-                pending = try records.next().map { $0.copy() }
+                pending = try records.step()
             }
             inputs.append(input)
         }
@@ -81,30 +92,33 @@ struct CategoryInputs {
         return inputs
     }
 
-    /// What one record (`transaction_id, source_kind, counterparty, description, category, raw,
-    /// external_id, account_id, date, amount_minor`) tells about its transaction; a wallet
-    /// refund also returns what it says about its purchase (resolved after the scan).
-    private static func add(_ r: Row, to input: inout CategorizationInput) -> RefundOriginals.Clue? {
-        guard let kind = SourceKind(rawValue: r[1]) else { return nil }
+    /// What the record on `r`'s current row (`transaction_id, source_kind, counterparty,
+    /// description, category, raw, external_id, account_id, date, amount_minor`) tells about its
+    /// transaction; a wallet refund also returns what it says about its purchase (resolved after
+    /// the scan).
+    private static func add(_ r: RawStatement, to input: inout CategorizationInput) -> RefundOriginals.Clue? {
+        guard let kind = SourceKind(rawValue: r.string(1)) else { return nil }
         if !input.sourceKinds.contains(kind) { input.sourceKinds.append(kind) }
         switch kind {
         case .alipay, .wechat:
-            input.walletMerchant = input.walletMerchant ?? text(r[2])
-            input.walletItem = input.walletItem ?? text(r[3])
-            if let c = text(r[4]) {
-                input.providerCategories.append(.wallet(kind, category: c, item: text(r[3])))
+            let counterparty = r.optionalString(2), description = r.string(3), category = r.optionalString(4)
+            input.walletMerchant = input.walletMerchant ?? text(counterparty)
+            input.walletItem = input.walletItem ?? text(description)
+            if let c = text(category) {
+                input.providerCategories.append(.wallet(kind, category: c, item: text(description)))
                 if PersonTransfer.wallet(kind, category: c) { input.counterpartyIsPerson = true }
             }
             return RefundOriginals.clue(
-                kind: kind, orderID: r[6], accountID: r[7], counterparty: r[2], description: r[3], category: r[4], date: r[8],
-                amountMinor: r[9])
+                kind: kind, orderID: r.optionalString(6), accountID: r.int64(7), counterparty: counterparty, description: description,
+                category: category, date: r.string(8), amountMinor: r.int64(9))
         case .plaid:
-            guard let raw: String = r[5], let fields = PlaidRecordFields(raw: raw) else { return nil }
+            // The raw JSON read in place, never copied into a String.
+            guard let fields = r.withText(5, { PlaidRecordFields(json: $0) }) ?? nil else { return nil }
             input.plaidMerchant = input.plaidMerchant ?? fields.merchant
             if let c = fields.category { input.providerCategories.append(c) }
             if fields.isPersonTransfer { input.counterpartyIsPerson = true }
         case .cmbPDF, .cmbCSV:
-            if let summary = text(r[3]), PersonTransfer.cmb(summary: summary, counterparty: text(r[2])) {
+            if let summary = text(r.string(3)), PersonTransfer.cmb(summary: summary, counterparty: text(r.optionalString(2))) {
                 input.counterpartyIsPerson = true
             }
         case .csv, .ofx: break

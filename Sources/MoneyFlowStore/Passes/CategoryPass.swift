@@ -65,12 +65,14 @@ enum CategoryPass {
         var reasons: [CategoryReason: String] = [:]
         // Purchases first: a refund takes its purchase's category as just computed (or as
         // stored, when this write did not touch the purchase).
+        // (Kept only for the purchases a refund here refunds: none in a bank CSV's import.)
+        let refunded = Set(all.compactMap(\.refundOf))
         var computed: [Int64: CategoryAssignment] = [:]
         var batch = Categorizer.Batch(categorizer)
         for input in all where input.refundOf == nil {
             let a = batch.assign(input)
             try CategoryTable.writeComputed(db, input.id, a, hadRow: stored.contains(input.id), reasons: &reasons)
-            computed[input.id] = a
+            if refunded.contains(input.id) { computed[input.id] = a }
         }
         for input in all {
             guard let of = input.refundOf else { continue }

@@ -39,6 +39,12 @@ enum MergedViewPass {
 
     /// Computes and writes the merged view of every transaction noted during this write, then
     /// forgets them. A noted transaction the write deleted is skipped.
+    ///
+    /// The active records of all of them are read in one walk, in (transaction, record id)
+    /// order: `CROSS JOIN` drives it from the noted ids, and `link_by_transaction` holds each
+    /// transaction's links in record id order (a link's rowid is its record's id), so nothing
+    /// is sorted. The walk reads only the temporary ids, `link` and `record`; the writes go to
+    /// `txn`.
     static func settle(_ db: Database) throws {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM mf_merge_txn)") == true else { return }
         let ids = try Int64.fetchAll(
@@ -46,17 +52,21 @@ enum MergedViewPass {
         let records = try RawStatement(
             db,
             sql: """
-                SELECT \(RecordTable.precedenceSelect("r"))
-                FROM link l JOIN record r ON r.id = l.record_id
-                WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
+                SELECT l.transaction_id, \(RecordTable.precedenceSelect("r"))
+                FROM temp.mf_merge_txn m CROSS JOIN link l ON l.transaction_id = m.id CROSS JOIN record r ON r.id = l.record_id
+                WHERE r.state = 'active' ORDER BY m.id, l.record_id
                 """)
+        let writer = try TransactionTable.MergedWriter(db)
+        var more = try records.step()
+        var active: [SourcePrecedence.Record] = []
         for id in ids {
-            records.reset()
-            records.bind(1, id)
-            var active: [SourcePrecedence.Record] = []
-            while try records.step() { active.append(RecordTable.precedenceRecord(records, at: 0)) }
+            active.removeAll(keepingCapacity: true)
+            while more, records.int64(0) <= id {
+                if records.int64(0) == id { active.append(RecordTable.precedenceRecord(records, at: 1)) }
+                more = try records.step()
+            }
             if let merged = SourcePrecedence.merge(active) {
-                try TransactionTable.writeMerged(db, id, merged)
+                try writer.write(id, merged)
             } else {
                 try TransactionTable.void(db, id)
             }
