@@ -62,6 +62,8 @@ public struct CSVImporter: Importer {
 
         let candidates = userProfiles ?? builtInProfiles
         guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: source.head, candidates: candidates) else {
+            // A broken file is reported as broken (its first parse error), before its header.
+            try source.check()
             if let userProfiles {
                 throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: source.head, profiles: userProfiles))
             }
@@ -197,12 +199,14 @@ public struct CSVImporter: Importer {
 public enum ISOCurrency {
     public static func code(for printed: String) -> String {
         let t = printed.trimmed(.whitespaces)
-        let table = [
-            "人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
-            "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
-            "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD",
-        ]
         if let c = table[t] { return c }
         return t.uppercased()
     }
+
+    /// Built once: asked for every row of a file with a currency column.
+    static let table = [
+        "人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
+        "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
+        "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD",
+    ]
 }

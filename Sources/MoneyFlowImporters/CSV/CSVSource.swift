@@ -4,10 +4,10 @@ import MoneyFlowCore
 /// A CSV file decoded once and read as a stream of rows.
 ///
 /// Why a stream: a 2,000,000-row export held as text, as cells and as records at once needed
-/// about 2.5 GB. Up front, the first rows are kept (to find the header) and the whole file is
-/// checked without building its cells (so a broken quote or a NUL anywhere is reported before
-/// anything else); then it is parsed again row by row while records are built; the cells of all
-/// rows are never held together.
+/// about 2.5 GB. Up front only the first rows are kept (to find the header); then the file is
+/// scanned once, row by row, its cells read as byte ranges of the decoded text while records are
+/// built (``forEachCells(_:)``). A broken quote or a NUL anywhere is still reported before any
+/// row's own error: after a row fails, the scan goes on to the end of the file to look for one.
 struct CSVSource {
     /// Rows kept from the first pass (the header and the lines above it are among them).
     static let headRowCount = 60
@@ -33,8 +33,34 @@ struct CSVSource {
             return head.count < Self.headRowCount || (!sawWide && head.count < 1000)
         }
         self.head = head
-        // The rest is only checked: building every cell's String to drop it cost a seventh of a read.
+    }
+
+    /// Checks the whole text as ``forEachCells(_:)`` reads it: the first parse error in file
+    /// order, for a file refused before its rows are read (no profile fits its header).
+    mutating func check() throws {
         do { try CSVParser.check(&text, delimiter: delimiter) } catch { throw importError(error) }
+    }
+
+    /// Streams every row to `body` as byte ranges. When `body` throws, the rest of the file is
+    /// still scanned: a parse error anywhere in it is thrown in place of the row's error (the
+    /// file is broken, whatever its rows say), else the row's error.
+    mutating func forEachCells(_ body: (CSVCells) throws -> Void) throws {
+        var failure: Error?
+        let delimiter = self.delimiter
+        let scanned: Result<Void, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) {
+                try CSVCellScanner.scan(buffer, delimiter: delimiter) { row in
+                    guard failure == nil else { return true }
+                    do { try body(row) } catch { failure = error }
+                    return true
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = scanned { throw importError(error) }
+        if let failure { throw failure }
     }
 
     /// Streams every row to `body` (false stops). Parse errors name the line.
