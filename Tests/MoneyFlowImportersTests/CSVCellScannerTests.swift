@@ -65,7 +65,9 @@ import Testing
             let expected = Result { () throws(CSVParseError) in
                 try ReferenceCSVParser.parse(bytes, delimiter: delimiter, maxFieldBytes: limit, stopAfter: stop)
             }
-            let actual = Result { () throws(CSVParseError) in try Self.scanned(bytes, delimiter: delimiter, maxFieldBytes: limit, stopAfter: stop) }
+            let actual = Result { () throws(CSVParseError) in
+                try Self.scanned(bytes, delimiter: delimiter, maxFieldBytes: limit, stopAfter: stop)
+            }
             #expect(actual == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription) delimiter \(delimiter) limit \(limit)")
             if case .failure = expected { errors += 1 } else if case .success(let rows) = expected { rowsSeen += rows.count }
             if limit == CSVParser.maxFieldBytes, stop == .max {

@@ -32,7 +32,9 @@ import Testing
         #expect(source.head.last?.fields.prefix(3) == ["DEBIT", "01/02/2024", "Shop \(CSVSource.headRowCount - 2)"])
         let badAmount = text.replacingOccurrences(of: "\"Shop 5\",-1.00", with: "\"Shop 5\",-1.0x")
         #expect(csvError(badAmount)?.locator?.line == 7)
-        for (tail, line) in [("DEBIT,01/03/2024,\"open\r\nDEBIT,01/03/2024,1\r\n", 2_002), ("DEBIT,01/03/2024,x,-1.00\r\nDEBIT,\u{0}\r\n", 2_003)] {
+        for (tail, line) in [
+            ("DEBIT,01/03/2024,\"open\r\nDEBIT,01/03/2024,1\r\n", 2_002), ("DEBIT,01/03/2024,x,-1.00\r\nDEBIT,\u{0}\r\n", 2_003),
+        ] {
             #expect(csvError(text + tail)?.locator?.line == line)
             #expect(csvError(badAmount + tail)?.locator?.line == line)
             let unknownHeader = "When,What,How much\r\n" + text.dropFirst(chaseHeader.count) + tail

@@ -8,7 +8,9 @@ enum ReferenceCSVParser {
         let result: Result<[CSVRow], CSVParseError> = bytes.withUnsafeBufferPointer { buffer in
             var rows: [CSVRow] = []
             do throws(CSVParseError) {
-                try scan(buffer, delimiter: delimiter, maxFieldBytes: maxFieldBytes) { rows.append($0); return rows.count < stopAfter }
+                try scan(buffer, delimiter: delimiter, maxFieldBytes: maxFieldBytes) {
+                    rows.append($0); return rows.count < stopAfter
+                }
                 return .success(rows)
             } catch { return .failure(error) }
         }

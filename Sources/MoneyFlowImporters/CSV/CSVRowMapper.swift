@@ -189,7 +189,8 @@ struct CSVRowMapper {
         }
         guard var amountMinor = minor else {
             if profile.skipRowsWithoutAmount { return nil }
-            let which = amountIdx != nil ? colName(profile.amountColumn) : "\(colName(profile.debitColumn))/\(colName(profile.creditColumn))"
+            let which =
+                amountIdx != nil ? colName(profile.amountColumn) : "\(colName(profile.debitColumn))/\(colName(profile.creditColumn))"
             throw ImportError(.malformed, file: file, locator: Locator(line: row.line), column: which, problem: "missing amount")
         }
         if profile.invertSign { amountMinor = -amountMinor }
