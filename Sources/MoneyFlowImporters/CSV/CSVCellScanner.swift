@@ -22,6 +22,9 @@ struct CSVCells {
 
     var count: Int { ranges.count }
 
+    /// The row with each cell's String, as ``CSVParser`` gives it.
+    var row: CSVRow { CSVRow(line: line, fields: (0..<count).map { string($0) }) }
+
     /// The cell's text, as ``CSVParser`` gives it in ``CSVRow/fields``.
     func string(_ i: Int) -> String {
         let r = ranges[i]

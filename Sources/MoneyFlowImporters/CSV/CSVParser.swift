@@ -71,9 +71,7 @@ public enum CSVParser {
 
     /// The rows of ``CSVCellScanner``, each cell's String built from its byte range.
     static func scan(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, _ emit: (CSVRow) -> Bool) throws(CSVParseError) {
-        try CSVCellScanner.scan(bytes, delimiter: delimiter) { row in
-            emit(CSVRow(line: row.line, fields: (0..<row.count).map { row.string($0) }))
-        }
+        try CSVCellScanner.scan(bytes, delimiter: delimiter) { emit($0.row) }
     }
 
     /// Picks the delimiter (`,` `;` tab `|`) that splits the first lines (the first 64 Ki

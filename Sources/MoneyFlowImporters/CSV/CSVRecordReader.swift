@@ -26,7 +26,9 @@ extension CSVImporter {
                 }
             }
         }
-        var mapper = CSVRowMapper(file: file, profile: p, columns: columns, headerIndex: headerIndex, accountNumber: accountNumber)
+        var mapper = CSVRowMapper(
+            file: file, profile: p, columns: columns, headerIndex: headerIndex, accountNumber: accountNumber,
+            expectedRows: source.estimatedRowCount)
         var index = 0
         try source.forEachCells { row in
             defer { index += 1 }

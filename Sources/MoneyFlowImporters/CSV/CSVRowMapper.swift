@@ -41,9 +41,14 @@ struct CSVRowMapper {
     private var raw: [UInt8] = []
     private var lastCurrency: (code: String, exponent: Int)?
 
-    init(file: String, profile p: CSVProfile, columns: CSVImporter.Columns, headerIndex: Int?, accountNumber: String?) {
+    /// `expectedRows`: room reserved for the records (growing an array of large records by
+    /// doubling copied and faulted in about twice their memory).
+    init(
+        file: String, profile p: CSVProfile, columns: CSVImporter.Columns, headerIndex: Int?, accountNumber: String?, expectedRows: Int
+    ) {
         self.file = file; self.profile = p; self.columns = columns; self.headerIndex = headerIndex
         self.accountNumber = accountNumber
+        records.reserveCapacity(expectedRows); dateCells.reserveCapacity(expectedRows)
         firstDataRow = headerIndex.map { $0 + 1 } ?? 0
         dateIdx = columns.index(p.dateColumn)!
         fallbackDateIdx = columns.index(p.fallbackDateColumn)

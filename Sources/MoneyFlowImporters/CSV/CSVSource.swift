@@ -18,6 +18,9 @@ struct CSVSource {
     /// The first rows of the file (at least ``headRowCount``, and at least one with 2+ cells when
     /// the file has one within its first 1000 rows).
     private(set) var head: [CSVRow] = []
+    /// About how many rows the file has (from the bytes its first rows take), for reserving
+    /// room; at most one row per 24 bytes (room reserved and never written costs no memory).
+    private(set) var estimatedRowCount = 0
 
     init(_ data: Data, file: String, forcedEncoding: TextEncodingName?, delimiter explicit: UInt8?) throws {
         self.file = file
@@ -27,12 +30,26 @@ struct CSVSource {
         delimiter = explicit ?? CSVParser.detectDelimiter(text)
         var head: [CSVRow] = []
         var sawWide = false
-        try forEachRow { row in
-            head.append(row)
-            if row.fields.count > 1 { sawWide = true }
-            return head.count < Self.headRowCount || (!sawWide && head.count < 1000)
+        var headBytes = 0
+        let delimiter = self.delimiter
+        let scanned: Result<Int, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) {
+                try CSVCellScanner.scan(buffer, delimiter: delimiter) { row in
+                    head.append(row.row)
+                    headBytes = row.ranges.last?.end ?? headBytes
+                    if row.count > 1 { sawWide = true }
+                    return head.count < Self.headRowCount || (!sawWide && head.count < 1000)
+                }
+                return .success(buffer.count)
+            } catch {
+                return .failure(error)
+            }
         }
+        let total: Int
+        do { total = try scanned.get() } catch { throw importError(error) }
         self.head = head
+        let perHeadRow = Double(max(headBytes, 1)) / Double(max(head.count, 1))
+        estimatedRowCount = min(Int(Double(total) / perHeadRow * 1.05), total / 24) + 16
     }
 
     /// Checks the whole text as ``forEachCells(_:)`` reads it: the first parse error in file
@@ -61,11 +78,6 @@ struct CSVSource {
         }
         if case .failure(let error) = scanned { throw importError(error) }
         if let failure { throw failure }
-    }
-
-    /// Streams every row to `body` (false stops). Parse errors name the line.
-    mutating func forEachRow(_ body: (CSVRow) -> Bool) throws {
-        do { try CSVParser.forEachRow(in: &text, delimiter: delimiter, body) } catch { throw importError(error) }
     }
 
     private func importError(_ error: CSVParseError) -> ImportError {
