@@ -36,8 +36,8 @@ struct CSVRowMapper {
     var warnings: [ImportWarning] = []
     var accountNumber: String?
 
-    private var rawLayouts: [Int: [(key: [UInt8], field: Int)]] = [:]
-    private var lastLayout: (count: Int, layout: [(key: [UInt8], field: Int)])?
+    private var rawLayouts: [Int: RawLayout] = [:]
+    private var lastLayout: (count: Int, layout: RawLayout)?
     private var raw: [UInt8] = []
     private var lastCurrency: (code: String, exponent: Int)?
 
@@ -136,9 +136,14 @@ struct CSVRowMapper {
     }
 
     /// The raw audit object of a row of `count` cells (``JSONText/object``'s text: keys sorted,
-    /// a repeated header name keeping its first cell), laid out once per width: quoted key's
-    /// UTF-8 and cell index in key order.
-    mutating func rawLayout(_ count: Int) -> [(key: [UInt8], field: Int)] {
+    /// a repeated header name keeping its first cell), laid out once per width: the UTF-8 before
+    /// each cell (`"key":`, after a comma but for the first) in one array, and each cell's index.
+    struct RawLayout {
+        var text: [UInt8] = []
+        var parts: [(end: Int, field: Int)] = []
+    }
+
+    mutating func rawLayout(_ count: Int) -> RawLayout {
         if let last = lastLayout, last.count == count { return last.layout }
         if let layout = rawLayouts[count] { lastLayout = (count, layout); return layout }
         var first: [String: Int] = [:]
@@ -146,7 +151,12 @@ struct CSVRowMapper {
             let key = i < rawKeys.count ? rawKeys[i] : "column\(i + 1)"
             if first[key] == nil { first[key] = i }
         }
-        let layout = first.keys.sorted().map { (key: Array(JSONText.string($0).utf8), field: first[$0]!) }
+        var layout = RawLayout()
+        for key in first.keys.sorted() {
+            if !layout.parts.isEmpty { layout.text.append(0x2C) } // ,
+            layout.text.append(contentsOf: JSONText.string(key).utf8); layout.text.append(0x3A) // :
+            layout.parts.append((layout.text.count, first[key]!))
+        }
         rawLayouts[count] = layout
         lastLayout = (count, layout)
         return layout
@@ -207,10 +217,13 @@ struct CSVRowMapper {
         let layout = rawLayout(row.count)
         raw.removeAll(keepingCapacity: true)
         raw.append(0x7B) // {
-        for k in layout.indices {
-            if k > 0 { raw.append(0x2C) } // ,
-            raw.append(contentsOf: layout[k].key); raw.append(0x3A) // :
-            row.withCleanBytes(layout[k].field) { JSONText.append(bytes: $0, to: &raw) }
+        layout.text.withUnsafeBufferPointer { text in
+            var start = 0
+            for part in layout.parts {
+                raw.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<part.end]))
+                start = part.end
+                row.withCleanBytes(part.field) { JSONText.append(bytes: $0, to: &raw) }
+            }
         }
         raw.append(0x7D) // }
         return IncomingRecord(
