@@ -37,17 +37,6 @@ public enum CSVParser {
         return try result.get()
     }
 
-    /// Streams the rows of UTF-8 text to `body` without collecting them (a large export's cells
-    /// are never all held at once); `body` returns false to stop early.
-    public static func forEachRow(in text: inout String, delimiter: UInt8, _ body: (CSVRow) -> Bool) throws(CSVParseError) {
-        let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
-            do throws(CSVParseError) { try scan(buffer: buffer, delimiter: delimiter, body); return .success(()) } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-
     static func parse(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8) throws(CSVParseError) -> [CSVRow] {
         var rows: [CSVRow] = []
         try scan(buffer: bytes, delimiter: delimiter) {
@@ -56,8 +45,8 @@ public enum CSVParser {
         return rows
     }
 
-    /// Checks the whole of UTF-8 text as ``forEachRow(in:delimiter:_:)`` reads it (the same
-    /// errors, first one in file order), without building any cell's String.
+    /// Checks the whole of UTF-8 text as ``CSVCellScanner`` reads it (the same errors, first one
+    /// in file order), without building any cell's String.
     static func check(_ text: inout String, delimiter: UInt8) throws(CSVParseError) {
         let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
             do throws(CSVParseError) {
