@@ -184,9 +184,10 @@ public struct CSVImporter: Importer {
             "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
     }
 
-    /// `s` without surrounding whitespace and newlines. Asked for every cell of every row, so a
-    /// cell that starts and ends with a printable ASCII character (no blank there) is returned
-    /// as is, without consulting a CharacterSet (building one per call cost a sixth of a read).
+    /// `s` without surrounding whitespace and newlines. A cell that starts and ends with a
+    /// printable ASCII character (no blank there) is returned as is, without consulting a
+    /// CharacterSet. A record's cells are cleaned in place by ``CSVCells/withCleanBytes(_:_:)``,
+    /// which removes exactly what this removes.
     static func clean(_ s: String) -> String {
         if let f = s.utf8.first, let l = s.utf8.last, (0x21...0x7E).contains(f), (0x21...0x7E).contains(l) { return s }
         return s.trimmed(blanks)
