@@ -90,17 +90,27 @@ public enum BalanceChain {
     }
 
     static func breaks(_ count: Int, _ direction: Direction, _ entry: (Int) -> Entry) -> [Break] {
-        var last: [String: Money] = [:]
-        var pending: [String: Int64] = [:]
+        // Per currency: the last printed balance and the amounts since. A file has a currency or
+        // two, and neighbouring rows share theirs: a short list, the last slot used tried first
+        // (two dictionary lookups a row were most of a bank file's check).
+        var states: [(currency: String, last: Money?, pending: Int64)] = []
+        var s = -1
         var out: [Break] = []
         for k in 0..<count {
             let i = direction == .oldestFirst ? k : count - 1 - k
             let e = entry(i)
             let currency = e.amount.currency
-            pending[currency, default: 0] += e.amount.minorUnits
+            if s < 0 || states[s].currency != currency {
+                if let j = states.firstIndex(where: { $0.currency == currency }) {
+                    s = j
+                } else {
+                    states.append((currency, nil, 0)); s = states.count - 1
+                }
+            }
+            states[s].pending += e.amount.minorUnits
             guard let printed = e.balance else { continue }
-            if let prev = last[currency] {
-                let moved = pending[currency] ?? 0
+            if let prev = states[s].last {
+                let moved = states[s].pending
                 let (expected, overflow) = prev.minorUnits.addingReportingOverflow(moved)
                 if overflow || expected != printed.minorUnits {
                     out.append(
@@ -109,8 +119,8 @@ public enum BalanceChain {
                             expected: Money(minorUnits: expected, currency: currency), printed: printed, locator: e.locator))
                 }
             }
-            last[currency] = printed
-            pending[currency] = 0
+            states[s].last = printed
+            states[s].pending = 0
         }
         return out.sorted { $0.index < $1.index }
     }

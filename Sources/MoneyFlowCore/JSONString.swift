@@ -40,12 +40,17 @@ public enum JSONString {
     /// escaping is copied straight from its bytes (an importer writes every cell of every row).
     public static func appendQuoted(_ s: String, lineSeparators: LineSeparators, to out: inout [UInt8]) {
         var s = s
+        s.withUTF8 { appendQuoted(utf8: $0, lineSeparators: lineSeparators, to: &out) }
+    }
+
+    /// ``appendQuoted(_:lineSeparators:to:)`` of the text whose valid UTF-8 is `bytes` (a cell
+    /// read in place from a file's bytes, without a String of its own).
+    public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, lineSeparators: LineSeparators, to out: inout [UInt8]) {
         let escapesLS = lineSeparators == .escaped
-        let copied = s.withUTF8 { bytes -> Bool in
-            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C || (escapesLS && b == 0xE2) { return false }
-            out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
-            return true
+        for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C || (escapesLS && b == 0xE2) {
+            out.append(contentsOf: quoted(String(decoding: bytes, as: UTF8.self), lineSeparators: lineSeparators).utf8)
+            return
         }
-        if !copied { out.append(contentsOf: quoted(s, lineSeparators: lineSeparators).utf8) }
+        out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
     }
 }

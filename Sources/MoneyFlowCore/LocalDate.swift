@@ -222,7 +222,8 @@ extension LocalDate {
     static func parseASCII(_ raw: String, format: Format) -> LocalDate? {
         let layout = format.layout
         guard let sep = layout.separator?.asciiValue else { return nil }
-        var numbers = [0, 0, 0], digits = [0, 0, 0], k = 0
+        // Numbers and digit counts in fixed slots (arrays here were most of a bank file's dates).
+        var n = (0, 0, 0), d = (0, 0, 0), k = 0
         var started = false, trailing = false
         for b in raw.utf8 {
             let blank = b == 0x20 || (b >= 0x09 && b <= 0x0D)
@@ -232,22 +233,27 @@ extension LocalDate {
             if b == 0x20 || b == 0x54 { break } // " " or "T": a time follows
             if blank { trailing = true; continue }
             if b >= 0x30 && b <= 0x39 {
-                guard digits[k] < 4 else { return nil }
-                numbers[k] = numbers[k] * 10 + Int(b - 0x30); digits[k] += 1
+                let v = Int(b - 0x30)
+                switch k {
+                case 0: guard d.0 < 4 else { return nil }; n.0 = n.0 * 10 + v; d.0 += 1
+                case 1: guard d.1 < 4 else { return nil }; n.1 = n.1 * 10 + v; d.1 += 1
+                default: guard d.2 < 4 else { return nil }; n.2 = n.2 * 10 + v; d.2 += 1
+                }
             } else if b == sep && k < 2 {
                 k += 1
             } else {
                 return nil
             }
         }
-        let yearIndex = layout.order == .ymd ? 0 : 2
-        guard k == 2, digits.allSatisfy({ $0 >= 1 }), digits[yearIndex] == layout.yearDigits else { return nil }
-        guard (0..<3).allSatisfy({ $0 == yearIndex || digits[$0] <= 2 }) else { return nil }
-        let year = layout.yearDigits == 2 ? expandTwoDigitYear(numbers[yearIndex]) : numbers[yearIndex]
+        let yearFirst = layout.order == .ymd
+        guard k == 2, d.0 >= 1, d.1 >= 1, d.2 >= 1, (yearFirst ? d.0 : d.2) == layout.yearDigits else { return nil }
+        guard yearFirst || d.0 <= 2, d.1 <= 2, !yearFirst || d.2 <= 2 else { return nil }
+        let yearNumber = yearFirst ? n.0 : n.2
+        let year = layout.yearDigits == 2 ? expandTwoDigitYear(yearNumber) : yearNumber
         switch layout.order {
-        case .ymd: return LocalDate(year: year, month: numbers[1], day: numbers[2])
-        case .mdy: return LocalDate(year: year, month: numbers[0], day: numbers[1])
-        case .dmy: return LocalDate(year: year, month: numbers[1], day: numbers[0])
+        case .ymd: return LocalDate(year: year, month: n.1, day: n.2)
+        case .mdy: return LocalDate(year: year, month: n.0, day: n.1)
+        case .dmy: return LocalDate(year: year, month: n.1, day: n.0)
         }
     }
 }

@@ -21,18 +21,24 @@ import Testing
         }
     }
 
-    /// The source keeps only its first rows but checks the whole file up front: a broken quote
-    /// or a NUL past the head is refused, naming its line, before any record is read.
-    @Test func sourceChecksRowsPastItsHead() throws {
-        var text = "Date,Amount\n"
-        for i in 0..<2_000 { text += "2024-01-01,\(i)\n" }
+    /// The source keeps only its first rows; the whole file is scanned once while records are
+    /// built, and a broken quote or a NUL past the head is reported, naming its line, even when
+    /// an earlier row has an error of its own (or no profile fits the header): the file is broken.
+    @Test func brokenTextPastTheHeadIsReportedBeforeRowErrors() throws {
+        var text = chaseHeader
+        for i in 0..<2_000 { text += "DEBIT,01/02/2024,\"Shop \(i)\",-1.00,DEBIT_CARD,,,\r\n" }
         let source = try CSVSource(Data(text.utf8), file: "t.csv", forcedEncoding: nil, delimiter: nil)
         #expect(source.head.count == CSVSource.headRowCount)
-        #expect(source.head.last?.fields == ["2024-01-01", "\(CSVSource.headRowCount - 2)"])
-        for (tail, line) in [("2024-01-02,\"open\n2024-01-03,1\n", 2_002), ("2024-01-02,1\n2024-01-03,\u{0}\n", 2_003)] {
-            #expect { try CSVSource(Data((text + tail).utf8), file: "t.csv", forcedEncoding: nil, delimiter: nil) } throws: { e in
-                (e as? ImportError)?.locator?.line == line
-            }
+        #expect(source.head.last?.fields.prefix(3) == ["DEBIT", "01/02/2024", "Shop \(CSVSource.headRowCount - 2)"])
+        let badAmount = text.replacingOccurrences(of: "\"Shop 5\",-1.00", with: "\"Shop 5\",-1.0x")
+        #expect(csvError(badAmount)?.locator?.line == 7)
+        for (tail, line) in [
+            ("DEBIT,01/03/2024,\"open\r\nDEBIT,01/03/2024,1\r\n", 2_002), ("DEBIT,01/03/2024,x,-1.00\r\nDEBIT,\u{0}\r\n", 2_003),
+        ] {
+            #expect(csvError(text + tail)?.locator?.line == line)
+            #expect(csvError(badAmount + tail)?.locator?.line == line)
+            let unknownHeader = "When,What,How much\r\n" + text.dropFirst(chaseHeader.count) + tail
+            #expect(csvError(unknownHeader)?.locator?.line == line)
         }
     }
 

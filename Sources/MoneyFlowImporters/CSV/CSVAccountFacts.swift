@@ -24,7 +24,13 @@ extension CSVImporter {
         }
         var seen = Set<String>()
         var currencies: [String] = []
-        for r in records where seen.insert(r.amount.currency).inserted { currencies.append(r.amount.currency) }
+        var previous: String?
+        for i in records.indices {
+            // Rows in a row share their currency: no set lookup (nor copy of the record) for them.
+            let c = records[i].amount.currency
+            if c != previous, seen.insert(c).inserted { currencies.append(c) }
+            previous = c
+        }
         return AccountFacts(
             key: key, suggestedName: name, institution: p.institution, number: accountNumber,
             type: accountType(p), currencies: currencies.isEmpty ? [p.currency].compactMap { $0 } : currencies.sorted(),

@@ -18,10 +18,11 @@ enum CSVDateInference {
 
     /// How a date cell is written, ignoring the digits' values.
     struct Shape: Equatable {
-        var separator: Character?
+        /// `-` `/` or `.`; nil for `YYYYMMDD`.
+        var separator: Unicode.Scalar?
         var yearFirst: Bool
         var yearDigits: Int
-        var numbers: [Int]
+        var numbers: Numbers
 
         var pattern: String {
             guard let separator else { return "YYYYMMDD" }
@@ -30,19 +31,36 @@ enum CSVDateInference {
         }
     }
 
+    /// A date's three numbers in the order written, held inline (every date cell of a file is
+    /// shaped, and an array per cell was most of the shaping).
+    struct Numbers: Equatable {
+        var first: Int, second: Int, third: Int
+        subscript(i: Int) -> Int { i == 0 ? first : i == 1 ? second : third }
+    }
+
     static func shape(_ raw: String) -> Shape? {
-        let text = CSVImporter.clean(raw)
+        var text = CSVImporter.clean(raw)
         // Every date cell of a file is shaped (twice with a sniffed profile): ASCII text, nearly
         // all of it, is read from its bytes; the Character reading below is the same for it.
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return characterShape(text) }
-        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
-        if text.utf8.count == 8, text.utf8.allSatisfy(isDigit) {
-            let v = Int(text)!
-            return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
+        var ascii = true
+        let shaped = text.withUTF8 { bytes -> Shape? in
+            for b in bytes where b >= 0x80 { ascii = false; return nil }
+            return asciiShape(bytes)
         }
-        // Three numbers and their digit counts in fixed slots: no array per cell until the shape.
+        return ascii ? shaped : characterShape(text)
+    }
+
+    /// ``shape(_:)`` of trimmed ASCII text.
+    private static func asciiShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Shape? {
+        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        if bytes.count == 8, bytes.allSatisfy(isDigit) {
+            let v = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            return Shape(
+                separator: nil, yearFirst: true, yearDigits: 4, numbers: Numbers(first: v / 10000, second: (v / 100) % 100, third: v % 100))
+        }
+        // Three numbers and their digit counts in fixed slots.
         var n = (0, 0, 0), d = (0, 0, 0), k = 0, separator: UInt8 = 0
-        for b in text.utf8 {
+        for b in bytes {
             if b == 0x20 || b == 0x54 { break } // " " or "T": a time follows
             if isDigit(b) {
                 let v = Int(b - 0x30)
@@ -59,7 +77,7 @@ enum CSVDateInference {
             }
         }
         guard k == 2, d.0 >= 1, d.1 >= 1, d.2 >= 1 else { return nil }
-        return shape(numbers: [n.0, n.1, n.2], digits: [d.0, d.1, d.2], separator: Character(Unicode.Scalar(separator)))
+        return shape(numbers: Numbers(first: n.0, second: n.1, third: n.2), digits: d, separator: Unicode.Scalar(separator))
     }
 
     /// ``shape(_:)`` of trimmed text read Character by Character (text that is not all ASCII).
@@ -67,16 +85,17 @@ enum CSVDateInference {
         var text = trimmed
         if text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             let v = Int(text)!
-            return Shape(separator: nil, yearFirst: true, yearDigits: 4, numbers: [v / 10000, (v / 100) % 100, v % 100])
+            return Shape(
+                separator: nil, yearFirst: true, yearDigits: 4, numbers: Numbers(first: v / 10000, second: (v / 100) % 100, third: v % 100))
         }
         if let cut = text.firstIndex(where: { $0 == " " || $0 == "T" }) { text = String(text[..<cut]) }
         var groups: [String] = [""]
-        var separators: [Character] = []
+        var separators: [Unicode.Scalar] = []
         for ch in text {
             if ch.isASCII && ch.isNumber {
                 groups[groups.count - 1].append(ch)
             } else if "-/.".contains(ch) {
-                separators.append(ch); groups.append("")
+                separators.append(ch.unicodeScalars.first!); groups.append("")
             } else {
                 return nil
             }
@@ -84,16 +103,19 @@ enum CSVDateInference {
         guard groups.count == 3, separators.count == 2, separators[0] == separators[1],
             groups.allSatisfy({ (1...4).contains($0.count) })
         else { return nil }
-        return shape(numbers: groups.map { Int($0)! }, digits: groups.map(\.count), separator: separators[0])
+        let n = groups.map { Int($0)! }
+        return shape(
+            numbers: Numbers(first: n[0], second: n[1], third: n[2]), digits: (groups[0].count, groups[1].count, groups[2].count),
+            separator: separators[0])
     }
 
     /// The shape of three numbers of 1-4 digits between two equal separators.
-    static func shape(numbers: [Int], digits: [Int], separator: Character) -> Shape? {
-        if digits[0] == 4 && digits[1] <= 2 && digits[2] <= 2 {
+    static func shape(numbers: Numbers, digits: (Int, Int, Int), separator: Unicode.Scalar) -> Shape? {
+        if digits.0 == 4 && digits.1 <= 2 && digits.2 <= 2 {
             return Shape(separator: separator, yearFirst: true, yearDigits: 4, numbers: numbers)
         }
-        if digits[0] <= 2 && digits[1] <= 2 && (digits[2] == 4 || digits[2] == 2) {
-            return Shape(separator: separator, yearFirst: false, yearDigits: digits[2], numbers: numbers)
+        if digits.0 <= 2 && digits.1 <= 2 && (digits.2 == 4 || digits.2 == 2) {
+            return Shape(separator: separator, yearFirst: false, yearDigits: digits.2, numbers: numbers)
         }
         return nil
     }
@@ -175,7 +197,7 @@ enum CSVDateInference {
                 )
             }
         }
-        let sep = reference.separator
+        let sep = reference.separator.map(Character.init)
         let order: LocalDate.Format.Order
         if reference.yearFirst {
             order = .ymd

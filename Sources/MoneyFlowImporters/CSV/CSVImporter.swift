@@ -62,6 +62,8 @@ public struct CSVImporter: Importer {
 
         let candidates = userProfiles ?? builtInProfiles
         guard let (profile, headerIndex, columns) = try Self.chooseProfile(rows: source.head, candidates: candidates) else {
+            // A broken file is reported as broken (its first parse error), before its header.
+            try source.check()
             if let userProfiles {
                 throw ImportError(.unrecognized, file: file, problem: Self.missingColumns(rows: source.head, profiles: userProfiles))
             }
@@ -182,9 +184,10 @@ public struct CSVImporter: Importer {
             "no header row fits CSV profile \(Set(profiles.map(\.name)).sorted().joined(separator: ", ")): \(parts.joined(separator: "; "))\(found)"
     }
 
-    /// `s` without surrounding whitespace and newlines. Asked for every cell of every row, so a
-    /// cell that starts and ends with a printable ASCII character (no blank there) is returned
-    /// as is, without consulting a CharacterSet (building one per call cost a sixth of a read).
+    /// `s` without surrounding whitespace and newlines. A cell that starts and ends with a
+    /// printable ASCII character (no blank there) is returned as is, without consulting a
+    /// CharacterSet. A record's cells are cleaned in place by ``CSVCells/withCleanBytes(_:_:)``,
+    /// which removes exactly what this removes.
     static func clean(_ s: String) -> String {
         if let f = s.utf8.first, let l = s.utf8.last, (0x21...0x7E).contains(f), (0x21...0x7E).contains(l) { return s }
         return s.trimmed(blanks)
@@ -197,12 +200,14 @@ public struct CSVImporter: Importer {
 public enum ISOCurrency {
     public static func code(for printed: String) -> String {
         let t = printed.trimmed(.whitespaces)
-        let table = [
-            "人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
-            "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
-            "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD",
-        ]
         if let c = table[t] { return c }
         return t.uppercased()
     }
+
+    /// Built once: asked for every row of a file with a currency column.
+    static let table = [
+        "人民币": "CNY", "人民幣": "CNY", "RMB": "CNY", "美元": "USD", "港币": "HKD", "港幣": "HKD",
+        "欧元": "EUR", "英镑": "GBP", "日元": "JPY", "澳元": "AUD", "加元": "CAD", "新加坡元": "SGD",
+        "瑞士法郎": "CHF", "新西兰元": "NZD", "澳门元": "MOP", "韩元": "KRW", "$": "USD", "US$": "USD",
+    ]
 }

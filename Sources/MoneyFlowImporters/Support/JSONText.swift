@@ -6,8 +6,10 @@ public enum JSONText {
     /// `s` as a JSON string; U+2028/2029 stay literal (see ``JSONString``).
     public static func string(_ s: String) -> String { JSONString.quoted(s, lineSeparators: .literal) }
 
-    /// ``string(_:)`` appended to `out` as UTF-8.
-    public static func append(_ s: String, to out: inout [UInt8]) { JSONString.appendQuoted(s, lineSeparators: .literal, to: &out) }
+    /// ``string(_:)`` of the text whose valid UTF-8 is `bytes`, appended to `out` as UTF-8.
+    public static func append(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        JSONString.appendQuoted(utf8: bytes, lineSeparators: .literal, to: &out)
+    }
 
     /// `{"k":"v",...}` with keys sorted.
     public static func object(_ dict: [String: String]) -> String {
