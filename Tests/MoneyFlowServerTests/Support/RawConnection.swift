@@ -81,12 +81,17 @@ final class RawConnection: @unchecked Sendable {
         return (status, headers, String(decoding: body, as: UTF8.self))
     }
 
-    /// True when the server ended the connection (end of stream or reset) within the timeout.
-    func endsWithinTimeout() -> Bool {
+    /// True when the server ended the connection (end of stream or reset) within `seconds`
+    /// (three reads' timeouts by default: the servers' timers run on event loops the whole
+    /// suite shares, which a loaded machine can hold up for seconds; a server that never
+    /// closes still fails).
+    func endsWithinTimeout(seconds: Int = 3 * RawConnection.timeout) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let deadline = Date().addingTimeInterval(TimeInterval(seconds))
         while true {
             let n = recv(fd, &buffer, buffer.count, 0)
             if n > 0 { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && Date() < deadline { continue }
             return n == 0 || errno == ECONNRESET
         }
     }
