@@ -55,10 +55,12 @@ struct ConnectionGuardTests {
 
     @Test("a head that never ends, and an idle connection, are closed at the header timeout")
     func headerTimeout() async throws {
-        // Long enough that a loaded machine (the whole suite runs at once) still reads a prompt
-        // head in time; well under the raw connection's 15 s receive timeout.
-        let fiveSeconds: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(5) }
-        try await InProcessServer.run(live: true, configure: fiveSeconds) { h in
+        // Long enough that a loaded machine still reads a prompt head in time: the server reads
+        // a connection only when its handler task asks, and the whole suite's tests share the
+        // cooperative threads those tasks run on (CPU-bound tests held them past 5 s). The raw
+        // connection waits up to 45 s for the close.
+        let headerTimeout: (inout ServerConfiguration) -> Void = { $0.headerTimeout = .seconds(15) }
+        try await InProcessServer.run(live: true, configure: headerTimeout) { h in
             let port = try h.port
             let (trickled, idle) = try await RawConnection.run {
                 let c = try RawConnection(port: port)
