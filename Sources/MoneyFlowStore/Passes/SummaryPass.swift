@@ -15,8 +15,10 @@ enum SummaryPass {
     static func track(_ db: Database) throws {
         let month = "INSERT INTO mf_summary_month(account_id, currency, month)"
         let batch = "INSERT INTO mf_summary_batch(batch_id)"
-        let categoryMonth =
-            "\(month) SELECT account_id, currency, substr(date, 1, 7) FROM main.txn WHERE id = %@.transaction_id ON CONFLICT DO NOTHING;"
+        // The month of the transaction a category row (`NEW` or `OLD`) belongs to.
+        func categoryMonth(_ row: String) -> String {
+            "\(month) SELECT account_id, currency, substr(date, 1, 7) FROM main.txn WHERE id = \(row).transaction_id ON CONFLICT DO NOTHING;"
+        }
         try db.execute(
             sql: """
                 CREATE TEMP TABLE IF NOT EXISTS mf_summary_month (
@@ -34,13 +36,13 @@ enum SummaryPass {
                   \(month) VALUES (NEW.account_id, NEW.currency, substr(NEW.date, 1, 7)) ON CONFLICT DO NOTHING;
                 END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_summary_category_insert AFTER INSERT ON main.txn_category
-                BEGIN \(categoryMonth.replacingOccurrences(of: "%@", with: "NEW")) END;
+                BEGIN \(categoryMonth("NEW")) END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_summary_category_delete AFTER DELETE ON main.txn_category
-                BEGIN \(categoryMonth.replacingOccurrences(of: "%@", with: "OLD")) END;
+                BEGIN \(categoryMonth("OLD")) END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_summary_category_update AFTER UPDATE ON main.txn_category
                 BEGIN
-                  \(categoryMonth.replacingOccurrences(of: "%@", with: "OLD"))
-                  \(categoryMonth.replacingOccurrences(of: "%@", with: "NEW"))
+                  \(categoryMonth("OLD"))
+                  \(categoryMonth("NEW"))
                 END;
                 CREATE TEMP TRIGGER IF NOT EXISTS mf_summary_record_insert AFTER INSERT ON main.record
                 BEGIN \(batch) VALUES (NEW.batch_id) ON CONFLICT DO NOTHING; END;
