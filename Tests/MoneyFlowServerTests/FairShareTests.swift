@@ -27,9 +27,9 @@ struct FairShareTests {
     }
 
     /// Waits until `condition` holds: yielding first, then polling (a request on a socket
-    /// takes the event loop's time); a condition that never holds fails after about 30 s.
-    static func until(_ what: String, _ condition: () -> Bool) async throws {
-        for i in 0..<4000 where !condition() {
+    /// takes the event loop's time); a condition that never holds fails after about `seconds`.
+    static func until(_ what: String, within seconds: Int = 30, _ condition: () -> Bool) async throws {
+        for i in 0..<(1000 + seconds * 100) where !condition() {
             if i < 1000 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(10)) }
         }
         try #require(condition(), "never happened: \(what)")

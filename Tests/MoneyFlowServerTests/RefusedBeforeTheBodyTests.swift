@@ -42,7 +42,10 @@ struct RefusedBeforeTheBodyTests {
             }
             #expect(sent)
             // Admitted, and waiting for its bytes without a turn: it holds the user's writing slot.
-            try await FairShareTests.until("the first upload reads its body") {
+            // A socket's head is read when the suite's shared threads get to it; under the whole
+            // suite that took over 30 s once, so this wait allows 120 s (a server that never
+            // admits the upload still fails).
+            try await FairShareTests.until("the first upload reads its body", within: 120) {
                 share.counts(alice.id) == FairShare.Counts(inFlight: 1, running: 0, waiting: 0)
             }
             let second = try await RawConnection.run {
@@ -53,7 +56,7 @@ struct RefusedBeforeTheBodyTests {
             #expect(second.status == 409 && second.body.contains("import_in_progress"), "\(second)")
             // The first client goes away: its upload ends and the slot is free again.
             _ = try await RawConnection.run { shutdown(first.fd, Int32(SHUT_RDWR)) }
-            try await FairShareTests.until("the first upload is over") { share.counts(alice.id) == FairShare.Counts() }
+            try await FairShareTests.until("the first upload is over", within: 120) { share.counts(alice.id) == FairShare.Counts() }
             let csv = try Data(contentsOf: TestPaths.samples.appendingPathComponent("csv/chase_checking.csv"))
             let third = try await h.send("POST", "/v1/imports?filename=chase.csv", token: token, body: csv)
             #expect(third.status == 200, "\(third.text)")
