@@ -27,6 +27,9 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
     public var category: String?
     /// Time of day as printed (`12:56:16`), when the source has one.
     public var time: String?
+    /// Where the provider says the payment was made (Plaid `location`), nil when it says nothing.
+    /// Not part of the record's identity: it only helps pairing (``PaymentPlace``).
+    public var place: PaymentPlace?
     public var locator: Locator
     /// The source's own fields for audit, as JSON text (secrets redacted by the importer).
     public var raw: String
@@ -36,14 +39,15 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
         description: String, counterparty: String? = nil, note: String? = nil,
         balance: Money? = nil, pending: Bool = false, externalID: String? = nil,
         pendingExternalID: String? = nil, authorizedDate: LocalDate? = nil,
-        category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}", externalIDScope: String? = nil
+        category: String? = nil, time: String? = nil, locator: Locator, raw: String = "{}", externalIDScope: String? = nil,
+        place: PaymentPlace? = nil
     ) {
         self.accountKey = accountKey; self.sourceKind = sourceKind; self.date = date
         self.amount = amount; self.description = description; self.counterparty = counterparty
         self.note = note; self.balance = balance; self.pending = pending; self.externalID = externalID
         self.pendingExternalID = pendingExternalID; self.authorizedDate = authorizedDate
         self.category = category; self.time = time; self.locator = locator; self.raw = raw
-        self.externalIDScope = externalIDScope
+        self.externalIDScope = externalIDScope; self.place = place
     }
 
     /// The text that, with account, kind, date and amount, identifies a row of a source without

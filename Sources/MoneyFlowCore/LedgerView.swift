@@ -50,13 +50,16 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     /// OFX `DTUSER`): no record of the same payment posts before it (see the engine's
     /// authorization rule).
     public var authorizedDates: [LocalDate] = []
+    /// Where supporting records' providers say the payment was made (Plaid `location`), one
+    /// entry per record that says anything (``PaymentPlace``).
+    public var places: [PaymentPlace] = []
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
         counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
         otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil,
-        time: String? = nil, authorizedDates: [LocalDate] = []
+        time: String? = nil, authorizedDates: [LocalDate] = [], places: [PaymentPlace] = []
     ) {
-        self.note = note; self.time = time; self.authorizedDates = authorizedDates
+        self.note = note; self.time = time; self.authorizedDates = authorizedDates; self.places = places
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount
         self.description = description; self.counterparty = counterparty; self.pending = pending
         self.supportingKinds = supportingKinds; self.otherDates = otherDates; self.externalIDs = externalIDs

@@ -302,6 +302,9 @@ struct ComponentSolver {
         }
         var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
+        if p.placesDisagree {
+            out.append(MatchReason("place", "the two sides name different stores or states: their texts are no evidence"))
+        }
         if evidence(p) == .carried {
             // For people; later imports act on the typed `evidence(p)` stored with the link.
             out.append(

@@ -193,7 +193,7 @@ struct MatchGroup {
         colTokens = [[Int32]?](repeating: nil, count: m)
         rowDegree = [Int32](repeating: 0, count: n)
         colDegree = [Int32](repeating: 0, count: m)
-        var rowStores = [[Int]](repeating: [], count: n), colStores = [[Int]](repeating: [], count: m)
+        var rowPlaces = [PlaceRule.Claims](repeating: .init(), count: n), colPlaces = [PlaceRule.Claims](repeating: .init(), count: m)
         for p in pairs {
             let (row, col) = (Int(p.row), Int(p.col))
             if rowDegree[row] == 0 {
@@ -201,13 +201,13 @@ struct MatchGroup {
                 let (a, b) = TextSimilarity.matchTexts(
                     description: records[i].description, counterparty: records[i].counterparty, note: records[i].note)
                 rowTokens[row] = tokens.add(a, b)
-                rowStores[row] = TextSimilarity.storeNumbers(a, b)
+                rowPlaces[row] = PlaceRule.claims(a, b, places: records[i].place.map { [$0] } ?? [])
             }
             if colTokens[col] == nil {
                 let (a, b) = TextSimilarity.matchTexts(
                     description: candidates[col].description, counterparty: candidates[col].counterparty, note: candidates[col].note)
                 colTokens[col] = tokens.add(a, b)
-                colStores[col] = TextSimilarity.storeNumbers(a, b)
+                colPlaces[col] = PlaceRule.claims(a, b, places: candidates[col].places)
             }
             rowDegree[row] += 1
             colDegree[col] += 1
@@ -219,10 +219,10 @@ struct MatchGroup {
         for k in pairs.indices {
             var p = pairs[k]
             let (row, col) = (Int(p.row), Int(p.col))
-            // Texts naming two different stores are no evidence of one purchase, however alike.
-            p.sim =
-                TextSimilarity.storesDisagree(rowStores[row], colStores[col])
-                ? 0 : tokens.similarity(rowTokens[row], rowWeight[row], colTokens[col]!, colWeight[col])
+            // Sides naming two different stores or states are no evidence of one purchase,
+            // however alike their texts (``PlaceRule``).
+            p.placesDisagree = PlaceRule.disagree(rowPlaces[row], colPlaces[col])
+            p.sim = p.placesDisagree ? 0 : tokens.similarity(rowTokens[row], rowWeight[row], colTokens[col]!, colWeight[col])
             if p.replacement >= 0 {
                 // A changed amount needs the same merchant; an equal one a short gap at least.
                 let tip = replacements[Int(p.replacement)].tip

@@ -12,6 +12,8 @@ struct MatchPair {
     var externalIDAgrees = false
     /// The dates agree exactly (before any pending allowance); see ``TextlessLinkRule``.
     var exactDate = false
+    /// The two sides name different stores or states (``PlaceRule``): the texts are no evidence.
+    var placesDisagree = false
     /// Other carried pairs with the same two texts (a learned alias), see ``TextlessLinkRule``;
     /// `aliasFromLedger` of them are confirmed transactions of the ledger.
     var aliasConfirmations: Int32 = 0

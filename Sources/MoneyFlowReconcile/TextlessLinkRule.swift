@@ -58,7 +58,9 @@ extension MatchGroup {
         var rowDone = [Bool](repeating: false, count: rowTokens.count), colDone = [Bool](repeating: false, count: colTokens.count)
         var keys: [(pair: Int, key: UInt64)] = []
         var confirmed: [UInt64: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
-        for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor {
+        // Pairs whose texts name different places (``PlaceRule``) have their text evidence
+        // withheld, not absent: they neither teach nor use an alias.
+        for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor && !p.placesDisagree {
             let (row, col) = (Int(p.row), Int(p.col))
             if !rowDone[row] { rowDone[row] = true; rowText[row] = number(Self.aliasText(rowTokens[row], tokens)) }
             if !colDone[col] { colDone[col] = true; colText[col] = number(Self.aliasText(colTokens[col] ?? [], tokens)) }

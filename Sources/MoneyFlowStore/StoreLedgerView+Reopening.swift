@@ -30,7 +30,8 @@ extension StoreLedgerView: ReopeningLedgerView {
                        EXISTS (SELECT 1 FROM review rv WHERE rv.record_id = r.id),
                        EXISTS (SELECT 1 FROM link o JOIN record x ON x.id = o.record_id AND x.state = 'active'
                                WHERE o.transaction_id = l.transaction_id AND o.record_id <> r.id),
-                       CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN json_extract(r.raw, '$.account_id') END
+                       CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN json_extract(r.raw, '$.account_id') END,
+                       \(PlaceColumns.select("r"))
                 FROM record r JOIN link l ON l.record_id = r.id JOIN txn t ON t.id = l.transaction_id
                 WHERE r.account_id = ? AND r.source_kind IN (\(kindList.map { _ in "?" }.joined(separator: ", ")))
                   AND r.currency = ? AND r.state = 'active' AND r.date BETWEEN ? AND ?
@@ -66,7 +67,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 locator: Locator(
                     line: s.optionalInt64(15).map(Int.init), page: s.optionalInt64(16).map(Int.init),
                     row: s.optionalInt64(17).map(Int.init)),
-                raw: s.string(18))
+                raw: s.string(18), place: PlaceColumns.place(s, at: 22))
             let standing: ReopenedRecord.Standing = s.int64(19) != 0 ? .review : s.int64(20) != 0 ? .linked : .standalone
             if standing == .linked { shared.insert(t) }
             out.records.append(
@@ -80,7 +81,7 @@ extension StoreLedgerView: ReopeningLedgerView {
                 sql: """
                     SELECT r.id, \(RecordTable.precedenceSelect("r")), r.external_id,
                            CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END,
-                           r.time, r.authorized_date
+                           r.time, r.authorized_date, \(PlaceColumns.select("r"))
                     FROM link l JOIN record r ON r.id = l.record_id
                     WHERE l.transaction_id = ? AND r.state = 'active' ORDER BY r.id
                     """)
@@ -100,7 +101,7 @@ extension StoreLedgerView: ReopeningLedgerView {
         s.bind(1, transactionID)
         var sources: [SourcePrecedence.Record] = []
         var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
-        var time: String?, authorized: [LocalDate] = []
+        var time: String?, authorized: [LocalDate] = [], places: [PaymentPlace] = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
             let source = RecordTable.precedenceRecord(s, at: 1)
@@ -111,6 +112,7 @@ extension StoreLedgerView: ReopeningLedgerView {
             if let f = s.optionalString(12) { plaidAccountIDs.append(f) }
             if let t = s.optionalString(13), time.map({ t < $0 }) ?? true { time = t }
             if let a = s.optionalString(14).flatMap({ LocalDate(iso: $0, .lenient) }) { authorized.append(a) }
+            if let p = PlaceColumns.place(s, at: 15) { places.append(p) }
         }
         guard let m = SourcePrecedence.merge(sources), let date = LocalDate(iso: m.primary.date, .lenient) else { return nil }
         return CandidateTransaction(
@@ -118,6 +120,6 @@ extension StoreLedgerView: ReopeningLedgerView {
             amount: Money(minorUnits: m.primary.amountMinor, currency: m.primary.currency),
             description: m.primary.description, counterparty: m.counterparty, pending: m.pending,
             supportingKinds: kinds, otherDates: dates, externalIDs: externalIDs, plaidAccountIDs: plaidAccountIDs, note: m.note, time: time,
-            authorizedDates: authorized)
+            authorizedDates: authorized, places: places)
     }
 }

@@ -139,7 +139,7 @@ struct StoreLedgerView: BulkLedgerView {
                 SELECT t.id, t.account_id, t.date, t.amount_minor, t.currency, t.description, t.counterparty, t.pending,
                        r.source_kind, r.date AS rdate, r.external_id,
                        CASE WHEN r.source_kind IN \(SourceKindSQL.providerAccountIDs) THEN coalesce(json_extract(r.raw, '$.account_id'), '') END,
-                       t.note, r.time, r.authorized_date
+                       t.note, r.time, r.authorized_date, \(PlaceColumns.select("r"))
                 FROM txn t JOIN link l ON l.transaction_id = t.id JOIN record r ON r.id = l.record_id AND r.state = 'active'
                 WHERE t.account_id = ? AND t.currency = ? AND t.status = 'active' AND t.date BETWEEN ? AND ?
                 ORDER BY t.id
@@ -169,6 +169,7 @@ struct StoreLedgerView: BulkLedgerView {
             if let f = st.optionalString(11) { out[out.count - 1].plaidAccountIDs.append(f) }
             if let t = st.optionalString(13), out[out.count - 1].time.map({ t < $0 }) ?? true { out[out.count - 1].time = t }
             if let a = st.optionalString(14), let d = date(a) { out[out.count - 1].authorizedDates.append(d) }
+            if let p = PlaceColumns.place(st, at: 15) { out[out.count - 1].places.append(p) }
         }
         return out
     }

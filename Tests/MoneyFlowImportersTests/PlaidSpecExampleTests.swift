@@ -51,6 +51,9 @@ struct PlaidSpecExampleTests {
         #expect(added.pendingExternalID == "no86Eox18VHMvaOVL7gPUM9ap3aR1LsAVZ5nc")
         #expect(added.category == "GENERAL_MERCHANDISE")
         #expect(added.accountKey == "plaid:BxBXxLj1m4HMXBm9WZZmCWVbPjX16EHwv99vp")
+        // Plaid's `location`, for telling two stores' equal charges apart; all-null says nothing.
+        #expect(added.place == PaymentPlace(storeNumber: "1700", city: "Poway", region: "CA"))
+        #expect(modified.place == nil)
         #expect(added.locator == Locator(line: 20, row: 1))
         #expect(modified.locator == Locator(line: 81, row: 2))
         #expect(modified.pending == true)

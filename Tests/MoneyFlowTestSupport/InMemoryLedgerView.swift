@@ -42,7 +42,7 @@ public final class InMemoryLedgerView: AliasLedgerView {
                     id: id, accountID: accountID, date: r.date, amount: r.amount, description: r.description,
                     counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
                     otherDates: [r.date], externalIDs: r.externalID.map { [$0] } ?? [], note: r.note, time: r.time,
-                    authorizedDates: r.authorizedDate.map { [$0] } ?? []))
+                    authorizedDates: r.authorizedDate.map { [$0] } ?? [], places: r.place.map { [$0] } ?? []))
             records.append(
                 Record(
                     fingerprint: fingerprints[j],

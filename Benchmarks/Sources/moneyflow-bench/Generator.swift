@@ -8,7 +8,7 @@ import MoneyFlowTestSupport
 /// - the bank's own statement (a Chase-style CSV export: posting date, description, amount,
 ///   running balance), posted 0-3 days after the transaction;
 /// - a Plaid `/transactions/sync` feed (transaction ids, date, authorized date, name,
-///   merchant name).
+///   merchant name, location: the store number, city and state the bank's text prints too).
 ///
 /// About 3 % of the transactions are missing from each source (independently), 2 % are genuine
 /// same-day twins (two identical coffees), and many amounts collide across merchants (common
@@ -150,6 +150,23 @@ struct Dataset {
         }
     }
 
+    /// What Plaid's `location` says of a transaction, as ``writePlaidGet`` writes it: the store
+    /// number, city and state of an in-store purchase, the state of any other charge (Plaid
+    /// reads them from the card descriptor, which the bank's text prints too:
+    /// `… #0393 MIAMI FL`, `… MEMBERSHIP GA`).
+    func plaidPlace(_ t: Txn) -> PaymentPlace {
+        let m = merchants[t.merchant], s = m.stores[t.store]
+        let inStore = m.kind == .cafe || m.kind == .retail
+        return PaymentPlace(storeNumber: inStore ? s.num : nil, city: inStore ? s.city : nil, region: s.state)
+    }
+
+    /// ``plaidPlace(_:)`` as Plaid's `location` object.
+    func plaidLocationJSON(_ t: Txn) -> String {
+        let p = plaidPlace(t)
+        func q(_ s: String?) -> String { s.map { "\"\($0)\"" } ?? "null" }
+        return "{\"address\":null,\"city\":\(q(p.city)),\"country\":\"US\",\"lat\":null,\"lon\":null,\"postal_code\":null,\"region\":\(q(p.region)),\"store_number\":\(q(p.storeNumber))}"
+    }
+
     /// Plaid-style 37-character transaction id, derived from the seed and the transaction.
     func plaidID(_ t: Int) -> String {
         let b62 = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -199,11 +216,11 @@ struct Dataset {
             let t = txns[ti]
             let date = LocalDate(dayNumber: t.day), auth = LocalDate(dayNumber: t.day - t.authLag)
             let id = plaidID(ti), name = plaidName(t), merchant = merchants[t.merchant].name
-            let raw = "{\"account_id\":\"\(Self.plaidAccountID)\",\"amount\":\(Self.decimal(-t.amount)),\"authorized_date\":\"\(auth.iso)\",\"date\":\"\(date.iso)\",\"iso_currency_code\":\"USD\",\"merchant_name\":\"\(merchant)\",\"name\":\"\(name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(id)\"}"
+            let raw = "{\"account_id\":\"\(Self.plaidAccountID)\",\"amount\":\(Self.decimal(-t.amount)),\"authorized_date\":\"\(auth.iso)\",\"date\":\"\(date.iso)\",\"iso_currency_code\":\"USD\",\"location\":\(plaidLocationJSON(t)),\"merchant_name\":\"\(merchant)\",\"name\":\"\(name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(id)\"}"
             records.append(IncomingRecord(accountKey: "plaid:" + Self.plaidAccountID, sourceKind: .plaid, date: date,
                                           amount: Money(minorUnits: t.amount, currency: "USD"), description: name,
                                           counterparty: merchant, pending: false, externalID: id, authorizedDate: auth,
-                                          locator: Locator(row: j + 1), raw: raw))
+                                          locator: Locator(row: j + 1), raw: raw, place: plaidPlace(t)))
         }
         return ImportedStatement(importerID: "plaid", accounts: [plaidAccount], records: records)
     }
@@ -323,7 +340,7 @@ struct Dataset {
                     let ti = plaidTxn[j], t = txns[ti]
                     if j > lo { w.buf += "," }
                     let date = LocalDate(dayNumber: t.day).iso, auth = LocalDate(dayNumber: t.day - t.authLag).iso
-                    w.buf += "{\"account_id\":\"\(Self.plaidAccountID)\",\"account_owner\":null,\"amount\":\(Self.decimal(-t.amount)),\"iso_currency_code\":\"USD\",\"unofficial_currency_code\":null,\"check_number\":null,\"date\":\"\(date)\",\"datetime\":null,\"authorized_date\":\"\(auth)\",\"authorized_datetime\":null,\"name\":\"\(plaidName(t))\",\"merchant_name\":\"\(merchants[t.merchant].name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(plaidID(ti))\",\"transaction_code\":null,\"transaction_type\":\"place\"}"
+                    w.buf += "{\"account_id\":\"\(Self.plaidAccountID)\",\"account_owner\":null,\"amount\":\(Self.decimal(-t.amount)),\"iso_currency_code\":\"USD\",\"unofficial_currency_code\":null,\"check_number\":null,\"date\":\"\(date)\",\"datetime\":null,\"authorized_date\":\"\(auth)\",\"authorized_datetime\":null,\"location\":\(plaidLocationJSON(t)),\"name\":\"\(plaidName(t))\",\"merchant_name\":\"\(merchants[t.merchant].name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(plaidID(ti))\",\"transaction_code\":null,\"transaction_type\":\"place\"}"
                 }
                 let next = "bench-\(n)-\(seed)-cursor-\(p + 1)"
                 w.buf += "],\"modified\":[],\"removed\":[],\"next_cursor\":\"\(next)\",\"has_more\":\(p + 1 < pages),\"request_id\":\"bench\(p + 1)\",\"transactions_update_status\":\"HISTORICAL_UPDATE_COMPLETE\"}\n"

@@ -24,7 +24,7 @@ final class MemoryLedgerView: LedgerView {
             candidates.append(CandidateTransaction(id: id, accountID: 1, date: r.date, amount: r.amount, description: r.description,
                                                    counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
                                                    otherDates: other, externalIDs: r.externalID.map { [$0] } ?? [],
-                                                   authorizedDates: r.authorizedDate.map { [$0] } ?? []))
+                                                   authorizedDates: r.authorizedDate.map { [$0] } ?? [], places: r.place.map { [$0] } ?? []))
             let ex = ExistingRecord(id: id, accountID: 1, transactionID: id, sourceKind: r.sourceKind, externalID: r.externalID,
                                     pending: r.pending, state: .active, date: r.date, amount: r.amount)
             if let e = r.externalID { byExternal[e] = ex }

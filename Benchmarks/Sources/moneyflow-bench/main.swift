@@ -12,7 +12,7 @@ import MoneyFlowZip
 
 let usage = """
 usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
-       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]]
+       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]] [--explain K] [--series]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
        moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
@@ -175,6 +175,7 @@ func runReconcile(_ a: Args) throws {
         emitScore(&line, scorePlan(plan, data: data))
         line.set("plan_digest", planDigest(plan))
         if a.has("explain") { explainWrong(plan, data: data, stmt: stmt, plaid: data.plaidStatement(), limit: a.int("explain", 20)) }
+        if a.has("series") { dumpSeries(plan, data: data, stmt: stmt, plaid: data.plaidStatement()) }
     } else {
         let stmt = data.statementStatement(), plaid = data.plaidStatement()
         line.set("statement_rows", stmt.records.count); line.set("plaid_rows", plaid.records.count)

@@ -94,6 +94,14 @@ extension PlaidReader {
             let parts = legacy.compactMap { PlaidUtil.nonEmpty($0.stringValue) }
             if !parts.isEmpty { category = parts.joined(separator: " > ") }
         }
+        // Where Plaid says the payment was made: it tells two stores' equal charges apart
+        // (``PaymentPlace``). An optional hint: a field of another type is not used.
+        var place: PaymentPlace?
+        if let location = o["location"]?.objectValue {
+            func text(_ key: String) -> String? { PlaidUtil.nonEmpty(location[key]?.stringValue?.trimmed(.whitespacesAndNewlines)) }
+            let p = PaymentPlace(storeNumber: text("store_number"), city: shared(text("city")), region: shared(text("region")))
+            if !p.isEmpty { place = p }
+        }
         if !referencedAccounts.contains(accountID) {
             referencedAccounts.insert(accountID)
             referencedAccountOrder.append(accountID)
@@ -106,6 +114,6 @@ extension PlaidReader {
             description: shared(scrub(description)), counterparty: shared(scrub(counterparty)),
             pending: pending, externalID: id, pendingExternalID: pendingID,
             authorizedDate: authorized, category: shared(scrub(category)),
-            locator: locator, raw: scrub(raw))
+            locator: locator, raw: scrub(raw), place: place)
     }
 }
