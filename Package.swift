@@ -67,7 +67,8 @@ let package = Package(
         // Glyphs, boxes and font sizes of a PDF page through poppler's TextOutputDev, behind a C API.
         .target(name: "CPopplerText", dependencies: ["CPopplerCore"]),
         // poppler-glib: only the tests' oracle (PopplerGlibOracle), the reader MoneyFlowPDF used before.
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(
+            name: "CPoppler", path: "Tests/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .target(
             name: "MoneyFlowZip",
             dependencies: [
