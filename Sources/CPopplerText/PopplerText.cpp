@@ -97,11 +97,9 @@ bool isWhitespace(uint32_t v)
 
 } // namespace
 
-extern "C" mf_pdf_document *mf_pdf_open(const void *data, size_t length, const char *password, mf_pdf_open_status *status,
-                                        const char **message)
+static mf_pdf_document *openDocument(const void *data, size_t length, const char *password, mf_pdf_open_status *status,
+                                     const char **message)
 {
-    *status = MF_PDF_OPEN_OK;
-    *message = nullptr;
     // Opens are serialised: the first document creates poppler's global parameters, and the
     // callback is set on every open (another poppler client in the process may have replaced it).
     std::lock_guard<std::mutex> lock(openMutex);
@@ -152,14 +150,10 @@ extern "C" int mf_pdf_page_count(mf_pdf_document *document)
     return document->doc->getNumPages();
 }
 
-extern "C" int mf_pdf_read_page(mf_pdf_document *document, int index, mf_pdf_page *out)
+static int readPage(mf_pdf_document *document, int index, mf_pdf_page *out)
 {
-    std::memset(out, 0, sizeof *out);
-    std::vector<std::string> errors;
-    pageErrors = &errors;
     Page *page = document->doc->getPage(index + 1);
     if (page == nullptr) {
-        pageErrors = nullptr;
         return 0;
     }
     const int rotate = page->getRotate();
@@ -177,7 +171,6 @@ extern "C" int mf_pdf_read_page(mf_pdf_document *document, int index, mf_pdf_pag
     page->display(gfx);
     device.endPage();
     delete gfx;
-    pageErrors = nullptr;
 
     std::unique_ptr<TextWordList> words = device.makeWordList();
     std::vector<mf_pdf_glyph> glyphs;
@@ -208,11 +201,49 @@ extern "C" int mf_pdf_read_page(mf_pdf_document *document, int index, mf_pdf_pag
             out->glyph_count = glyphs.size();
         }
     }
-    out->error_count = static_cast<int>(errors.size());
-    if (!errors.empty()) {
+    return 1;
+}
+
+// The C entry points never let a C++ exception (out of memory) reach Swift.
+extern "C" mf_pdf_document *mf_pdf_open(const void *data, size_t length, const char *password, mf_pdf_open_status *status,
+                                        const char **message)
+{
+    *status = MF_PDF_OPEN_OK;
+    *message = nullptr;
+    try {
+        return openDocument(data, length, password, status, message);
+    } catch (...) {
+        *status = MF_PDF_OPEN_DAMAGED;
+        *message = "poppler failed while opening the document (out of memory?)";
+        return nullptr;
+    }
+}
+
+extern "C" int mf_pdf_read_page(mf_pdf_document *document, int index, mf_pdf_page *out)
+{
+    std::memset(out, 0, sizeof *out);
+    std::vector<std::string> errors;
+    pageErrors = &errors;
+    int read = 1;
+    bool failed = false;
+    try {
+        read = readPage(document, index, out);
+    } catch (...) {
+        failed = true;
+    }
+    pageErrors = nullptr;
+    if (failed) {
+        // A page that could not be read to its end is a damaged page, never a silently short one.
+        std::free(out->glyphs);
+        out->glyphs = nullptr;
+        out->glyph_count = 0;
+        out->error_count = 1 + static_cast<int>(errors.size());
+        out->first_error = strdup("Internal error: poppler failed while reading the page (out of memory?)");
+    } else if (!errors.empty()) {
+        out->error_count = static_cast<int>(errors.size());
         out->first_error = strdup(errors.front().c_str());
     }
-    return 1;
+    return read;
 }
 
 extern "C" void mf_pdf_page_free(mf_pdf_page *page)
