@@ -61,7 +61,14 @@ let package = Package(
         .target(name: "MoneyFlowCategories", dependencies: ["MoneyFlowCore"]),
         // C libraries behind small wrappers.
         .systemLibrary(name: "CMinizip", providers: [.apt(["libminizip-dev"])]),
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // libpoppler's own C++ API (its headers are Debian's libpoppler-private-dev): only the
+        // pkg-config flags, for CPopplerText.
+        .systemLibrary(name: "CPopplerCore", pkgConfig: "poppler", providers: [.apt(["libpoppler-private-dev"])]),
+        // Glyphs, boxes and font sizes of a PDF page through poppler's TextOutputDev, behind a C API.
+        .target(name: "CPopplerText", dependencies: ["CPopplerCore"]),
+        // poppler-glib: only the tests' oracle (PopplerGlibOracle), the reader MoneyFlowPDF used before.
+        .systemLibrary(
+            name: "CPoppler", path: "Tests/CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .target(
             name: "MoneyFlowZip",
             dependencies: [
@@ -69,7 +76,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),
-        .target(name: "MoneyFlowPDF", dependencies: ["CPoppler", "MoneyFlowCore", "MoneyFlowZip"]),
+        .target(name: "MoneyFlowPDF", dependencies: ["CPopplerText", "MoneyFlowCore", "MoneyFlowZip"]),
         // CMB's container importer (bare PDF or its encrypted ZIP); the pure row reconstruction
         // is MoneyFlowImporters/CMB, which stays free of C libraries.
         // The password ZIP every container importer opens the same way (one password prompt,
@@ -200,13 +207,19 @@ let package = Package(
         // TOML profile files and the TOML reader's guards.
         .testTarget(name: "MoneyFlowConfigTests", dependencies: ["MoneyFlowConfig", "MoneyFlowImporters", "MoneyFlowTestSupport"]),
         .testTarget(name: "MoneyFlowZipTests", dependencies: ["MoneyFlowZip"], exclude: ["Fixtures"]),
+        // The PDF reader MoneyFlowPDF had before session 12 (poppler-glib's text interface), kept as
+        // the oracle its glyphs are compared with (PDFReaderOracleTests).
+        .target(
+            name: "PopplerGlibOracle", dependencies: ["CPoppler", "MoneyFlowCore", "MoneyFlowPDF"],
+            path: "Tests/PopplerGlibOracle"),
         // Text from PDFs (poppler): what a damaged, scanned or non-PDF file gives.
-        .testTarget(name: "MoneyFlowPDFTests", dependencies: ["MoneyFlowPDF", "MoneyFlowTestSupport"]),
+        .testTarget(name: "MoneyFlowPDFTests", dependencies: ["MoneyFlowPDF", "MoneyFlowTestSupport", "PopplerGlibOracle"]),
         // CMB's statements from their containers (PDF, encrypted ZIP): the sample statements field by field.
         .testTarget(
             name: "MoneyFlowCMBTests",
             dependencies: [
                 "MoneyFlowCMB", "MoneyFlowPDF", "MoneyFlowImporters", "MoneyFlowZip", "MoneyFlowPipeline", "MoneyFlowTestSupport",
+                "PopplerGlibOracle",
             ]),
         // The two stores the store's behaviour suite runs on (SQLite file, PostgreSQL ledger), and
         // TestPostgres: the one helper for the test PostgreSQL server (ledger names and URLs, plain
@@ -263,5 +276,7 @@ let package = Package(
             name: "MoneyFlowCLITests",
             dependencies: ["MoneyFlowPipeline", "moneyflow", "MoneyFlowTestSupport", "MoneyFlowStoreTestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // CPopplerText includes poppler's C++ headers, which need C++17.
+    cxxLanguageStandard: .cxx17
 )

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import MoneyFlowCore
 
-/// Reads the text layer of a PDF into pages of positioned glyphs (poppler-glib).
+/// Reads the text layer of a PDF into pages of positioned glyphs (libpoppler, through CPopplerText).
 ///
 /// Value type and `Sendable`: every call opens its own document handles. Long documents are read
 /// by several threads, each with its own poppler document (poppler documents are not shared
