@@ -154,7 +154,8 @@ def main():
     w("N real transactions; each side misses ~3 % of them, 2 % are same-day identical twins, statement dates lag 0-3 days, "
       "amounts collide across merchants. *Engine* = `Reconciler.plan` on an in-memory `LedgerView` (no SQLite). "
       "*Store* = Plaid side imported into a fresh store first (`ImportService.apply`), then the statement side planned + applied in one write "
-      "transaction (what `ImportService.apply` does). Links are checked against the generator's ground truth: "
+      "transaction (what `ImportService.apply` does); *store peak* is the statement step's own peak (the Plaid side's records are dropped "
+      "after its import and the process's high-water mark restarted, as a later `moneyflow import` of the statement would see it). Links are checked against the generator's ground truth: "
       "a link to an identical twin, or to a Plaid record that shows the same date, amount and name as the true partner, counts as correct "
       "(*swapped* = how many of those).\n")
     w("| N | stmt rows | engine plan s | engine peak MiB | store: Plaid import s | store: plan s | store: apply s | store: plan+apply s | store peak MiB | links ok (swapped) | wrong (of which repeat purchases) | missed | review | linkable |")
