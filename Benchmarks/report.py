@@ -70,7 +70,7 @@ def main():
             continue
         if case in ("cmb", "cmb-pdftotext", "cmb-pdfplumber"):
             key = (case, pages_of(r.get("file")))
-        elif case.startswith("reconcile"):
+        elif case.startswith("reconcile") or case == "sqlite3-import-beside":
             key = (case, r["n"])
         elif case == "beangulp":
             key = (case, r.get("n"))
@@ -154,7 +154,8 @@ def main():
     w("N real transactions; each side misses ~3 % of them, 2 % are same-day identical twins, statement dates lag 0-3 days, "
       "amounts collide across merchants. *Engine* = `Reconciler.plan` on an in-memory `LedgerView` (no SQLite). "
       "*Store* = Plaid side imported into a fresh store first (`ImportService.apply`), then the statement side planned + applied in one write "
-      "transaction (what `ImportService.apply` does). Links are checked against the generator's ground truth: "
+      "transaction (what `ImportService.apply` does); *store peak* is the statement step's own peak (the Plaid side's records are dropped "
+      "after its import and the process's high-water mark restarted, as a later `moneyflow import` of the statement would see it). Links are checked against the generator's ground truth: "
       "a link to an identical twin, or to a Plaid record that shows the same date, amount and name as the true partner, counts as correct "
       "(*swapped* = how many of those).\n")
     w("| N | stmt rows | engine plan s | engine peak MiB | store: Plaid import s | store: plan s | store: apply s | store: plan+apply s | store peak MiB | links ok (swapped) | wrong (of which repeat purchases) | missed | review | linkable |")
@@ -177,6 +178,17 @@ def main():
         if mplan is not None: eng_pts.append((n, mplan))
         if stot is not None: sto_pts.append((n, stot))
         if med(s_, "peak_mib") is not None: peak_pts.append((n, med(s_, "peak_mib")))
+    beside = [n for n in ns if by.get(("sqlite3-import-beside", n)) and by.get(("reconcile-store", n))]
+    if beside:
+        w("\nThe statement import beside the Plaid side (*store: plan+apply*) against sqlite3's `.import` of the same statement "
+          "file into a table of its columns with two indexes (the unique one over date, amount, description, balance, and amount, date); "
+          "CPU = user + system seconds (target ≤ 5x):\n")
+        w("| N | ours plan+apply s | ours CPU s | sqlite3 .import s | sqlite3 CPU s | ours / sqlite3 (wall) | (CPU) |")
+        w("|---|---|---|---|---|---|---|")
+        for n in beside:
+            o, p = by[("reconcile-store", n)], by[("sqlite3-import-beside", n)]
+            ot, oc, pt, pc = med(o, "total_s"), med(o, "total_cpu_s"), med(p, "total_s"), med(p, "total_cpu_s")
+            w(f"| {n:,} | {fmt(ot)} | {fmt(oc)} | {fmt(pt)} | {fmt(pc)} | **{fmt(ratio(ot, pt))}x** | **{fmt(ratio(oc, pc))}x** |")
     w("\nGrowth (time at 10N / time at N, from consecutive measured sizes as t ~ N^k):\n")
     w("| sizes | engine plan | store plan+apply |")
     w("|---|---|---|")

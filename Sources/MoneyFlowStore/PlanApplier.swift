@@ -189,12 +189,12 @@ struct PlanApplier {
         switch relink.decision {
         case .link(let t, let sc, let reasons, let e):
             evidence = e
-            (target, score, reasonsJSON) = (t, sc, String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
+            (target, score, reasonsJSON) = (t, sc, try MatchReasonsJSON.encode(reasons, encoder: reasonsEncoder))
         case .linkToIncoming(let i, let sc, let reasons):
             guard createdTransactions.indices.contains(i), createdTransactions[i] != 0 else {
                 throw StoreError("plan relinks record \(id) to entry \(i) that creates no transaction")
             }
-            (target, score, reasonsJSON) = (createdTransactions[i], sc, String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self))
+            (target, score, reasonsJSON) = (createdTransactions[i], sc, try MatchReasonsJSON.encode(reasons, encoder: reasonsEncoder))
         case .new:
             (target, score, reasonsJSON) = (
                 try insertTransaction(forRecord: id, batchID: batchID, needsReview: false), 1, Self.newReasonJSON
@@ -203,7 +203,7 @@ struct PlanApplier {
             let reasons = Self.reviewReasons(candidates)
             (target, score, reasonsJSON) = (
                 try insertTransaction(forRecord: id, batchID: batchID, needsReview: true), 0,
-                String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self)
+                try MatchReasonsJSON.encode(reasons, encoder: reasonsEncoder)
             )
             review = Self.resolve(candidates, createdTransactions: createdTransactions)
         default:
@@ -293,7 +293,7 @@ struct PlanApplier {
         _ r: IncomingRecord, entry: PlanEntry, accountID: Int64, batchID: Int64, transactionID: Int64,
         score: Double, reasons: [MatchReason], decidedBy: String = "auto", evidence: LinkEvidence? = nil
     ) throws -> Int64 {
-        let reasonsJSON = String(decoding: try reasonsEncoder.encode(reasons), as: UTF8.self)
+        let reasonsJSON = try MatchReasonsJSON.encode(reasons, encoder: reasonsEncoder)
         return try insertRecord(
             r, entry: entry, accountID: accountID, batchID: batchID, transactionID: transactionID,
             score: score, reasonsJSON: reasonsJSON, decidedBy: decidedBy, evidence: evidence)

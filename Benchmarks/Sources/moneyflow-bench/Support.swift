@@ -28,6 +28,16 @@ func procStatusKiB(_ field: String) -> Int {
 
 func peakMiB() -> Double { Double(procStatusKiB("VmHWM")) / 1024 }
 
+/// Starts a new peak (VmHWM) from what the process holds now: memory freed so far is handed back
+/// to the system first (`malloc_trim`), then the kernel's high-water mark is reset
+/// (`/proc/self/clear_refs`, "5"). A later ``peakMiB()`` is then the peak of what ran since, as
+/// a fresh process holding the same data would see it.
+func restartPeak() {
+    typealias Trim = @convention(c) (Int) -> Int32   // glibc's malloc_trim, not in Swift's Glibc module
+    if let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") { _ = unsafeBitCast(f, to: Trim.self)(0) }
+    if let f = fopen("/proc/self/clear_refs", "w") { fputs("5", f); fclose(f) }
+}
+
 /// Measures a closure: wall seconds, CPU seconds.
 func measure<T>(_ body: () throws -> T) rethrows -> (T, wall: Double, cpu: Double) {
     let c0 = cpuSeconds(), t0 = now()
