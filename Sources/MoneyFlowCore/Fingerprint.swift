@@ -27,10 +27,19 @@ public enum Fingerprint {
 
     /// Keys for all records of a file, in file order, with occurrence indexes assigned.
     public static func keys(for records: [IncomingRecord]) -> [String] {
+        // Records are read in place: a copy of each would retain every one of its texts.
+        records.withUnsafeBufferPointer { keys(of: $0) }
+    }
+
+    private static func keys(of records: UnsafeBufferPointer<IncomingRecord>) -> [String] {
         // The occurrence counts identical keys per account and kind: originally one dictionary
         // of `account RS kind RS key` strings. Keyed by the three parts instead, which is the
         // same grouping (String equality included) as long as no account key holds an RS.
-        if records.contains(where: { $0.accountKey.utf8.contains(0x1E) }) { return concatenatedKeys(for: records) }
+        var lastKey: String? = nil
+        for i in records.indices where records[i].accountKey != lastKey {
+            lastKey = records[i].accountKey
+            if records[i].accountKey.utf8.contains(0x1E) { return concatenatedKeys(for: Array(records)) }
+        }
         // The first occurrence's full key ("...|#0") stands for its group in `seen`.
         var seen: [GroupKey: Int] = [:]
         seen.reserveCapacity(records.count)
@@ -38,13 +47,13 @@ public enum Fingerprint {
         out.reserveCapacity(records.count)
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
-        for r in records {
-            if let id = r.externalID, !id.isEmpty { out.append(providerKey(id, scope: r.externalIDScope)); continue }
+        for i in records.indices {
+            if let id = records[i].externalID, !id.isEmpty { out.append(providerKey(id, scope: records[i].externalIDScope)); continue }
             buf.removeAll(keepingCapacity: true)
-            appendCore(r, to: &buf)
+            appendCore(records[i], to: &buf)
             buf.append(UInt8(ascii: "0"))
             let first = String(decoding: buf, as: UTF8.self)
-            let group = GroupKey(accountKey: r.accountKey, kind: r.sourceKind, key: first)
+            let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: first)
             if let n = seen.updateValue(1, forKey: group) {
                 seen[group] = n + 1
                 buf.removeLast()

@@ -49,17 +49,18 @@ extension ComponentSolver {
 
     /// Booking order of two incoming rows: date, time of day, position in the file.
     private func rowBefore(_ a: Int, _ b: Int) -> Bool {
-        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
-        if x.date != y.date { return x.date < y.date }
-        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
-        return g.idx[a] < g.idx[b]
+        // Fields are read in place: a copy of each record would retain every one of its texts.
+        let x = g.idx[a], y = g.idx[b], records = g.records
+        if records[x].date != records[y].date { return records[x].date < records[y].date }
+        if (records[x].time ?? "") != (records[y].time ?? "") { return (records[x].time ?? "") < (records[y].time ?? "") }
+        return x < y
     }
 
     /// Booking order of two stored transactions: date, time of day, id.
     private func colBefore(_ a: Int, _ b: Int) -> Bool {
-        let x = g.candidates[a], y = g.candidates[b]
-        if x.date != y.date { return x.date < y.date }
-        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
-        return x.id < y.id
+        let t = g.candidates
+        if t[a].date != t[b].date { return t[a].date < t[b].date }
+        if (t[a].time ?? "") != (t[b].time ?? "") { return (t[a].time ?? "") < (t[b].time ?? "") }
+        return t[a].id < t[b].id
     }
 }

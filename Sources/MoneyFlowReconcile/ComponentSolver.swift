@@ -367,12 +367,17 @@ struct ComponentSolver {
     /// the same assignment whatever their order in the file.
     private func rowLess(_ a: Int, _ b: Int) -> Bool {
         if g.rowDay[a] != g.rowDay[b] { return g.rowDay[a] < g.rowDay[b] }
-        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
-        if x.amount.minorUnits != y.amount.minorUnits { return x.amount.minorUnits < y.amount.minorUnits }
-        if x.description != y.description { return x.description < y.description }
-        if x.counterparty != y.counterparty { return (x.counterparty ?? "") < (y.counterparty ?? "") }
-        if x.balance?.minorUnits != y.balance?.minorUnits { return (x.balance?.minorUnits ?? 0) < (y.balance?.minorUnits ?? 0) }
-        if x.externalID != y.externalID { return (x.externalID ?? "") < (y.externalID ?? "") }
+        // Fields are read in place: a copy of each record would retain every one of its texts.
+        let x = g.idx[a], y = g.idx[b], records = g.records
+        if records[x].amount.minorUnits != records[y].amount.minorUnits {
+            return records[x].amount.minorUnits < records[y].amount.minorUnits
+        }
+        if records[x].description != records[y].description { return records[x].description < records[y].description }
+        if records[x].counterparty != records[y].counterparty { return (records[x].counterparty ?? "") < (records[y].counterparty ?? "") }
+        if records[x].balance?.minorUnits != records[y].balance?.minorUnits {
+            return (records[x].balance?.minorUnits ?? 0) < (records[y].balance?.minorUnits ?? 0)
+        }
+        if records[x].externalID != records[y].externalID { return (records[x].externalID ?? "") < (records[y].externalID ?? "") }
         return a < b
     }
 }
