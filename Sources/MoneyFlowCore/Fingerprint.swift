@@ -1,3 +1,5 @@
+import Foundation
+
 /// Identity keys that make re-imports idempotent.
 ///
 /// The strings are stored in every store (`record.fingerprint`) and must never change, byte for
@@ -27,40 +29,63 @@ public enum Fingerprint {
 
     /// Keys for all records of a file, in file order, with occurrence indexes assigned.
     public static func keys(for records: [IncomingRecord]) -> [String] {
-        // Records are read in place: a copy of each would retain every one of its texts.
-        records.withUnsafeBufferPointer { keys(of: $0) }
-    }
-
-    private static func keys(of records: UnsafeBufferPointer<IncomingRecord>) -> [String] {
         // The occurrence counts identical keys per account and kind: originally one dictionary
         // of `account RS kind RS key` strings. Keyed by the three parts instead, which is the
         // same grouping (String equality included) as long as no account key holds an RS.
         var lastKey: String? = nil
         for i in records.indices where records[i].accountKey != lastKey {
             lastKey = records[i].accountKey
-            if records[i].accountKey.utf8.contains(0x1E) { return concatenatedKeys(for: Array(records)) }
+            if records[i].accountKey.utf8.contains(0x1E) { return concatenatedKeys(for: records) }
         }
-        // The first occurrence's full key ("...|#0") stands for its group in `seen`.
+        // Each record's first-occurrence key ("...|#0", or its provider key) depends on the
+        // record alone: large files spell them on every core (contiguous runs, in file order).
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, records.count / 50_000))
+        let firsts = ParallelMap.map(workers, workers: workers) { w, _ in
+            firstKeys(records, ParallelMap.range(of: w, workers: workers, count: records.count))
+        }
+        // The first occurrence's full key stands for its group in `seen`.
         var seen: [GroupKey: Int] = [:]
         seen.reserveCapacity(records.count)
         var out: [String] = []
         out.reserveCapacity(records.count)
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
-        for i in records.indices {
-            if let id = records[i].externalID, !id.isEmpty { out.append(providerKey(id, scope: records[i].externalIDScope)); continue }
-            buf.removeAll(keepingCapacity: true)
-            appendCore(records[i], to: &buf)
-            buf.append(UInt8(ascii: "0"))
-            let first = String(decoding: buf, as: UTF8.self)
-            let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: first)
-            if let n = seen.updateValue(1, forKey: group) {
-                seen[group] = n + 1
-                buf.removeLast()
-                FingerprintText.appendDecimal(UInt64(n), negative: false, to: &buf)
+        var i = 0
+        for part in firsts {
+            for first in part {
+                defer { i += 1 }
+                if let id = records[i].externalID, !id.isEmpty { out.append(first); continue }
+                let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: first)
+                if let n = seen.updateValue(1, forKey: group) {
+                    seen[group] = n + 1
+                    // The same text with the occurrence in place of the first one's "0".
+                    buf.removeAll(keepingCapacity: true)
+                    buf.append(contentsOf: first.utf8.dropLast())
+                    FingerprintText.appendDecimal(UInt64(n), negative: false, to: &buf)
+                    out.append(String(decoding: buf, as: UTF8.self))
+                } else {
+                    out.append(first)
+                }
+            }
+        }
+        return out
+    }
+
+    /// The key of each record of `range` as its first occurrence: a provider key, or the
+    /// content key with occurrence 0. Records are read in place: a copy of each would retain
+    /// every one of its texts.
+    private static func firstKeys(_ records: [IncomingRecord], _ range: Range<Int>) -> [String] {
+        var out: [String] = []
+        out.reserveCapacity(range.count)
+        var buf: [UInt8] = []
+        buf.reserveCapacity(256)
+        records.withUnsafeBufferPointer { records in
+            for i in range {
+                if let id = records[i].externalID, !id.isEmpty { out.append(providerKey(id, scope: records[i].externalIDScope)); continue }
+                buf.removeAll(keepingCapacity: true)
+                appendCore(records[i], to: &buf)
+                buf.append(UInt8(ascii: "0"))
                 out.append(String(decoding: buf, as: UTF8.self))
-            } else {
-                out.append(first)
             }
         }
         return out

@@ -20,9 +20,12 @@ struct ComponentSolver {
 
     private struct SigKey: Hashable { var day: Int; var amount: Int64; var tokens: [Int32] }
 
-    init(group: MatchGroup) {
+    /// `pairs`: how many pairs this solver will see (an upper bound on the rows and columns
+    /// it signs is twice that), so the signature table is sized once instead of regrown.
+    init(group: MatchGroup, pairs: Int = 0) {
         g = group
         let n = group.idx.count, m = group.candidates.count
+        sigIDs.reserveCapacity(min(n + m, 2 * pairs))
         taken = [Bool](repeating: false, count: m)
         rowLocal = [Int32](repeating: -1, count: n)
         colLocal = [Int32](repeating: -1, count: m)
@@ -291,7 +294,7 @@ struct ComponentSolver {
     /// Why a pair was proposed, for the plan, `review` and `--dry-run`.
     func reasons(_ p: MatchPair) -> [MatchReason] {
         let amount = g.records[g.idx[Int(p.row)]].amount
-        let text = MatchReason("text", "similarity " + Self.twoDecimals(p.sim))
+        let text = MatchReason("text", Self.similarityText(p.sim))
         if p.replacement >= 0 {
             let x = g.replacements[Int(p.replacement)]
             return [
@@ -300,7 +303,8 @@ struct ComponentSolver {
                 MatchReason("date", "\(p.lag) day(s) later"), text,
             ]
         }
-        var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
+        let apart = Int(abs(p.lag)) < Self.daysApartTexts.count ? Self.daysApartTexts[Int(abs(p.lag))] : "\(abs(p.lag)) day(s) apart"
+        var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", apart), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
         if evidence(p) == .carried {
             // For people; later imports act on the typed `evidence(p)` stored with the link.
@@ -321,11 +325,22 @@ struct ComponentSolver {
         return out
     }
 
-    static func twoDecimals(_ x: Double) -> String {
-        let h = Int((x * 100).rounded())
+    static func twoDecimals(_ x: Double) -> String { twoDecimals(hundredths: Int((x * 100).rounded())) }
+
+    static func twoDecimals(hundredths h: Int) -> String {
         let frac = h % 100
         return "\(h / 100)." + (frac < 10 ? "0\(frac)" : "\(frac)")
     }
+
+    /// The text reason of a similarity; every link has one, so the 101 usual ones are spelled once.
+    static func similarityText(_ x: Double) -> String {
+        let h = Int((x * 100).rounded())
+        return h >= 0 && h < similarityTexts.count ? similarityTexts[h] : "similarity " + twoDecimals(hundredths: h)
+    }
+
+    private static let similarityTexts = (0...100).map { "similarity " + twoDecimals(hundredths: $0) }
+    /// The date reason of the usual gaps, spelled once.
+    private static let daysApartTexts = (0...15).map { "\($0) day(s) apart" }
 
     // MARK: Identity of rows and columns
 

@@ -124,13 +124,13 @@ extension MatchGroup {
     /// which side was imported first.
     func uniqueAmounts(index x: CandidateIndex) -> [Bool] {
         let w = Scoring.uniqueAmountWindowDays
-        // (amount, day) of every row, sorted, and the candidates' days sorted within each
-        // amount's range of the index: a count in a window is two binary searches (a daily
-        // same-price coffee must not make this quadratic).
-        let amounts = idx.map { records[$0].amount.minorUnits }
-        var rowKeys = [AmountDay](repeating: AmountDay(amount: 0, day: 0), count: idx.count)
-        for row in idx.indices { rowKeys[row] = AmountDay(amount: amounts[row], day: rowDay[row]) }
-        rowKeys.sort()
+        // Rows in (amount, day) order and the candidates' days sorted within each amount's range
+        // of the index: the rows and transactions of a row's amount within its window are two
+        // windows that only move forward along each amount's run (a daily same-price coffee
+        // must not make this quadratic, and a sweep reads memory in order).
+        var keys = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: idx.count)
+        for row in idx.indices { keys[row] = AmountDay(amount: records[idx[row]].amount.minorUnits, day: rowDay[row], row: row) }
+        keys.sort()
         var candDays = [Int](repeating: 0, count: x.order.count)
         candDays.withUnsafeMutableBufferPointer { days in
             for range in x.bucket.values {
@@ -140,33 +140,32 @@ extension MatchGroup {
             }
         }
         var out = [Bool](repeating: false, count: idx.count)
-        for row in idx.indices {
-            let amount = amounts[row], day = rowDay[row]
-            let rowsNear =
-                Self.firstAtLeast(rowKeys, AmountDay(amount: amount, day: day + w + 1))
-                - Self.firstAtLeast(rowKeys, AmountDay(amount: amount, day: day - w))
-            let transactionsNear = x.bucket[amount].map { Self.countWithin(candDays[$0], day - w, day + w) } ?? 0
-            out[row] = rowsNear == 1 && transactionsNear <= 1
+        var start = 0
+        while start < keys.count {
+            let amount = keys[start].amount
+            var end = start + 1
+            while end < keys.count && keys[end].amount == amount { end += 1 }
+            let cands = x.bucket[amount] ?? 0..<0
+            var lo = start, hi = start, cLo = cands.lowerBound, cHi = cands.lowerBound
+            for k in start..<end {
+                let day = keys[k].day
+                while keys[lo].day < day - w { lo += 1 }
+                while hi < end && keys[hi].day <= day + w { hi += 1 }
+                while cLo < cands.upperBound && candDays[cLo] < day - w { cLo += 1 }
+                if cHi < cLo { cHi = cLo }
+                while cHi < cands.upperBound && candDays[cHi] <= day + w { cHi += 1 }
+                out[keys[k].row] = hi - lo == 1 && cHi - cLo <= 1
+            }
+            start = end
         }
         return out
     }
 
-    /// A row's amount and day, in amount-then-day order.
+    /// A row's amount and day (in that order), and the row.
     struct AmountDay: Comparable {
         var amount: Int64
         var day: Int
-        static func < (a: Self, b: Self) -> Bool { (a.amount, a.day) < (b.amount, b.day) }
-    }
-
-    /// How many values of sorted `a` lie in `lo...hi`.
-    static func countWithin(_ a: ArraySlice<Int>, _ lo: Int, _ hi: Int) -> Int {
-        firstAtLeast(a, hi + 1) - firstAtLeast(a, lo)
-    }
-
-    /// Index of the first element of sorted `a` not below `v`.
-    static func firstAtLeast<C: RandomAccessCollection>(_ a: C, _ v: C.Element) -> C.Index where C.Element: Comparable, C.Index == Int {
-        var l = a.startIndex, h = a.endIndex
-        while l < h { let m = (l + h) / 2; if a[m] < v { l = m + 1 } else { h = m } }
-        return l
+        var row: Int
+        static func < (a: Self, b: Self) -> Bool { (a.amount, a.day, a.row) < (b.amount, b.day, b.row) }
     }
 }
