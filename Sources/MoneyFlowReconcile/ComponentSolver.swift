@@ -20,12 +20,9 @@ struct ComponentSolver {
 
     private struct SigKey: Hashable { var day: Int; var amount: Int64; var tokens: [Int32] }
 
-    /// `pairs`: how many pairs this solver will see (an upper bound on the rows and columns
-    /// it signs is twice that), so the signature table is sized once instead of regrown.
-    init(group: MatchGroup, pairs: Int = 0) {
+    init(group: MatchGroup) {
         g = group
         let n = group.idx.count, m = group.candidates.count
-        sigIDs.reserveCapacity(min(n + m, 2 * pairs))
         taken = [Bool](repeating: false, count: m)
         rowLocal = [Int32](repeating: -1, count: n)
         colLocal = [Int32](repeating: -1, count: m)

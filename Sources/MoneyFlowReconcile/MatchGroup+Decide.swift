@@ -33,23 +33,21 @@ extension MatchGroup {
         // not depend on the number of threads).
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, pairs.count / 20_000))
         if workers == 1 {
-            var solver = ComponentSolver(group: self, pairs: pairs.count)
+            var solver = ComponentSolver(group: self)
             for c in components { solver.solve(pairIndices: byComponent[c]) }
             return solver.out
         }
         var shares: [Range<Int>] = []
-        var sharePairs: [Int] = []
         var first = 0, acc = 0
         for (k, c) in components.enumerated() {
             acc += c.count
             if acc * workers >= pairs.count * (shares.count + 1) || k == components.count - 1 {
                 shares.append(first..<(k + 1)); first = k + 1
-                sharePairs.append(acc - sharePairs.reduce(0, +))
             }
         }
-        let group = self, parts = components, split = shares, members = byComponent, counts = sharePairs
+        let group = self, parts = components, split = shares, members = byComponent
         return ParallelMap.map(split.count, workers: split.count) { w, _ in
-            var solver = ComponentSolver(group: group, pairs: counts[w])
+            var solver = ComponentSolver(group: group)
             for c in parts[split[w]] { solver.solve(pairIndices: members[c]) }
             return solver.out
         }.flatMap { $0 }

@@ -54,22 +54,12 @@ public enum TextSimilarity {
     /// at two stores read alike; their store numbers tell them apart.
     static func storeNumbers(_ texts: String?...) -> [Int] {
         var out: [Int] = []
-        func scan<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-            var number = 0, digits = 0, afterHash = false
-            for b in bytes {
-                if afterHash, b >= 0x30, b <= 0x39, digits < 9 {
-                    number = number * 10 + Int(b - 0x30); digits += 1; continue
-                }
-                if afterHash && digits > 0 { out.append(number) }
-                afterHash = b == 0x23 // #
-                number = 0; digits = 0
-            }
-            if afterHash && digits > 0 { out.append(number) }
-        }
         for text in texts {
             guard let text else { continue }
             // The bytes in place when the text has them contiguous (a native string), else one by one.
-            if text.utf8.withContiguousStorageIfAvailable({ scan($0) }) == nil { scan(text.utf8) }
+            if text.utf8.withContiguousStorageIfAvailable({ appendStoreNumbers($0, to: &out) }) == nil {
+                appendStoreNumbers(text.utf8, to: &out)
+            }
         }
         // Distinct, sorted (every text of every pair is asked: most print no number, or one).
         guard out.count > 1 else { return out }
@@ -78,6 +68,21 @@ public enum TextSimilarity {
         for k in 1..<out.count where out[k] != out[w - 1] { out[w] = out[k]; w += 1 }
         out.removeLast(out.count - w)
         return out
+    }
+
+    private static func appendStoreNumbers<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to out: inout [Int]) {
+        // Most texts print no `#`: one plain pass says so.
+        guard bytes.contains(0x23) else { return }
+        var number = 0, digits = 0, afterHash = false
+        for b in bytes {
+            if afterHash, b >= 0x30, b <= 0x39, digits < 9 {
+                number = number * 10 + Int(b - 0x30); digits += 1; continue
+            }
+            if afterHash && digits > 0 { out.append(number) }
+            afterHash = b == 0x23 // #
+            number = 0; digits = 0
+        }
+        if afterHash && digits > 0 { out.append(number) }
     }
 
     /// Two texts name different stores: each prints a store number and they share none.
