@@ -1,3 +1,5 @@
+import Foundation
+
 /// Identity keys that make re-imports idempotent.
 ///
 /// The strings are stored in every store (`record.fingerprint`) and must never change, byte for
@@ -30,31 +32,83 @@ public enum Fingerprint {
         // The occurrence counts identical keys per account and kind: originally one dictionary
         // of `account RS kind RS key` strings. Keyed by the three parts instead, which is the
         // same grouping (String equality included) as long as no account key holds an RS.
-        if records.contains(where: { $0.accountKey.utf8.contains(0x1E) }) { return concatenatedKeys(for: records) }
-        // The first occurrence's full key ("...|#0") stands for its group in `seen`.
-        var seen: [GroupKey: Int] = [:]
-        seen.reserveCapacity(records.count)
-        var out: [String] = []
-        out.reserveCapacity(records.count)
+        var lastKey: String? = nil
+        for i in records.indices where records[i].accountKey != lastKey {
+            lastKey = records[i].accountKey
+            if records[i].accountKey.utf8.contains(0x1E) { return concatenatedKeys(for: records) }
+        }
+        // Each record's first-occurrence key ("...|#0", or its provider key) depends on the
+        // record alone: large files spell them on every core (contiguous runs, in file order).
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, records.count / 50_000))
+        let parts = ParallelMap.map(workers, workers: workers) { w, _ in
+            firstKeys(records, ParallelMap.range(of: w, workers: workers, count: records.count), shards: workers)
+        }
+        var out = parts.flatMap(\.keys)
+        let repeats = occurrences(records, firsts: out, shard: parts.flatMap(\.shard), shards: workers)
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
-        for r in records {
-            if let id = r.externalID, !id.isEmpty { out.append(providerKey(id, scope: r.externalIDScope)); continue }
+        for (i, n) in repeats.joined() {
+            // The same text with the occurrence in place of the first one's "0".
             buf.removeAll(keepingCapacity: true)
-            appendCore(r, to: &buf)
-            buf.append(UInt8(ascii: "0"))
-            let first = String(decoding: buf, as: UTF8.self)
-            let group = GroupKey(accountKey: r.accountKey, kind: r.sourceKind, key: first)
+            buf.append(contentsOf: out[i].utf8.dropLast())
+            FingerprintText.appendDecimal(UInt64(n), negative: false, to: &buf)
+            out[i] = String(decoding: buf, as: UTF8.self)
+        }
+        return out
+    }
+
+    /// The records that repeat an earlier record's group, with their occurrence (the first
+    /// occurrence, 0, keeps its first key). Occurrences count per group in file order. A
+    /// group's records all fall in one shard (by the hash of their first key), so each core
+    /// counts its shard's groups over the whole file, in file order: the counts of one pass.
+    private static func occurrences(_ records: [IncomingRecord], firsts: [String], shard: [Int32], shards: Int) -> [[(Int, Int)]] {
+        ParallelMap.map(shards, workers: shards) { w, _ in occurrences(records, firsts: firsts, shard: shard, of: w, shards: shards) }
+    }
+
+    private static func occurrences(
+        _ records: [IncomingRecord], firsts: [String], shard: [Int32], of w: Int, shards: Int
+    ) -> [(Int, Int)] {
+        // The first occurrence's full key stands for its group in `seen`.
+        var seen: [GroupKey: Int] = [:]
+        seen.reserveCapacity(records.count / shards)
+        var out: [(Int, Int)] = []
+        for i in records.indices where shard[i] == Int32(w) {
+            let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: firsts[i])
             if let n = seen.updateValue(1, forKey: group) {
                 seen[group] = n + 1
-                buf.removeLast()
-                FingerprintText.appendDecimal(UInt64(n), negative: false, to: &buf)
-                out.append(String(decoding: buf, as: UTF8.self))
-            } else {
-                out.append(first)
+                out.append((i, n))
             }
         }
         return out
+    }
+
+    /// The key of each record of `range` as its first occurrence (a provider key, or the
+    /// content key with occurrence 0), and the shard of `shards` whose core counts its group's
+    /// occurrences (-1: a provider key, which counts none). Records are read in place: a copy
+    /// of each would retain every one of its texts.
+    private static func firstKeys(_ records: [IncomingRecord], _ range: Range<Int>, shards: Int) -> (keys: [String], shard: [Int32]) {
+        var out: [String] = []
+        out.reserveCapacity(range.count)
+        var shard: [Int32] = []
+        shard.reserveCapacity(range.count)
+        var buf: [UInt8] = []
+        buf.reserveCapacity(256)
+        records.withUnsafeBufferPointer { records in
+            for i in range {
+                if let id = records[i].externalID, !id.isEmpty {
+                    out.append(providerKey(id, scope: records[i].externalIDScope))
+                    shard.append(-1)
+                    continue
+                }
+                buf.removeAll(keepingCapacity: true)
+                appendCore(records[i], to: &buf)
+                buf.append(UInt8(ascii: "0"))
+                let key = String(decoding: buf, as: UTF8.self)
+                out.append(key)
+                shard.append(shards == 1 ? 0 : Int32(UInt(bitPattern: key.hashValue) % UInt(shards)))
+            }
+        }
+        return (out, shard)
     }
 
     /// The original algorithm, for account keys holding U+001E.

@@ -17,7 +17,10 @@ public struct Money: Sendable, Hashable, Codable, Comparable, CustomStringConver
 
     /// Number of digits after the decimal point for `currency` (ISO 4217 exponent).
     public static func exponent(for currency: String) -> Int {
-        switch currency.uppercased() {
+        // Codes are almost always upper-case ASCII already, which `uppercased()` returns
+        // unchanged: only other texts pay for the copy.
+        let code = currency.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x61 && $0 <= 0x7A) }) ? currency : currency.uppercased()
+        switch code {
         case "JPY", "KRW", "VND", "CLP", "ISK", "PYG", "UGX", "XAF", "XOF", "HUF0": return 0
         case "BHD", "KWD", "OMR", "JOD", "TND", "LYD", "IQD": return 3
         default: return 2

@@ -21,13 +21,24 @@ extension ComponentSolver {
         _ assigned: [Int?], rows: [Int], cols: [Int], decided: Range<Int>, score: (Int, Int) -> Double?
     ) -> [Int?] {
         var out = assigned
+        var keyed: [(sig: Int, row: Int)] = []
         for byColumns in [true, false] {
-            var sets: [Int: [Int]] = [:]
+            // The sets, as runs of equal signatures (each set's rows in block order); every set
+            // is reordered on its own, so the order the sets are visited in does not matter.
+            keyed.removeAll(keepingCapacity: true)
             for i in decided {
                 guard let j = out[i] else { continue }
-                sets[byColumns ? colSig(cols[j]) : rowSig(rows[i]), default: []].append(i)
+                keyed.append((byColumns ? colSig(cols[j]) : rowSig(rows[i]), i))
             }
-            for members in sets.values where members.count > 1 {
+            guard keyed.count > 1 else { continue }
+            keyed.sort { $0.sig != $1.sig ? $0.sig < $1.sig : $0.row < $1.row }
+            var end = 0
+            while end < keyed.count {
+                let start = end
+                end += 1
+                while end < keyed.count && keyed[end].sig == keyed[start].sig { end += 1 }
+                guard end - start > 1 else { continue }
+                let members = keyed[start..<end].map(\.row)
                 let rowOrder = members.sorted { rowBefore(rows[$0], rows[$1]) }
                 let colOrder = members.compactMap { out[$0] }.sorted { colBefore(cols[$0], cols[$1]) }
                 var was = 0.0, now = 0.0
@@ -49,17 +60,18 @@ extension ComponentSolver {
 
     /// Booking order of two incoming rows: date, time of day, position in the file.
     private func rowBefore(_ a: Int, _ b: Int) -> Bool {
-        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
-        if x.date != y.date { return x.date < y.date }
-        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
-        return g.idx[a] < g.idx[b]
+        // Fields are read in place: a copy of each record would retain every one of its texts.
+        let x = g.idx[a], y = g.idx[b], records = g.records
+        if records[x].date != records[y].date { return records[x].date < records[y].date }
+        if (records[x].time ?? "") != (records[y].time ?? "") { return (records[x].time ?? "") < (records[y].time ?? "") }
+        return x < y
     }
 
     /// Booking order of two stored transactions: date, time of day, id.
     private func colBefore(_ a: Int, _ b: Int) -> Bool {
-        let x = g.candidates[a], y = g.candidates[b]
-        if x.date != y.date { return x.date < y.date }
-        if (x.time ?? "") != (y.time ?? "") { return (x.time ?? "") < (y.time ?? "") }
-        return x.id < y.id
+        let t = g.candidates
+        if t[a].date != t[b].date { return t[a].date < t[b].date }
+        if (t[a].time ?? "") != (t[b].time ?? "") { return (t[a].time ?? "") < (t[b].time ?? "") }
+        return t[a].id < t[b].id
     }
 }

@@ -291,7 +291,7 @@ struct ComponentSolver {
     /// Why a pair was proposed, for the plan, `review` and `--dry-run`.
     func reasons(_ p: MatchPair) -> [MatchReason] {
         let amount = g.records[g.idx[Int(p.row)]].amount
-        let text = MatchReason("text", "similarity " + Self.twoDecimals(p.sim))
+        let text = MatchReason("text", Self.similarityText(p.sim))
         if p.replacement >= 0 {
             let x = g.replacements[Int(p.replacement)]
             return [
@@ -300,7 +300,8 @@ struct ComponentSolver {
                 MatchReason("date", "\(p.lag) day(s) later"), text,
             ]
         }
-        var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", "\(abs(p.lag)) day(s) apart"), text]
+        let apart = Int(abs(p.lag)) < Self.daysApartTexts.count ? Self.daysApartTexts[Int(abs(p.lag))] : "\(abs(p.lag)) day(s) apart"
+        var out = [MatchReason("amount", "equal \(amount.decimalString)"), MatchReason("date", apart), text]
         if p.externalIDAgrees { out.append(MatchReason("external_id", "agree")) }
         if p.placesDisagree {
             out.append(MatchReason("place", "the two sides name different stores or states: their texts are no evidence"))
@@ -324,11 +325,22 @@ struct ComponentSolver {
         return out
     }
 
-    static func twoDecimals(_ x: Double) -> String {
-        let h = Int((x * 100).rounded())
+    static func twoDecimals(_ x: Double) -> String { twoDecimals(hundredths: Int((x * 100).rounded())) }
+
+    static func twoDecimals(hundredths h: Int) -> String {
         let frac = h % 100
         return "\(h / 100)." + (frac < 10 ? "0\(frac)" : "\(frac)")
     }
+
+    /// The text reason of a similarity; every link has one, so the 101 usual ones are spelled once.
+    static func similarityText(_ x: Double) -> String {
+        let h = Int((x * 100).rounded())
+        return h >= 0 && h < similarityTexts.count ? similarityTexts[h] : "similarity " + twoDecimals(hundredths: h)
+    }
+
+    private static let similarityTexts = (0...100).map { "similarity " + twoDecimals(hundredths: $0) }
+    /// The date reason of the usual gaps, spelled once.
+    private static let daysApartTexts = (0...15).map { "\($0) day(s) apart" }
 
     // MARK: Identity of rows and columns
 
@@ -370,12 +382,17 @@ struct ComponentSolver {
     /// the same assignment whatever their order in the file.
     private func rowLess(_ a: Int, _ b: Int) -> Bool {
         if g.rowDay[a] != g.rowDay[b] { return g.rowDay[a] < g.rowDay[b] }
-        let x = g.records[g.idx[a]], y = g.records[g.idx[b]]
-        if x.amount.minorUnits != y.amount.minorUnits { return x.amount.minorUnits < y.amount.minorUnits }
-        if x.description != y.description { return x.description < y.description }
-        if x.counterparty != y.counterparty { return (x.counterparty ?? "") < (y.counterparty ?? "") }
-        if x.balance?.minorUnits != y.balance?.minorUnits { return (x.balance?.minorUnits ?? 0) < (y.balance?.minorUnits ?? 0) }
-        if x.externalID != y.externalID { return (x.externalID ?? "") < (y.externalID ?? "") }
+        // Fields are read in place: a copy of each record would retain every one of its texts.
+        let x = g.idx[a], y = g.idx[b], records = g.records
+        if records[x].amount.minorUnits != records[y].amount.minorUnits {
+            return records[x].amount.minorUnits < records[y].amount.minorUnits
+        }
+        if records[x].description != records[y].description { return records[x].description < records[y].description }
+        if records[x].counterparty != records[y].counterparty { return (records[x].counterparty ?? "") < (records[y].counterparty ?? "") }
+        if records[x].balance?.minorUnits != records[y].balance?.minorUnits {
+            return (records[x].balance?.minorUnits ?? 0) < (records[y].balance?.minorUnits ?? 0)
+        }
+        if records[x].externalID != records[y].externalID { return (records[x].externalID ?? "") < (records[y].externalID ?? "") }
         return a < b
     }
 }

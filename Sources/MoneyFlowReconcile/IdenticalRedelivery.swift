@@ -29,19 +29,22 @@ enum IdenticalRedelivery {
         sameItemPlaidAccounts: Set<String>, current: [Int: Int64]
     ) -> [(row: Int, candidate: Int)] {
         var columns: [Key: [Int]] = [:]
-        for (c, t) in candidates.enumerated()
-        where !t.pending && !t.supportingKinds.isEmpty && t.supportingKinds.allSatisfy(\.hasProviderAccountIDs)
-            && !t.plaidAccountIDs.isEmpty
-            && t.plaidAccountIDs.allSatisfy({ !$0.isEmpty && !sameItemPlaidAccounts.contains($0) })
+        // Fields are read in place: a copy of each transaction would retain every one of its texts.
+        for c in candidates.indices
+        where !candidates[c].pending && !candidates[c].plaidAccountIDs.isEmpty && !candidates[c].supportingKinds.isEmpty
+            && candidates[c].supportingKinds.allSatisfy(\.hasProviderAccountIDs)
+            && candidates[c].plaidAccountIDs.allSatisfy({ !$0.isEmpty && !sameItemPlaidAccounts.contains($0) })
         {
+            let t = candidates[c]
             let key = Key(day: t.date.dayNumber, amount: t.amount.minorUnits, description: t.description, counterparty: t.counterparty)
             columns[key, default: []].append(c)
         }
         guard !columns.isEmpty else { return [] }
         var byKey: [Key: [Int]] = [:]
         for i in rows {
+            guard records[i].sourceKind.hasProviderAccountIDs, !records[i].pending, i < plaidAccountIDs.count, plaidAccountIDs[i] != nil
+            else { continue }
             let r = records[i]
-            guard r.sourceKind.hasProviderAccountIDs, !r.pending, i < plaidAccountIDs.count, plaidAccountIDs[i] != nil else { continue }
             let key = Key(day: r.date.dayNumber, amount: r.amount.minorUnits, description: r.description, counterparty: r.counterparty)
             if columns[key] != nil { byKey[key, default: []].append(i) }
         }

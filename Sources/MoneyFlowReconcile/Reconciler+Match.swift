@@ -9,20 +9,21 @@ extension Reconciler {
     /// or removed by this plan) are not reopened. `sameItemPlaidAccounts`: the Plaid accounts of
     /// this file's item, whose records a Plaid row never joins.
     func match(
-        open: [Int], records: [IncomingRecord], accountIDs: [String: Int64], view: any LedgerView,
+        open: [Int], records: [IncomingRecord], accountOf: [Int64?], view: any LedgerView,
         removedIDs: Set<String>, claimedPending: Set<Int64>, settled: Set<Int64>, sameItemPlaidAccounts: Set<String> = []
     ) throws -> (decisions: [(Int, RecordDecision)], relinks: [RelinkEffect]) {
         guard !open.isEmpty else { return ([], []) }
-        // Group by account and currency; fetch candidates once per group.
-        var groups: [String: [Int]] = [:]
-        for i in open { groups["\(accountIDs[records[i].accountKey]!)|\(records[i].amount.currency)", default: []].append(i) }
+        // Group by account and currency (in the order of their `account|currency` spelling);
+        // fetch candidates once per group.
+        var groups: [GroupKey: [Int]] = [:]
+        for i in open { groups[GroupKey(accountID: accountOf[i]!, currency: records[i].amount.currency), default: []].append(i) }
         var out: [(Int, RecordDecision)] = []
         var relinks: [RelinkEffect] = []
-        for key in groups.keys.sorted() {
+        for key in groups.keys.sorted(by: { $0.spelled < $1.spelled }) {
             var idx = groups[key]!
-            let first = records[idx[0]]
-            let accountID = accountIDs[first.accountKey]!
-            let currency = first.amount.currency
+            let firstAccountKey = records[idx[0]].accountKey
+            let accountID = key.accountID
+            let currency = key.currency
             var lo = Int.max, hi = Int.min
             for i in idx { let d = records[i].date.dayNumber; lo = min(lo, d); hi = max(hi, d) }
             let window = max(options.dateWindowDays, options.pendingWindowDays)
@@ -33,16 +34,16 @@ extension Reconciler {
                 reopening = try reopener.reopenable(
                     accountID: accountID, currency: currency, kinds: kinds,
                     from: LocalDate(dayNumber: lo - margin), through: LocalDate(dayNumber: hi + margin),
-                    except: settled, plaidAccountIDs: Set(idx.compactMap { Self.plaidAccountID(records[$0]) }))
+                    except: settled, plaidAccountIDs: Set(idx.compactMap { Self.plaidAccountID(records, $0) }))
             }
             var rows = records
-            var plaidAccountIDs = records.map(Self.plaidAccountID)
+            var plaidAccountIDs = records.indices.map { Self.plaidAccountID(records, $0) }
             if !reopening.records.isEmpty {
                 // Reopened records join as extra rows after the file's own.
                 for r in reopening.records {
                     idx.append(rows.count)
                     var rec = r.record
-                    rec.accountKey = first.accountKey
+                    rec.accountKey = firstAccountKey
                     rows.append(rec)
                     plaidAccountIDs.append(rec.sourceKind.hasProviderAccountIDs ? r.plaidAccountID : nil)
                     lo = min(lo, rec.date.dayNumber); hi = max(hi, rec.date.dayNumber)
@@ -94,6 +95,10 @@ extension Reconciler {
             }
             try group.findPairs(view: view, removedIDs: removedIDs, claimedPending: claimedPending, ledgerPairings: ledgerPairings)
             let decided = group.decide()
+            guard !reopening.records.isEmpty else {
+                out += decided // only the file's own rows: nothing to resolve or relink
+                continue
+            }
             out += decided.filter { $0.0 < records.count }.map { ($0.0, Self.resolve($0.1, base: records.count)) }
             relinks += Self.relinks(reopening, base: records.count, decisions: decided + early)
         }
@@ -108,6 +113,21 @@ extension Reconciler {
         guard r.sourceKind.hasProviderAccountIDs, r.accountKey.hasPrefix(prefix) else { return nil }
         let id = String(r.accountKey.dropFirst(prefix.count))
         return id.isEmpty ? nil : id
+    }
+
+    /// ``plaidAccountID(_:)`` of `records[i]`, read in place (a copy of the record would retain
+    /// every one of its texts).
+    static func plaidAccountID(_ records: [IncomingRecord], _ i: Int) -> String? {
+        guard records[i].sourceKind.hasProviderAccountIDs else { return nil }
+        return plaidAccountID(records[i])
+    }
+
+    /// The store account and currency a group of rows is matched in.
+    struct GroupKey: Hashable {
+        var accountID: Int64
+        var currency: String
+        /// The order groups are planned in.
+        var spelled: String { "\(accountID)|\(currency)" }
     }
 
     /// The relinks of a group: reopened records (rows `base...`) whose new decision differs

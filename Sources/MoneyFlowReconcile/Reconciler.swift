@@ -48,35 +48,42 @@ public struct Reconciler: Sendable {
         var accountIDs: [String: Int64] = [:]
         for a in accounts { if let id = a.accountID { accountIDs[a.key] = id } }
         if let override = options.accountOverride, let id = try view.accountID(named: override) {
-            for r in records { accountIDs[r.accountKey] = id }
+            var lastKey: String? = nil
+            for i in records.indices where records[i].accountKey != lastKey {
+                lastKey = records[i].accountKey
+                accountIDs[records[i].accountKey] = id
+            }
         }
         let fingerprints = Fingerprint.keys(for: records)
+        let accountOf = Self.accounts(of: records, accountIDs)
         var decisions = [RecordDecision?](repeating: nil, count: records.count)
         var incomingByExternal: [String: Int] = [:]
-        for (i, r) in records.enumerated() { if let e = r.externalID { incomingByExternal[e] = i } }
+        for i in records.indices { if let e = records[i].externalID { incomingByExternal[e] = i } }
         var supersededPending = Set<Int64>() // store record ids superseded in this update
 
         // 1. Identity: provider id, fingerprint, user decisions, provider pending->posted.
         let lookup = try IdentityLookup(
             records: records, fingerprints: fingerprints, accountIDs: accountIDs,
             removals: statement.removals.map(\.externalID), view: view)
-        for (i, r) in records.enumerated() {
-            let accountID = accountIDs[r.accountKey]
+        // Fields are read in place: a copy of each record would retain every one of its texts.
+        for i in records.indices {
+            let accountID = accountOf[i]
+            let kind = records[i].sourceKind
             if let accountID {
                 // A scoped id (OFX FITID) is known by its fingerprint, which holds the scope.
-                if let ext = r.externalID, r.externalIDScope == nil, let ex = try lookup.record(kind: r.sourceKind, externalID: ext),
+                if let ext = records[i].externalID, records[i].externalIDScope == nil, let ex = try lookup.record(kind: kind, externalID: ext),
                     ex.accountID == accountID
                 {
                     decisions[i] = statement.modifiedExternalIDs.contains(ext) ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
-                if let ex = try lookup.record(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
+                if let ex = try lookup.record(accountID: accountID, kind: kind, fingerprint: fingerprints[i]) {
                     decisions[i] =
-                        statement.modifiedExternalIDs.contains(r.externalID ?? "")
+                        statement.modifiedExternalIDs.contains(records[i].externalID ?? "")
                         ? .update(recordID: ex.id) : .alreadyPresent(recordID: ex.id)
                     continue
                 }
-                if let user = try lookup.userDecision(accountID: accountID, kind: r.sourceKind, fingerprint: fingerprints[i]) {
+                if let user = try lookup.userDecision(accountID: accountID, kind: kind, fingerprint: fingerprints[i]) {
                     switch user {
                     case .linked(let t):
                         decisions[i] = .link(transactionID: t, score: 1, reasons: [MatchReason("user", "linked by user earlier")])
@@ -85,12 +92,12 @@ public struct Reconciler: Sendable {
                     continue
                 }
             }
-            if let p = r.pendingExternalID, !r.pending {
+            if let p = records[i].pendingExternalID, !records[i].pending {
                 if let j = incomingByExternal[p], j < i, records[j].pending {
                     decisions[i] = .supersedeIncoming(pendingIndex: j, reasons: [MatchReason("pending_transaction_id", p)])
                     continue
                 }
-                if let accountID, let px = try lookup.record(kind: r.sourceKind, externalID: p), px.accountID == accountID,
+                if let accountID, let px = try lookup.record(kind: kind, externalID: p), px.accountID == accountID,
                     let t = px.transactionID
                 {
                     decisions[i] = .supersede(pendingRecordID: px.id, transactionID: t, reasons: [MatchReason("pending_transaction_id", p)])
@@ -108,7 +115,7 @@ public struct Reconciler: Sendable {
         // 2. Matching against stored transactions of other sources (and pending ones).
         let removedIDs = Set(statement.removals.map(\.externalID))
         var open: [Int] = []
-        for i in records.indices where decisions[i] == nil && accountIDs[records[i].accountKey] != nil { open.append(i) }
+        for i in records.indices where decisions[i] == nil && accountOf[i] != nil { open.append(i) }
         // Stored records this plan already settles (provider updates, superseded pendings,
         // removals) keep their place: the provider's lifecycle decides them, not matching.
         var settled = supersededPending
@@ -117,9 +124,9 @@ public struct Reconciler: Sendable {
         // One file holds one provider item's accounts: those are other accounts of that bank,
         // never the same one again (see ``MatchGroup/otherPlaidAccountsOnly(record:candidate:)``).
         let sameItem = Set(
-            statement.accounts.compactMap { $0.provider != nil ? $0.providerAccountID : nil } + records.compactMap(Self.plaidAccountID))
+            statement.accounts.compactMap { $0.provider != nil ? $0.providerAccountID : nil } + records.indices.compactMap { Self.plaidAccountID(records, $0) })
         let matches = try match(
-            open: open, records: records, accountIDs: accountIDs, view: view, removedIDs: removedIDs,
+            open: open, records: records, accountOf: accountOf, view: view, removedIDs: removedIDs,
             claimedPending: supersededPending, settled: settled, sameItemPlaidAccounts: sameItem)
         for (i, d) in matches.decisions {
             decisions[i] = d
@@ -145,6 +152,22 @@ public struct Reconciler: Sendable {
         return ImportPlan(
             fileName: fileName, fileSHA256: fileSHA256, statement: statement, accounts: accounts, entries: entries,
             removals: removals, relinks: matches.relinks)
+    }
+
+    /// The store account of each record (nil when its account is not in the store yet). Records
+    /// of one file share their account key, so a key equal to the previous record's is not
+    /// looked up again.
+    static func accounts(of records: [IncomingRecord], _ accountIDs: [String: Int64]) -> [Int64?] {
+        var out = [Int64?](repeating: nil, count: records.count)
+        var lastKey: String? = nil, lastID: Int64? = nil
+        for i in records.indices {
+            if records[i].accountKey != lastKey {
+                lastKey = records[i].accountKey
+                lastID = accountIDs[records[i].accountKey]
+            }
+            out[i] = lastID
+        }
+        return out
     }
 
     /// Within one update a transaction may be added then modified, or added then removed:

@@ -19,7 +19,10 @@ public enum TextSimilarity {
     static let channelStarts = Set(channelPrefixes.compactMap(\.unicodeScalars.first))
 
     /// A scalar `trimmingCharacters(in: .whitespaces)` removes: a space separator (Zs) or a tab.
-    static func isBlank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+    static func isBlank(_ s: Unicode.Scalar) -> Bool {
+        // In ASCII only the space is a space separator (the property lookup costs more than the rest of the check).
+        s.isASCII ? s == " " || s == "\t" : s.properties.generalCategory == .spaceSeparator
+    }
 
     /// The merchant a bank's text names after a payment channel's prefix (often cut to the
     /// column: the wallet's full name contains it), nil when the text names no channel.
@@ -53,23 +56,45 @@ public enum TextSimilarity {
         var out: [Int] = []
         for text in texts {
             guard let text else { continue }
-            var number = 0, digits = 0, afterHash = false
-            for b in text.utf8 {
-                if afterHash, b >= 0x30, b <= 0x39, digits < 9 {
-                    number = number * 10 + Int(b - 0x30); digits += 1; continue
-                }
-                if afterHash && digits > 0 { out.append(number) }
-                afterHash = b == 0x23 // #
-                number = 0; digits = 0
+            // The bytes in place when the text has them contiguous (a native string), else one by one.
+            if text.utf8.withContiguousStorageIfAvailable({ appendStoreNumbers($0, to: &out) }) == nil {
+                appendStoreNumbers(text.utf8, to: &out)
+            }
+        }
+        // Distinct, sorted (every text of every pair is asked: most print no number, or one).
+        guard out.count > 1 else { return out }
+        out.sort()
+        var w = 1
+        for k in 1..<out.count where out[k] != out[w - 1] { out[w] = out[k]; w += 1 }
+        out.removeLast(out.count - w)
+        return out
+    }
+
+    private static func appendStoreNumbers<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to out: inout [Int]) {
+        // Most texts print no `#`: one plain pass says so.
+        guard bytes.contains(0x23) else { return }
+        var number = 0, digits = 0, afterHash = false
+        for b in bytes {
+            if afterHash, b >= 0x30, b <= 0x39, digits < 9 {
+                number = number * 10 + Int(b - 0x30); digits += 1; continue
             }
             if afterHash && digits > 0 { out.append(number) }
+            afterHash = b == 0x23 // #
+            number = 0; digits = 0
         }
-        return Array(Set(out)).sorted()
+        if afterHash && digits > 0 { out.append(number) }
     }
 
     /// Two texts name different stores: each prints a store number and they share none.
+    /// (Both lists are sorted, as ``storeNumbers(_:)`` returns them.)
     static func storesDisagree(_ a: [Int], _ b: [Int]) -> Bool {
-        !a.isEmpty && !b.isEmpty && Set(a).isDisjoint(with: b)
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        var i = 0, j = 0
+        while i < a.count && j < b.count {
+            if a[i] == b[j] { return false }
+            if a[i] < b[j] { i += 1 } else { j += 1 }
+        }
+        return true
     }
 
     /// Normalised tokens of `text`.

@@ -44,14 +44,19 @@ extension MatchGroup {
     /// when some textless pair is neither carried nor confirmed within the import. The key is
     /// the unordered pair of token sets, so it does not depend on which side is being imported.
     mutating func learnAliases(ledger: () throws -> [ConfirmedPairing] = { [] }) rethrows {
-        // Each row's and column's text (its sorted tokens) is spelled once and numbered; a key
-        // is the unordered pair of two numbers. (Spelling the key per pair cost a fifth of a plan.)
+        // Each row's and column's text (its sorted tokens) is spelled once per distinct token
+        // set and numbered; a key is the unordered pair of two numbers. (Spelling the key per
+        // pair cost a fifth of a plan.) Token ids of one table name distinct tokens, and tokens
+        // hold no space, so equal id lists and equal spellings are the same thing.
         var textIDs: [String: UInt32] = [:]
-        func number(_ text: String) -> UInt32? {
-            guard !text.isEmpty else { return nil }
-            if let id = textIDs[text] { return id }
-            let id = UInt32(textIDs.count)
+        var numbered: [[Int32]: UInt32] = [:]
+        func number(_ ids: [Int32]) -> UInt32? {
+            guard !ids.isEmpty else { return nil }
+            if let id = numbered[ids] { return id }
+            let text = Self.aliasText(ids, tokens)
+            let id = textIDs[text] ?? UInt32(textIDs.count)
             textIDs[text] = id
+            numbered[ids] = id
             return id
         }
         var rowText = [UInt32?](repeating: nil, count: rowTokens.count), colText = [UInt32?](repeating: nil, count: colTokens.count)
@@ -62,8 +67,8 @@ extension MatchGroup {
         // withheld, not absent: they neither teach nor use an alias.
         for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor && !p.placesDisagree {
             let (row, col) = (Int(p.row), Int(p.col))
-            if !rowDone[row] { rowDone[row] = true; rowText[row] = number(Self.aliasText(rowTokens[row], tokens)) }
-            if !colDone[col] { colDone[col] = true; colText[col] = number(Self.aliasText(colTokens[col] ?? [], tokens)) }
+            if !rowDone[row] { rowDone[row] = true; rowText[row] = number(rowTokens[row]) }
+            if !colDone[col] { colDone[col] = true; colText[col] = number(colTokens[col] ?? []) }
             guard let a = rowText[row], let b = colText[col] else { continue }
             let key = Self.aliasKey(a, b)
             keys.append((k, key))
@@ -121,33 +126,48 @@ extension MatchGroup {
     /// which side was imported first.
     func uniqueAmounts(index x: CandidateIndex) -> [Bool] {
         let w = Scoring.uniqueAmountWindowDays
-        // Days per amount, sorted, on each side: a count in a window is two binary searches
-        // (a daily same-price coffee must not make this quadratic).
-        var rowDays: [Int64: [Int]] = [:], candDays: [Int64: [Int]] = [:]
-        for (row, i) in idx.enumerated() { rowDays[records[i].amount.minorUnits, default: []].append(rowDay[row]) }
-        for k in rowDays.keys { rowDays[k]!.sort() }
-        for (amount, range) in x.bucket {
-            var days: [Int] = []
-            for k in range { days.append(x.candDay[x.order[k]]) }
-            candDays[amount] = days.sorted()
+        // Rows in (amount, day) order and the candidates' days sorted within each amount's range
+        // of the index: the rows and transactions of a row's amount within its window are two
+        // windows that only move forward along each amount's run (a daily same-price coffee
+        // must not make this quadratic, and a sweep reads memory in order).
+        var keys = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: idx.count)
+        for row in idx.indices { keys[row] = AmountDay(amount: records[idx[row]].amount.minorUnits, day: rowDay[row], row: row) }
+        keys.sort()
+        var candDays = [Int](repeating: 0, count: x.order.count)
+        candDays.withUnsafeMutableBufferPointer { days in
+            for range in x.bucket.values {
+                for k in range { days[k] = x.candDay[x.order[k]] }
+                var slot = UnsafeMutableBufferPointer(rebasing: days[range])
+                slot.sort()
+            }
         }
         var out = [Bool](repeating: false, count: idx.count)
-        for row in idx.indices {
-            let amount = records[idx[row]].amount.minorUnits, day = rowDay[row]
-            let rowsNear = Self.countWithin(rowDays[amount] ?? [], day - w, day + w)
-            let transactionsNear = Self.countWithin(candDays[amount] ?? [], day - w, day + w)
-            out[row] = rowsNear == 1 && transactionsNear <= 1
+        var start = 0
+        while start < keys.count {
+            let amount = keys[start].amount
+            var end = start + 1
+            while end < keys.count && keys[end].amount == amount { end += 1 }
+            let cands = x.bucket[amount] ?? 0..<0
+            var lo = start, hi = start, cLo = cands.lowerBound, cHi = cands.lowerBound
+            for k in start..<end {
+                let day = keys[k].day
+                while keys[lo].day < day - w { lo += 1 }
+                while hi < end && keys[hi].day <= day + w { hi += 1 }
+                while cLo < cands.upperBound && candDays[cLo] < day - w { cLo += 1 }
+                if cHi < cLo { cHi = cLo }
+                while cHi < cands.upperBound && candDays[cHi] <= day + w { cHi += 1 }
+                out[keys[k].row] = hi - lo == 1 && cHi - cLo <= 1
+            }
+            start = end
         }
         return out
     }
 
-    /// How many values of sorted `a` lie in `lo...hi`.
-    static func countWithin(_ a: [Int], _ lo: Int, _ hi: Int) -> Int {
-        func firstAtLeast(_ v: Int) -> Int {
-            var l = 0, h = a.count
-            while l < h { let m = (l + h) / 2; if a[m] < v { l = m + 1 } else { h = m } }
-            return l
-        }
-        return firstAtLeast(hi + 1) - firstAtLeast(lo)
+    /// A row's amount and day (in that order), and the row.
+    struct AmountDay: Comparable {
+        var amount: Int64
+        var day: Int
+        var row: Int
+        static func < (a: Self, b: Self) -> Bool { (a.amount, a.day, a.row) < (b.amount, b.day, b.row) }
     }
 }

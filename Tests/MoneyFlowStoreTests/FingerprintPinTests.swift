@@ -178,4 +178,22 @@ import Testing
             #expect(Array(Fingerprint.key(for: r, occurrence: 3).utf8) == Array(Self.referenceKey(r, occurrence: 3).utf8))
         }
     }
+
+    /// A large file's keys are spelled on several cores (contiguous runs of records): identical
+    /// rows on both sides of a run's end still number their occurrences in file order.
+    @Test func largeFilesNumberOccurrencesAcrossCores() {
+        var records: [IncomingRecord] = []
+        for i in 0..<120_000 {
+            records.append(
+                Self.rec(
+                    "COFFEE \(i % 5)", -450 - Int64(i % 3), date: (2024, 1 + i % 2, 1 + i % 3), ext: i % 1000 == 0 ? "p\(i)" : nil,
+                    account: "acct:\(i % 2)", kind: i % 7 == 0 ? .plaid : .csv))
+        }
+        let fast = Fingerprint.keys(for: records)
+        let reference = Self.referenceKeys(records)
+        #expect(fast.count == reference.count)
+        let mismatches = zip(fast, reference).filter { $0.0 != $0.1 }
+        let first = mismatches.first.map { "\($0.0.debugDescription) vs reference \($0.1.debugDescription)" } ?? ""
+        #expect(mismatches.count == 0, "first: \(first)")
+    }
 }

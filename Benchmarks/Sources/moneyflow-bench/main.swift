@@ -12,7 +12,7 @@ import MoneyFlowZip
 
 let usage = """
 usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
-       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]] [--explain K] [--series]
+       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]] [--explain K] [--series] [--full-digest]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
        moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
@@ -57,6 +57,19 @@ func planDigest(_ plan: ImportPlan) -> String {
         default: mix("\(e.index):\(e.decision.label);")
         }
     }
+    return String(h, radix: 16)
+}
+
+/// FNV-1a digest of everything a plan decides: each entry's fingerprint and full decision
+/// (scores, reasons, evidence, review candidates with theirs), the relinks and the removals,
+/// for checking that a faster engine plans exactly the same (`reconcile --full-digest`).
+func fullPlanDigest(_ plan: ImportPlan) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ s: String) { for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
+    for e in plan.entries { mix("\(e.index)|\(e.fingerprint)|\(e.decision)\n") }
+    for r in plan.relinks { mix("relink \(r.recordID) \(r.fromTransactionID) \(r.from) \(r.decision)\n") }
+    for r in plan.removals { mix("removal \(r)\n") }
+    mix("accounts \(plan.accounts)")
     return String(h, radix: 16)
 }
 
@@ -174,6 +187,7 @@ func runReconcile(_ a: Args) throws {
         line.set("peak_before_mib", peakBefore); line.set("peak_mib", peakMiB())
         emitScore(&line, scorePlan(plan, data: data))
         line.set("plan_digest", planDigest(plan))
+        if a.has("full-digest") { line.set("plan_digest_full", fullPlanDigest(plan)) }
         if a.has("explain") { explainWrong(plan, data: data, stmt: stmt, plaid: data.plaidStatement(), limit: a.int("explain", 20)) }
         if a.has("series") { dumpSeries(plan, data: data, stmt: stmt, plaid: data.plaidStatement()) }
     } else {
@@ -231,6 +245,7 @@ func runReconcile(_ a: Args) throws {
         line.set("peak_before_mib", peakBefore); line.set("peak_mib", peakMiB())
         emitScore(&line, scorePlan(r.plan, data: data))
         line.set("plan_digest", planDigest(r.plan))
+        if a.has("full-digest") { line.set("plan_digest_full", fullPlanDigest(r.plan)) }
         line.set("linked_txns", try store.transactions().filter { $0.sources.count > 1 }.count)
         removeStore(path)
     }
