@@ -6,12 +6,16 @@ import NIOHTTP1
 
 /// A real HTTP client for the tests' own calls on loopback.
 public enum LoopbackHTTP {
-    /// Idle pooled connections are closed after 5 s, before `serve` closes them (a keep-alive
-    /// connection must send its next head within 10 s of the previous answer): otherwise a
-    /// request could go out on a connection the server is closing at that moment, which a
-    /// loaded machine turned into `remoteConnectionClosed`.
+    /// Every request goes on a connection of its own. `serve` closes a keep-alive connection
+    /// whose next head has not come within 10 s of the previous answer, so a request sent on a
+    /// pooled connection at that moment fails with `remoteConnectionClosed`. Closing idle
+    /// connections after 5 s on the client's side did not prevent it: on a loaded machine the
+    /// client's timer ran late and the server's did not (the whole suite in CI, after a test's
+    /// 13 CLI imports between two requests). A fresh loopback connection per request costs
+    /// little and leaves no such race.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
+        configuration.maximumUsesPerConnection = 1
         configuration.connectionPool = .init(idleTimeout: .seconds(5))
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
