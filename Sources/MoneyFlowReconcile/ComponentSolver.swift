@@ -102,9 +102,11 @@ struct ComponentSolver {
     private mutating func solveStar(_ pairList: ArraySlice<Int>, rowSide: Bool) {
         // The far end of each pair: a column (rowSide) or a row; its twin signature.
         func sigOfFarEnd(_ k: Int) -> Int { rowSide ? colSig(Int(g.pairs[k].col)) : rowSig(Int(g.pairs[k].row)) }
+        // Pairs weigh what they can become (``ReviewOnlyPairRule``).
         func better(_ a: Int, _ b: Int) -> Bool {
             let x = g.pairs[a], y = g.pairs[b]
-            if x.score != y.score { return x.score > y.score }
+            let sx = g.assignmentScore(x), sy = g.assignmentScore(y)
+            if sx != sy { return sx > sy }
             return rowSide ? g.candidates[Int(x.col)].id < g.candidates[Int(y.col)].id : rowLess(Int(x.row), Int(y.row))
         }
         var best = pairList.first!
@@ -116,14 +118,14 @@ struct ComponentSolver {
             if second == nil || better(k, second!) { second = k }
         }
         let p = g.pairs[best]
-        let alternative = max(0, second.map { g.pairs[$0].score } ?? 0)
+        let alternative = max(0, second.map { g.assignmentScore(g.pairs[$0]) } ?? 0)
         // The runner-up is another transaction for this row (rowSide), or another row wanting
         // this row's transaction: then it is no candidate of this row, only a rival for its own.
         func reviewWith(_ rival: Int?) {
             guard let rival else { return review(best, []) }
             if rowSide { review(best, [candidate(rival)]) } else { review(best, [], contestedBy: rival) }
         }
-        if p.score - alternative < g.options.reviewMargin {
+        if g.assignmentScore(p) - alternative < g.options.reviewMargin {
             reviewWith(second.flatMap { g.pairs[$0].score > 0 ? $0 : nil })
             return
         }
@@ -160,15 +162,17 @@ struct ComponentSolver {
             let p = g.pairs[k]
             let i = Int(rowLocal[Int(p.row)]), j = Int(colLocal[Int(p.col)])
             let existing = pairAt[i * nc + j]
-            if existing >= 0 && g.pairs[Int(existing)].score >= p.score { continue }
+            let weight = g.assignmentScore(p) // what the pair can become (``ReviewOnlyPairRule``)
+            if existing >= 0 && g.assignmentScore(g.pairs[Int(existing)]) >= weight { continue }
             pairAt[i * nc + j] = Int32(k)
-            problem[i, j] = -p.score
+            problem[i, j] = -weight
         }
         var best = problem.solve()
         let pairs = g.pairs
         let decided = decide.clamped(to: 0..<nr)
+        let group = g
         best.columns = inTimeOrder(best.columns, rows: rowsArray, cols: cols, decided: decided) { i, j in
-            pairAt[i * nc + j] >= 0 ? pairs[Int(pairAt[i * nc + j])].score : nil
+            pairAt[i * nc + j] >= 0 ? group.assignmentScore(pairs[Int(pairAt[i * nc + j])]) : nil
         }
         let margin = g.options.reviewMargin
         for i in decided {
@@ -228,14 +232,11 @@ struct ComponentSolver {
         }
     }
 
-    /// The text does not confirm the pair while another transaction of the same amount is in
-    /// the row's window (whatever already supports it) or another row wants the column:
-    /// amount and date alone cannot tell them apart.
+    /// See ``MatchGroup/isGuess(_:)``.
     private func isGuess(_ p: MatchPair) -> Bool { g.isGuess(p) }
 
-    private func unconfirmedWithRivals(_ p: MatchPair) -> Bool {
-        p.sim < g.options.minimumTextSimilarity && (g.rowRivals[Int(p.row)] > 1 || g.colDegree[Int(p.col)] > 1)
-    }
+    /// See ``MatchGroup/unconfirmedWithRivals(_:)``.
+    private func unconfirmedWithRivals(_ p: MatchPair) -> Bool { g.unconfirmedWithRivals(p) }
 
     private mutating func accept(_ k: Int) {
         let p = g.pairs[k]

@@ -95,6 +95,12 @@ enum Scoring {
 
     // MARK: Solving
 
+    /// A pair that can only be reviewed weighs this fraction of its score in the assignment
+    /// (``ReviewOnlyPairRule``): small enough that every such pair of a block together weighs
+    /// less than one day of date penalty (``datePenaltyPerDay`` + ``datePenaltyPerDaySquared``)
+    /// between linkable pairs, so it takes only transactions no linkable pair wants.
+    static let reviewOnlyWeight = 0.001
+
     /// Components with at most this many rows are solved as one assignment; larger ones (a
     /// daily same-price coffee chains the whole history together) in date-ordered blocks.
     static let exactComponentLimit = 24
