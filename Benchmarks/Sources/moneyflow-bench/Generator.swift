@@ -6,9 +6,14 @@ import MoneyFlowTestSupport
 /// busy USD checking account, seen by two sources with realistic overlap:
 ///
 /// - the bank's own statement (a Chase-style CSV export: posting date, description, amount,
-///   running balance), posted 0-3 days after the transaction;
+///   running balance), posted 0-3 days after the purchase;
 /// - a Plaid `/transactions/sync` feed (transaction ids, date, authorized date, name,
 ///   merchant name, location: the store number, city and state the bank's text prints too).
+///   Its dates are as Plaid documents them for a posted transaction: `date` is the day it
+///   posted (the bank's posting date, which Plaid reads from the bank), `authorized_date` the
+///   day of the purchase. `--legacy-dates` gives the dates of sessions 1-12 instead, which
+///   drew the bank's posting date 0-3 days after Plaid's `date` and the authorization 0-1 day
+///   before it, independently: a Plaid posting date four days before the bank's posting.
 ///
 /// About 3 % of the transactions are missing from each source (independently), 2 % are genuine
 /// same-day twins (two identical coffees), and many amounts collide across merchants (common
@@ -23,13 +28,13 @@ struct Dataset {
         var fixedPrice: Int64
     }
     struct Txn {
-        var day: Int                // Plaid `date` (day number)
+        var day: Int                // the purchase (day number); Plaid `date` with legacy dates
         var merchant: Int
         var store: Int
         var amount: Int64           // minor units, negative = money out
         var group: Int              // twin group: identical transactions share it
-        var lag: Int                // statement posting date - Plaid date (0...3)
-        var authLag: Int            // Plaid date - authorized date (0...1)
+        var lag: Int                // posting lag: statement posting date - `day` (0...3)
+        var authLag: Int            // legacy dates only: Plaid date - authorized date (0...1)
         var inStatement: Bool
         var inPlaid: Bool
     }
@@ -39,8 +44,12 @@ struct Dataset {
     static let statementKey = "csv:bench/checking"
     static let perDay = 40
 
+    /// Which dates the Plaid side carries (see the type's documentation).
+    enum PlaidDates { case posted, legacy }
+
     let n: Int
     let seed: UInt64
+    let plaidDates: PlaidDates
     var merchants: [Merchant] = []
     var txns: [Txn] = []
     /// Transaction index of each statement row / Plaid record, in file order.
@@ -50,8 +59,8 @@ struct Dataset {
     var plaidIndexOfTxn: [Int] = []
     var startDay = 0
 
-    init(n: Int, seed: UInt64) {
-        self.n = n; self.seed = seed
+    init(n: Int, seed: UInt64, plaidDates: PlaidDates = .posted) {
+        self.n = n; self.seed = seed; self.plaidDates = plaidDates
         var rng = SplitMix64(seed: seed)
         merchants = Self.makeMerchants(&rng)
         let days = max(1, n / Self.perDay)
@@ -91,6 +100,11 @@ struct Dataset {
         statementTxn = txns.indices.filter { txns[$0].inStatement }
         statementTxn.sort { (txns[$0].day + txns[$0].lag, $0) < (txns[$1].day + txns[$1].lag, $1) }
         plaidTxn = txns.indices.filter { txns[$0].inPlaid }
+        if plaidDates == .posted {
+            // Plaid's `date` is the posting date here, so its order differs from the purchases'.
+            let posted = txns.map { $0.day + $0.lag }
+            plaidTxn.sort { (posted[$0], $0) < (posted[$1], $1) }
+        }
         plaidIndexOfTxn = [Int](repeating: -1, count: txns.count)
         for (j, t) in plaidTxn.enumerated() { plaidIndexOfTxn[t] = j }
     }
@@ -127,6 +141,15 @@ struct Dataset {
         }
         return out
     }
+
+    // MARK: Dates
+
+    /// The bank's posting date of a transaction (day number).
+    func postingDay(_ t: Txn) -> Int { t.day + t.lag }
+    /// Plaid's `date`: the posting date (legacy: the drawn day).
+    func plaidDay(_ t: Txn) -> Int { plaidDates == .posted ? t.day + t.lag : t.day }
+    /// Plaid's `authorized_date`: the purchase (legacy: 0-1 day before Plaid's date).
+    func authorizedDay(_ t: Txn) -> Int { plaidDates == .posted ? t.day : t.day - t.authLag }
 
     // MARK: Texts
 
@@ -214,7 +237,7 @@ struct Dataset {
         records.reserveCapacity(plaidTxn.count)
         for (j, ti) in plaidTxn.enumerated() {
             let t = txns[ti]
-            let date = LocalDate(dayNumber: t.day), auth = LocalDate(dayNumber: t.day - t.authLag)
+            let date = LocalDate(dayNumber: plaidDay(t)), auth = LocalDate(dayNumber: authorizedDay(t))
             let id = plaidID(ti), name = plaidName(t), merchant = merchants[t.merchant].name
             let raw = "{\"account_id\":\"\(Self.plaidAccountID)\",\"amount\":\(Self.decimal(-t.amount)),\"authorized_date\":\"\(auth.iso)\",\"date\":\"\(date.iso)\",\"iso_currency_code\":\"USD\",\"location\":\(plaidLocationJSON(t)),\"merchant_name\":\"\(merchant)\",\"name\":\"\(name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(id)\"}"
             records.append(IncomingRecord(accountKey: "plaid:" + Self.plaidAccountID, sourceKind: .plaid, date: date,
@@ -251,7 +274,7 @@ struct Dataset {
             if let j = linkedPlaid(i) {
                 let l = txns[plaidTxn[j]], x = txns[t]
                 if l.group == x.group { s.correct += 1 }
-                else if l.day == x.day && l.amount == x.amount && plaidName(l) == plaidName(x) { s.correct += 1; s.swapped += 1 }
+                else if plaidDay(l) == plaidDay(x) && l.amount == x.amount && plaidName(l) == plaidName(x) { s.correct += 1; s.swapped += 1 }
                 else {
                     s.wrong += 1
                     if l.amount == x.amount && l.merchant == x.merchant && l.store == x.store { s.wrongSamePurchaseOtherDay += 1 }
@@ -266,7 +289,7 @@ struct Dataset {
     }
 
     /// What the Plaid side shows of a transaction (date, amount, name): equal identities cannot be told apart.
-    func identity(_ t: Txn) -> String { "\(LocalDate(dayNumber: t.day).iso)|\(t.amount)|\(plaidName(t))" }
+    func identity(_ t: Txn) -> String { "\(LocalDate(dayNumber: plaidDay(t)).iso)|\(t.amount)|\(plaidName(t))" }
 
     // MARK: Files (for the importers, the peers, and anyone who wants to look)
 
@@ -319,7 +342,7 @@ struct Dataset {
             w.buf += "option \"operating_currency\" \"USD\"\n2000-01-01 open Assets:Bank:Checking\n\n"
             for (j, ti) in plaidTxn.enumerated() {
                 let t = txns[ti]
-                w.buf += "\(LocalDate(dayNumber: t.day).iso) * \"\(merchants[t.merchant].name)\" \"\(plaidName(t))\"\n  plaid_index: \(j)\n  Assets:Bank:Checking  \(Self.decimal(t.amount)) USD\n\n"
+                w.buf += "\(LocalDate(dayNumber: plaidDay(t)).iso) * \"\(merchants[t.merchant].name)\" \"\(plaidName(t))\"\n  plaid_index: \(j)\n  Assets:Bank:Checking  \(Self.decimal(t.amount)) USD\n\n"
                 try w.maybeFlush()
             }
         }
@@ -339,7 +362,7 @@ struct Dataset {
                 for j in lo..<hi {
                     let ti = plaidTxn[j], t = txns[ti]
                     if j > lo { w.buf += "," }
-                    let date = LocalDate(dayNumber: t.day).iso, auth = LocalDate(dayNumber: t.day - t.authLag).iso
+                    let date = LocalDate(dayNumber: plaidDay(t)).iso, auth = LocalDate(dayNumber: authorizedDay(t)).iso
                     w.buf += "{\"account_id\":\"\(Self.plaidAccountID)\",\"account_owner\":null,\"amount\":\(Self.decimal(-t.amount)),\"iso_currency_code\":\"USD\",\"unofficial_currency_code\":null,\"check_number\":null,\"date\":\"\(date)\",\"datetime\":null,\"authorized_date\":\"\(auth)\",\"authorized_datetime\":null,\"location\":\(plaidLocationJSON(t)),\"name\":\"\(plaidName(t))\",\"merchant_name\":\"\(merchants[t.merchant].name)\",\"payment_channel\":\"in store\",\"pending\":false,\"pending_transaction_id\":null,\"transaction_id\":\"\(plaidID(ti))\",\"transaction_code\":null,\"transaction_type\":\"place\"}"
                 }
                 let next = "bench-\(n)-\(seed)-cursor-\(p + 1)"

@@ -33,7 +33,7 @@ extension Dataset {
             w.buf += "\"update_type\":\"background\",\"webhook\":\"\"},\"request_id\":\"bench\(seed)\",\"total_transactions\":\(plaidTxn.count),\"transactions\":["
             for (j, ti) in plaidTxn.enumerated() {
                 let t = txns[ti], m = merchants[t.merchant], s = m.stores[t.store]
-                let date = LocalDate(dayNumber: t.day).iso, auth = LocalDate(dayNumber: t.day - t.authLag).iso
+                let date = LocalDate(dayNumber: plaidDay(t)).iso, auth = LocalDate(dayNumber: authorizedDay(t)).iso
                 let c = Self.plaidCategory(m.kind)
                 let entity = String(plaidID(txns.count + t.merchant).prefix(27))
                 let inStore = m.kind == .cafe || m.kind == .retail

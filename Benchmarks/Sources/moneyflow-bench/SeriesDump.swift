@@ -16,7 +16,7 @@ func dumpSeries(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, plai
         guard case .link(let tid, _, _, _)? = d else { continue }
         let j = Int(tid) - 1
         let x = data.txns[data.statementTxn[i]], l = data.txns[data.plaidTxn[j]]
-        guard l.group != x.group, !(l.day == x.day && l.amount == x.amount && data.plaidName(l) == data.plaidName(x)) else { continue }
+        guard l.group != x.group, !(data.plaidDay(l) == data.plaidDay(x) && l.amount == x.amount && data.plaidName(l) == data.plaidName(x)) else { continue }
         out += "=== wrong row \(i) -> plaid \(j)\n"
         let lo = x.day - 6, hi = x.day + 6
         for (ti, t) in data.txns.enumerated() where t.merchant == x.merchant && t.amount == x.amount && t.day >= lo && t.day <= hi {
@@ -30,7 +30,7 @@ func dumpSeries(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, plai
                 default: what = dd.label
                 }
             }
-            out += "  txn \(ti) g\(t.group) \(tag(t)) day \(LocalDate(dayNumber: t.day).iso) auth -\(t.authLag) lag \(t.lag) | bank row \(r >= 0 ? "\(r) \(LocalDate(dayNumber: t.day + t.lag).iso)" : "none") | plaid \(p) | \(what)\n"
+            out += "  txn \(ti) g\(t.group) \(tag(t)) plaid date \(LocalDate(dayNumber: data.plaidDay(t)).iso) auth \(LocalDate(dayNumber: data.authorizedDay(t)).iso) | bank row \(r >= 0 ? "\(r) \(LocalDate(dayNumber: data.postingDay(t)).iso)" : "none") | plaid \(p) | \(what)\n"
         }
     }
     FileHandle.standardError.write(Data(out.utf8))

@@ -12,7 +12,7 @@ import MoneyFlowZip
 
 let usage = """
 usage: moneyflow-bench gen         --n N [--seed S] --out DIR [--no-plaid-pages]
-       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]] [--explain K] [--series] [--full-digest]
+       moneyflow-bench reconcile   --n N [--seed S] [--mode store|memory] [--store PATH] [--files K [--no-reopen]] [--explain K] [--series] [--full-digest] [--legacy-dates]
        moneyflow-bench store-write --rows N [--seed S] [--store PATH]
        moneyflow-bench store-reopen --rows N [--second M] [--seed S] --store PATH   (after store-write --rows N --store PATH)
        moneyflow-bench store-file  --csv FILE [--store PATH]
@@ -140,7 +140,7 @@ func explainWrong(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, pl
         let i = e.index, j = Int(t) - 1
         let ti = data.statementTxn[i]
         let l = data.txns[data.plaidTxn[j]], x = data.txns[ti]
-        guard l.group != x.group, !(l.day == x.day && l.amount == x.amount && data.plaidName(l) == data.plaidName(x)) else { continue }
+        guard l.group != x.group, !(data.plaidDay(l) == data.plaidDay(x) && l.amount == x.amount && data.plaidName(l) == data.plaidName(x)) else { continue }
         let p = data.plaidIndexOfTxn[ti]
         if p < 0 { noPartner += 1 } else { hadPartner += 1; if linkedTo[p] != nil { partnerTaken += 1 } }
         if shown < limit {
@@ -150,6 +150,11 @@ func explainWrong(_ plan: ImportPlan, data: Dataset, stmt: ImportedStatement, pl
                 msg += "   truth   plaid \(p): \(d(plaid.records[p]))"
                 if let other = linkedTo[p] { msg += " (taken by row \(other): \(d(stmt.records[other])))" }
                 msg += "\n"
+                // Rows that have the true partner among their review candidates.
+                for e2 in plan.entries {
+                    guard case .needsReview(let cs) = e2.decision, cs.contains(where: { $0.transactionID == Int64(p + 1) }) else { continue }
+                    msg += "   truth is a review candidate of row \(e2.index): \(d(stmt.records[e2.index]))\n"
+                }
             } else { msg += "   truth   none (missing from the Plaid side)\n" }
             FileHandle.standardError.write(Data(msg.utf8))
         }
@@ -167,7 +172,8 @@ func runReconcile(_ a: Args) throws {
     let mode = a.string("mode", "store")
     var line = ResultLine()
     line.set("case", "reconcile-\(mode)"); line.set("n", n); line.set("seed", Int(seed))
-    let (data, genWall, _) = measure { Dataset(n: n, seed: seed) }
+    let dates: Dataset.PlaidDates = a.has("legacy-dates") ? .legacy : .posted
+    let (data, genWall, _) = measure { Dataset(n: n, seed: seed, plaidDates: dates) }
     line.set("gen_s", genWall)
     if mode == "memory" {
         // The Plaid side exists only as the store would hold it (the view); its import records
