@@ -170,4 +170,26 @@ import Testing
         let reader = try LedgerStore(path: path, access: .readOnly)
         #expect(try reader.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == LedgerStore.mappedBytes)
     }
+
+    /// A new store gets ``LedgerStore/pageSize`` pages, in WAL mode; a store made with another
+    /// page size keeps it (SQLite cannot change it in WAL mode) and imports into it as before.
+    @Test func aNewStoreHasLargePagesAndAnOlderStoreKeepsItsOwn() throws {
+        let path = try TestPaths.tempStore("pages")
+        try importDays(0..<3, into: path)
+        let fresh = try LedgerStore(path: path)
+        #expect(try fresh.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == LedgerStore.pageSize)
+        #expect(try fresh.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+
+        let older = try TestPaths.tempStore("pages-4k")
+        try importDays(0..<3, into: older)
+        // The page size every store had before: rebuilt with SQLite's default.
+        try DatabaseQueue(path: older).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL")
+        }
+        try importDays(3..<6, into: older)
+        let reopened = try LedgerStore(path: older)
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == 4096)
+        #expect(try reopened.transactions().count == 6)
+        #expect(try reopened.integrityCheck() == "ok")
+    }
 }
