@@ -14,9 +14,9 @@ public struct InlineList<Element> {
     }
     @usableFromInline var storage: Storage
 
-    public init() { storage = .empty }
+    @inlinable public init() { storage = .empty }
 
-    public init(_ elements: [Element]) {
+    @inlinable public init(_ elements: [Element]) {
         switch elements.count {
         case 0: storage = .empty
         case 1: storage = .one(elements[0])
@@ -24,7 +24,7 @@ public struct InlineList<Element> {
         }
     }
 
-    public mutating func append(_ e: Element) {
+    @inlinable public mutating func append(_ e: Element) {
         switch storage {
         case .empty: storage = .one(e)
         case .one(let a): storage = .many([a, e])
@@ -37,15 +37,15 @@ public struct InlineList<Element> {
 }
 
 extension InlineList: RandomAccessCollection {
-    public var startIndex: Int { 0 }
-    public var endIndex: Int {
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int {
         switch storage {
         case .empty: 0
         case .one: 1
         case .many(let xs): xs.count
         }
     }
-    public subscript(i: Int) -> Element {
+    @inlinable public subscript(i: Int) -> Element {
         switch storage {
         case .empty: preconditionFailure("InlineList index \(i) out of range")
         case .one(let a):
@@ -57,15 +57,15 @@ extension InlineList: RandomAccessCollection {
 }
 
 extension InlineList: ExpressibleByArrayLiteral {
-    public init(arrayLiteral elements: Element...) { self.init(elements) }
+    @inlinable public init(arrayLiteral elements: Element...) { self.init(elements) }
 }
 
 extension InlineList: Equatable where Element: Equatable {
-    public static func == (a: InlineList, b: InlineList) -> Bool { a.elementsEqual(b) }
+    @inlinable public static func == (a: InlineList, b: InlineList) -> Bool { a.elementsEqual(b) }
 }
 
 extension InlineList: Hashable where Element: Hashable {
-    public func hash(into h: inout Hasher) {
+    @inlinable public func hash(into h: inout Hasher) {
         h.combine(count)
         for e in self { h.combine(e) }
     }

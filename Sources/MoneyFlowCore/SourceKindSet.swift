@@ -3,38 +3,39 @@
 /// for a set that nearly always holds one kind. Iterates in ``SourceKind/allCases`` order;
 /// encodes as an array of kinds, as the `Set` it replaces did.
 public struct SourceKindSet: Sendable, Hashable {
-    var bits: UInt32 = 0
+    @usableFromInline var bits: UInt32 = 0
 
-    public init() {}
+    @inlinable public init() {}
 
     public init<S: Sequence<SourceKind>>(_ kinds: S) {
         for k in kinds { insert(k) }
     }
 
     /// Every kind, once (`allCases` builds a new array on each use).
-    static let kinds: [SourceKind] = SourceKind.allCases
+    @usableFromInline static let kinds: [SourceKind] = SourceKind.allCases
 
     /// The kind's bit: its position among all kinds.
-    static func bit(_ k: SourceKind) -> UInt32 { UInt32(1) << UInt32(kinds.firstIndex(of: k)!) }
+    @inlinable static func bit(_ k: SourceKind) -> UInt32 { UInt32(1) << UInt32(kinds.firstIndex(of: k)!) }
 
-    public var isEmpty: Bool { bits == 0 }
-    public var count: Int { bits.nonzeroBitCount }
-    public func contains(_ k: SourceKind) -> Bool { bits & Self.bit(k) != 0 }
-    public mutating func insert(_ k: SourceKind) { bits |= Self.bit(k) }
+    @inlinable public var isEmpty: Bool { bits == 0 }
+    @inlinable public var count: Int { bits.nonzeroBitCount }
+    @inlinable public func contains(_ k: SourceKind) -> Bool { bits & Self.bit(k) != 0 }
+    @inlinable public mutating func insert(_ k: SourceKind) { bits |= Self.bit(k) }
 }
 
 extension SourceKindSet: Sequence {
     public struct Iterator: IteratorProtocol {
-        var rest: UInt32
-        public mutating func next() -> SourceKind? {
+        @usableFromInline var rest: UInt32
+        @inlinable init(rest: UInt32) { self.rest = rest }
+        @inlinable public mutating func next() -> SourceKind? {
             guard rest != 0 else { return nil }
             let i = rest.trailingZeroBitCount
             rest &= rest - 1
             return SourceKindSet.kinds[i]
         }
     }
-    public func makeIterator() -> Iterator { Iterator(rest: bits) }
-    public var underestimatedCount: Int { count }
+    @inlinable public func makeIterator() -> Iterator { Iterator(rest: bits) }
+    @inlinable public var underestimatedCount: Int { count }
 }
 
 extension SourceKindSet: ExpressibleByArrayLiteral {
