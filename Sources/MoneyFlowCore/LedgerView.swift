@@ -20,6 +20,11 @@ public struct ExistingRecord: Sendable, Hashable, Codable {
 }
 
 /// A stored transaction as the reconciler sees it when looking for link candidates.
+///
+/// A big import plans against up to millions of these at once, so the per-record lists keep
+/// their first element inline (``InlineList``) and the kinds are a bit set (``SourceKindSet``):
+/// no heap block per candidate and list. Views that load many share repeated texts (one Plaid
+/// `account_id`, a merchant's name) between candidates.
 public struct CandidateTransaction: Sendable, Hashable, Codable {
     public var id: Int64
     public var accountID: Int64
@@ -30,16 +35,16 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     public var pending: Bool
     /// Source kinds of the active records that support it, with their file families
     /// (e.g. the statement's account number) so one file family never links twice.
-    public var supportingKinds: Set<SourceKind>
+    public var supportingKinds: SourceKindSet
     /// Dates of supporting records (statement posting date, Plaid date / authorized date).
-    public var otherDates: [LocalDate]
+    public var otherDates: InlineList<LocalDate>
     /// Active Plaid external ids supporting it.
-    public var externalIDs: [String]
+    public var externalIDs: InlineList<String>
     /// Plaid `account_id` of each active Plaid record supporting it ("" when a record does not
     /// say). A re-linked bank (a new Plaid item) re-delivers history under new account ids: a
     /// Plaid record may link to a transaction only when all its Plaid records are of other
     /// Plaid accounts (see ``MatchGroup``), never to one its own Plaid account already holds.
-    public var plaidAccountIDs: [String]
+    public var plaidAccountIDs: InlineList<String>
     /// The shown note: where a bank statement prints the merchant behind a payment channel
     /// (CMB 客户摘要 `财付通-微信支付-<merchant>`, see ``TextSimilarity``'s channel merchant).
     public var note: String?
@@ -49,15 +54,15 @@ public struct CandidateTransaction: Sendable, Hashable, Codable {
     /// Authorization dates of supporting records that print one (Plaid `authorized_date`, an
     /// OFX `DTUSER`): no record of the same payment posts before it (see the engine's
     /// authorization rule).
-    public var authorizedDates: [LocalDate] = []
+    public var authorizedDates: InlineList<LocalDate> = []
     /// Where supporting records' providers say the payment was made (Plaid `location`), one
     /// entry per record that says anything (``PaymentPlace``).
-    public var places: [PaymentPlace] = []
+    public var places: InlineList<PaymentPlace> = []
     public init(
         id: Int64, accountID: Int64, date: LocalDate, amount: Money, description: String,
-        counterparty: String?, pending: Bool, supportingKinds: Set<SourceKind>,
-        otherDates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = [], note: String? = nil,
-        time: String? = nil, authorizedDates: [LocalDate] = [], places: [PaymentPlace] = []
+        counterparty: String?, pending: Bool, supportingKinds: SourceKindSet,
+        otherDates: InlineList<LocalDate> = [], externalIDs: InlineList<String> = [], plaidAccountIDs: InlineList<String> = [],
+        note: String? = nil, time: String? = nil, authorizedDates: InlineList<LocalDate> = [], places: InlineList<PaymentPlace> = []
     ) {
         self.note = note; self.time = time; self.authorizedDates = authorizedDates; self.places = places
         self.id = id; self.accountID = accountID; self.date = date; self.amount = amount

@@ -75,7 +75,7 @@ struct MatchGroup {
 
     /// True when only sources that send pending records support a transaction (a pending
     /// provider transaction a posted one may replace).
-    static func onlyPendingSenders(_ kinds: Set<SourceKind>) -> Bool { !kinds.isEmpty && kinds.allSatisfy(\.sendsPendingRecords) }
+    static func onlyPendingSenders(_ kinds: SourceKindSet) -> Bool { !kinds.isEmpty && kinds.allSatisfy(\.sendsPendingRecords) }
 
     /// A record of kind `rowKind` may join a transaction its kinds (`kinds`, bits) support:
     /// never one a record of its own kind supports (two equal coffees stay two), except a
@@ -207,7 +207,7 @@ struct MatchGroup {
                 let (a, b) = TextSimilarity.matchTexts(
                     description: candidates[col].description, counterparty: candidates[col].counterparty, note: candidates[col].note)
                 colTokens[col] = tokens.add(a, b)
-                colPlaces[col] = PlaceRule.claims(a, b, places: candidates[col].places)
+                colPlaces[col] = PlaceRule.claims(a, b, places: Array(candidates[col].places))
             }
             rowDegree[row] += 1
             colDegree[col] += 1

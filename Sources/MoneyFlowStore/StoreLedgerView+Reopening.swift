@@ -100,8 +100,9 @@ extension StoreLedgerView: ReopeningLedgerView {
         s.reset()
         s.bind(1, transactionID)
         var sources: [SourcePrecedence.Record] = []
-        var kinds = Set<SourceKind>(), dates: [LocalDate] = [], externalIDs: [String] = [], plaidAccountIDs: [String] = []
-        var time: String?, authorized: [LocalDate] = [], places: [PaymentPlace] = []
+        var kinds = SourceKindSet(), dates: InlineList<LocalDate> = [], externalIDs: InlineList<String> = []
+        var plaidAccountIDs: InlineList<String> = [], time: String?, authorized: InlineList<LocalDate> = []
+        var places: InlineList<PaymentPlace> = []
         while try s.step() {
             guard !without.contains(s.int64(0)) else { continue }
             let source = RecordTable.precedenceRecord(s, at: 1)

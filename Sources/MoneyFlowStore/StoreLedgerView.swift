@@ -152,6 +152,9 @@ struct StoreLedgerView: BulkLedgerView {
             dates[text] = d
             return d
         }
+        // Texts that repeat from row to row (the Plaid account id, a store's name, merchants,
+        // places) are shared, not held once per candidate.
+        var shared = TextInterner()
         var out: [CandidateTransaction] = []
         while try st.step() {
             let id = st.int64(0)
@@ -159,17 +162,18 @@ struct StoreLedgerView: BulkLedgerView {
                 guard let d = date(st.string(2)) else { throw StoreError("transaction \(id) has an unreadable date") }
                 out.append(
                     CandidateTransaction(
-                        id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: st.string(4)),
-                        description: st.string(5), counterparty: st.optionalString(6), pending: st.int64(7) != 0,
-                        supportingKinds: [], note: st.optionalString(12)))
+                        id: id, accountID: st.int64(1), date: d, amount: Money(minorUnits: st.int64(3), currency: shared(st.string(4))),
+                        description: shared(st.string(5)), counterparty: shared(st.optionalString(6)), pending: st.int64(7) != 0,
+                        supportingKinds: [], note: shared(st.optionalString(12))))
             }
-            if let kind = SourceKind(rawValue: st.string(8)) { out[out.count - 1].supportingKinds.insert(kind) }
-            if let d = date(st.string(9)) { out[out.count - 1].otherDates.append(d) }
-            if let e = st.optionalString(10) { out[out.count - 1].externalIDs.append(e) }
-            if let f = st.optionalString(11) { out[out.count - 1].plaidAccountIDs.append(f) }
-            if let t = st.optionalString(13), out[out.count - 1].time.map({ t < $0 }) ?? true { out[out.count - 1].time = t }
-            if let a = st.optionalString(14), let d = date(a) { out[out.count - 1].authorizedDates.append(d) }
-            if let p = PlaceColumns.place(st, at: 15) { out[out.count - 1].places.append(p) }
+            let last = out.count - 1
+            if let kind = SourceKind(rawValue: st.string(8)) { out[last].supportingKinds.insert(kind) }
+            if let d = date(st.string(9)) { out[last].otherDates.append(d) }
+            if let e = st.optionalString(10) { out[last].externalIDs.append(e) }
+            if let f = st.optionalString(11) { out[last].plaidAccountIDs.append(shared(f)) }
+            if let t = st.optionalString(13), out[last].time.map({ t < $0 }) ?? true { out[last].time = shared(t) }
+            if let a = st.optionalString(14), let d = date(a) { out[last].authorizedDates.append(d) }
+            if let p = PlaceColumns.place(st, at: 15) { out[last].places.append(shared(p)) }
         }
         return out
     }

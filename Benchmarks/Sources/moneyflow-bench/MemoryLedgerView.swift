@@ -20,7 +20,7 @@ final class MemoryLedgerView: LedgerView {
         for (j, r) in plaid.records.enumerated() {
             let id = Int64(j + 1)
             // As StoreLedgerView builds them: the supporting records' dates, their authorized dates apart.
-            let other = [r.date]
+            let other: InlineList<LocalDate> = [r.date]
             candidates.append(CandidateTransaction(id: id, accountID: 1, date: r.date, amount: r.amount, description: r.description,
                                                    counterparty: r.counterparty, pending: r.pending, supportingKinds: [r.sourceKind],
                                                    otherDates: other, externalIDs: r.externalID.map { [$0] } ?? [],
