@@ -94,6 +94,9 @@ public final class LedgerStore: Sendable {
                 try DatabaseQueue(path: path, configuration: readOnly).read { db in try StoreFile.check(db, path: path, known: known) }
             }
             let pool = try DatabasePool(path: path, configuration: config)
+            // A new file gets the current schema in one transaction (``FreshSchema``); the
+            // migrator below then only confirms it, or upgrades an existing store.
+            try pool.writeWithoutTransaction { db in try FreshSchema.createIfEmpty(db, migrations: known) }
             // Another process may be migrating the same new store right now: its migration
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0
