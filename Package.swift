@@ -174,6 +174,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `migrate` compares the two ledgers' listings by SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // Release builds on Linux link the Swift runtime and Foundation into the binary: the
+            // dynamic loader then binds ~17,000 fewer symbols at every start (18 -> 14 ms CPU for
+            // `moneyflow --version`), and the binary runs without the toolchain's libraries.
+            // The objects were compiled against the shared Foundation, so the static libraries
+            // those link against (FoundationXML's libxml2 glue, ICU, CoreFoundation) are named here.
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
+                        "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
+                        "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-lswift_StringProcessing",
+                        "-lswift_RegexParser", "-lswiftDispatch", "-ldispatch", "-lBlocksRuntime", "-lswift_Concurrency",
+                        "-lswiftGlibc", "-lswift_Builtin_float", "-lswiftCore", "-Xlinker", "--end-group", "-lxml2",
+                    ], .when(platforms: [.linux], configuration: .release))
             ]),
         // Shared by the test targets (and, as `_MoneyFlowTestSupport`, the Fuzz and Benchmarks
         // packages): the binary runner, the seeded PRNG, sample paths, an in-memory ledger view, the

@@ -8,7 +8,7 @@
 # With CI set, those tests fail without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(libpoppler-private-dev libpoppler-glib-dev libminizip-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils hledger sqlite3 strace postgresql chromium chromium-driver fonts-wqy-zenhei)
+pkgs=(libpoppler-private-dev libpoppler-glib-dev libminizip-dev libxml2-dev libsqlite3-dev zlib1g-dev pkg-config poppler-utils hledger sqlite3 strace postgresql chromium chromium-driver fonts-wqy-zenhei)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
