@@ -105,8 +105,9 @@ let package = Package(
                 // The C API of the SQLite that GRDB links, for the bulk write path.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            // The current schema for readers, generated from the migrations (SchemaFileTests).
-            exclude: ["schema.sql"]),
+            // The current schema, generated from the migrations (SchemaFileTests): for readers, and
+            // what a new store is created with in one step (FreshSchema).
+            resources: [.embedInCode("schema.sql")]),
         // TOML manifests, profiles and category files (TOMLKit builds C++ toml++: kept out of the portable targets).
         .target(
             name: "MoneyFlowConfig",

@@ -97,6 +97,9 @@ public final class LedgerStore: Sendable {
             var writable = config
             writable.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
             let pool = try DatabasePool(path: path, configuration: writable)
+            // A new file gets the current schema in one transaction (``FreshSchema``); the
+            // migrator below then only confirms it, or upgrades an existing store.
+            try pool.writeWithoutTransaction { db in try FreshSchema.createIfEmpty(db, migrations: known) }
             // Another process may be migrating the same new store right now: its migration
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0

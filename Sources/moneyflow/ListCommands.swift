@@ -21,7 +21,7 @@ struct AccountsCommand: ParsableCommand {
 
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Merge account FROM into account INTO (one bank account imported as two).",
+            commandName: "merge", abstract: "Merge account FROM into account INTO (one bank account imported as two).",
             discussion: """
                 The records of FROM move to INTO and reconcile there as an import with
                 --account INTO would have done: rows both accounts hold become one transaction,
@@ -55,7 +55,7 @@ struct AccountsCommand: ParsableCommand {
 
     struct Pair: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Say that two accounts move money between them (transfer evidence).",
+            commandName: "pair", abstract: "Say that two accounts move money between them (transfer evidence).",
             discussion: """
                 A card and the account that pays it, or checking and savings: an equal-amount
                 outflow and inflow between them, with transfer wording on one side, is then one
@@ -76,7 +76,8 @@ struct AccountsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List accounts.", discussion: "Example: moneyflow accounts --format json")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List accounts.", discussion: "Example: moneyflow accounts --format json")
         @OptionGroup var storeOptions: StoreOptions
         @Option(help: "table or json.") var format: ListFormat = .table
 
@@ -97,7 +98,7 @@ struct AccountsCommand: ParsableCommand {
 
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rename an account, or set its name in ledger exports.",
+            commandName: "rename", abstract: "Rename an account, or set its name in ledger exports.",
             discussion: "Example: moneyflow accounts rename \"CMB 8705\" \"CMB Debit\" --ledger-name Assets:CMB:8705")
         @OptionGroup var storeOptions: StoreOptions
         @Argument(help: "Current account name.") var name: String
@@ -114,7 +115,7 @@ struct AccountsCommand: ParsableCommand {
 
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Attach an import identity to an existing account.",
+            commandName: "link", abstract: "Attach an import identity to an existing account.",
             discussion: """
                 Later imports carrying that identity land in this account: e.g. a re-linked Plaid
                 account (new account_id) or a CSV export of the same account.

@@ -61,7 +61,7 @@ struct PlaidCommand: AsyncParsableCommand {
 
     struct Link: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Link a bank (a Plaid item) and bring in its accounts.",
+            commandName: "link", abstract: "Link a bank (a Plaid item) and bring in its accounts.",
             discussion: """
                 Default: opens a one-page Plaid Link launcher on 127.0.0.1 and prints its URL; open it
                 in a browser, log in to the bank, and the item is linked when Link finishes.
@@ -181,7 +181,7 @@ struct PlaidCommand: AsyncParsableCommand {
 
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Bring each item's changes since its last sync into the store.",
+            commandName: "sync", abstract: "Bring each item's changes since its last sync into the store.",
             discussion: """
                 Per item: /transactions/sync pages from the saved cursor until has_more is false, then the
                 whole update is applied in one store transaction with its cursor, and the pages are kept
@@ -242,6 +242,7 @@ struct PlaidCommand: AsyncParsableCommand {
 
     struct Items: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "items",
             abstract: "List linked items: institution, accounts, last sync, Plaid's last update, status, last error.")
         @OptionGroup var common: Common
         @Option(name: .long, help: "table or json.")
@@ -276,7 +277,7 @@ struct PlaidCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove an item at Plaid (/item/remove) and delete its token; its transactions stay.")
+            commandName: "remove", abstract: "Remove an item at Plaid (/item/remove) and delete its token; its transactions stay.")
         @OptionGroup var common: Common
         @Argument(help: "The item id (see `moneyflow plaid items`).")
         var item: String

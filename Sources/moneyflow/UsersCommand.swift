@@ -37,7 +37,8 @@ struct UsersCommand: ParsableCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a user with a ledger of their own; prints their token once.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a user with a ledger of their own; prints their token once.")
         @OptionGroup var data: DataOption
         @Argument(help: "User name (letters, digits, '.', '_', '-').") var name: String
         func run() throws {
@@ -50,7 +51,7 @@ struct UsersCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List users (never their tokens).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List users (never their tokens).")
         @OptionGroup var data: DataOption
         @Option(help: "table or json.") var format: ListFormat = .table
         func run() throws {
@@ -76,7 +77,7 @@ struct UsersCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Remove a user: their token stops working; their ledger folder is moved to removed/.")
+            commandName: "remove", abstract: "Remove a user: their token stops working; their ledger folder is moved to removed/.")
         @OptionGroup var data: DataOption
         @Argument(help: "User name.") var name: String
         func run() throws {

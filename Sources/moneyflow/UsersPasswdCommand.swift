@@ -12,7 +12,7 @@ extension UsersCommand {
     /// not a terminal; never from the command line (argv is visible to every user of the machine).
     struct Passwd: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Set a user's password for the web app (read from the terminal or stdin, never argv).",
+            commandName: "passwd", abstract: "Set a user's password for the web app (read from the terminal or stdin, never argv).",
             discussion: "echo \"$PASSWORD\" | moneyflow users passwd alice --data DIR  # or run it on a terminal and type it twice")
         @OptionGroup var data: DataOption
         @Argument(help: "User name.") var name: String

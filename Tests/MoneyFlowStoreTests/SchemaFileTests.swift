@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MoneyFlowStore
+@testable import MoneyFlowStore
 import MoneyFlowTestSupport
 import Testing
 
@@ -28,15 +28,48 @@ import Testing
         func write(_ string: String) { value += string }
     }
 
-    /// The dump of a freshly created and migrated store, with the header above. GRDB's dump
+    /// The dump of an empty file after every migration, with the header above. GRDB's dump
     /// starts with the name of the table it lists (`sqlite_master`): kept as a comment, so the
-    /// file is plain SQL.
+    /// file is plain SQL. (A new store is created from the file itself, see ``FreshSchema``, so
+    /// the migrations are replayed here on a plain database.)
     static func currentSchema() throws -> String {
         let path = try TestPaths.tempStore("schema")
-        _ = try LedgerStore(path: path)
+        try Schema.migrator.migrate(DatabaseQueue(path: path))
+        return header + "-- " + (try dump(path))
+    }
+
+    static func dump(_ path: String) throws -> String {
         let dump = Text()
         try DatabaseQueue(path: path).read { db in try db.dumpSchema(to: dump) }
-        return header + "-- " + dump.value
+        return dump.value
+    }
+
+    /// A new store is created at the current schema in one step, not by replaying the
+    /// migrations (each `CREATE`, `DROP` and `ALTER` bumps SQLite's schema cookie: replaying them
+    /// bumps it 65 times, creating the objects of `schema.sql` 42 times), and ends up exactly as
+    /// a migrated one: same schema, every migration recorded as applied, no rows.
+    @Test func aNewStoreIsCreatedAtTheCurrentSchemaInOneStep() throws {
+        let migrated = try TestPaths.tempStore("schema-migrated")
+        try Schema.migrator.migrate(DatabaseQueue(path: migrated))
+        let created = try TestPaths.tempStore("schema-created")
+        _ = try LedgerStore(path: created)
+
+        #expect(try Self.dump(created) == (try Self.dump(migrated)))
+        func facts(_ path: String) throws -> (version: Int, applied: [String], rows: Int) {
+            try DatabaseQueue(path: path).read { db in
+                let tables = try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('grdb_migrations', 'sqlite_sequence')")
+                let rows = try tables.reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \"\($1)\"") ?? 0) }
+                return (
+                    try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0,
+                    try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"), rows
+                )
+            }
+        }
+        let (new, old) = (try facts(created), try facts(migrated))
+        #expect(new.applied == old.applied && new.applied.count == Schema.migrator.migrations.count)
+        #expect(new.rows == 0 && old.rows == 0)
+        #expect(new.version < old.version, "schema changes creating a new store: \(new.version) (migrated: \(old.version))")
     }
 
     @Test func theCommittedSchemaIsTheMigratedOne() throws {
