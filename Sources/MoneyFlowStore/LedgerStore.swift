@@ -99,7 +99,7 @@ public final class LedgerStore: Sendable {
             let pool = try DatabasePool(path: path, configuration: writable)
             // A new file gets the current schema in one transaction (``FreshSchema``); the
             // migrator below then only confirms it, or upgrades an existing store.
-            try pool.writeWithoutTransaction { db in try FreshSchema.createIfEmpty(db, migrations: known) }
+            _ = try pool.writeWithoutTransaction { db in try FreshSchema.createIfEmpty(db, migrations: known) }
             // Another process may be migrating the same new store right now: its migration
             // commits, ours then sees it applied. Retry a few times before giving up.
             var attempt = 0
