@@ -18,7 +18,8 @@ struct ComponentSolver {
     private var colSigCache: [Int]
     private var sigIDs: [SigKey: Int] = [:]
 
-    private struct SigKey: Hashable { var day: Int; var amount: Int64; var tokens: [Int32] }
+    /// Date, amount and token set (``GroupTexts``: equal sets, equal numbers).
+    private struct SigKey: Hashable { var day: Int; var amount: Int64; var tokens: Int32 }
 
     init(group: MatchGroup) {
         g = group
@@ -348,7 +349,7 @@ struct ComponentSolver {
     /// them is no alternative at all.
     mutating func rowSig(_ row: Int) -> Int {
         if rowSigCache[row] >= 0 { return rowSigCache[row] }
-        let s = sig(SigKey(day: g.rowDay[row], amount: g.records[g.idx[row]].amount.minorUnits, tokens: g.rowTokens[row]))
+        let s = sig(SigKey(day: g.rowDay[row], amount: g.records[g.idx[row]].amount.minorUnits, tokens: g.texts.rowSet[row]))
         rowSigCache[row] = s
         return s
     }
@@ -356,7 +357,7 @@ struct ComponentSolver {
     mutating func colSig(_ col: Int) -> Int {
         if colSigCache[col] >= 0 { return colSigCache[col] }
         let t = g.candidates[col]
-        let s = sig(SigKey(day: t.date.dayNumber, amount: t.amount.minorUnits, tokens: g.colTokens[col] ?? []))
+        let s = sig(SigKey(day: t.date.dayNumber, amount: t.amount.minorUnits, tokens: g.texts.colSet[col]))
         colSigCache[col] = s
         return s
     }
