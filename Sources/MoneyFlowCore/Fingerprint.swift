@@ -129,7 +129,8 @@ public enum Fingerprint {
     }
 
     /// `date|amount|currency|identityText|#` (everything but the occurrence).
-    static func appendCore(_ r: IncomingRecord, to buf: inout [UInt8]) {
+    /// Inlined into its callers, which read records in place: a call would copy the record.
+    @inline(__always) static func appendCore(_ r: IncomingRecord, to buf: inout [UInt8]) {
         FingerprintText.appendISODate(r.date, to: &buf)
         buf.append(UInt8(ascii: "|"))
         FingerprintText.appendMoney(r.amount, to: &buf)
@@ -243,14 +244,19 @@ enum FingerprintText {
                     if !previousPlain { return false } // a Prepend scalar would take the space in
                     if wroteAny { pendingSpace = true }
                     afterWhitespace = true
-                } else {
-                    if pendingSpace { buf.append(0x20); pendingSpace = false }
-                    buf.append(b)
-                    wroteAny = true
-                    afterWhitespace = false
+                    previousPlain = true
+                    i += 1
+                    continue
                 }
+                // A run of ASCII non-whitespace bytes is copied as it is, in one append.
+                var end = i + 1
+                while end < n, case let c = bytes[end], c < 0x80, c != 0x20, c < 0x09 || c > 0x0D { end += 1 }
+                if pendingSpace { buf.append(0x20); pendingSpace = false }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                wroteAny = true
+                afterWhitespace = false
                 previousPlain = true
-                i += 1
+                i = end
                 continue
             }
             // Decode one scalar (the string is valid UTF-8).
