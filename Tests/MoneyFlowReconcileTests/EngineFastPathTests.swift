@@ -162,4 +162,15 @@ import Testing
             }
         }
     }
+
+    /// A link's amount reason, spelled once per amount, reads as spelling it each time, in any
+    /// currency (another currency's amount of the same minor units is not the cached one).
+    @Test func amountReasonsSpelledOnceReadLikeSpellingEachTime() {
+        var rng = SplitMix64(scenarioSeed: 34)
+        let texts = AmountTexts()
+        for _ in 0..<3_000 {
+            let amount = Money(minorUnits: Int64(rng.int(-2_000...2_000)), currency: ["USD", "JPY", "KWD", "CNY"][rng.below(4)])
+            #expect(texts.equal(amount) == "equal \(amount.decimalString)", "\(amount)")
+        }
+    }
 }
