@@ -118,8 +118,12 @@ struct MatchGroup {
         }
         // Amount buckets in date order: one sorted array, a range per amount.
         let amounts = candidates.map(\.amount.minorUnits)
-        var order = Array(0..<m)
-        order.sort { (amounts[$0], minDay[$0], $0) < (amounts[$1], minDay[$1], $1) }
+        // Sorted as packed (amount, day, index) keys, not indices through a closure reading three
+        // arrays per comparison: the keys are distinct, so the order is the same.
+        var keyed = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: m)
+        for c in 0..<m { keyed[c] = AmountDay(amount: amounts[c], day: minDay[c], row: c) }
+        keyed.sort()
+        let order = keyed.map(\.row)
         var bucket: [Int64: Range<Int>] = [:]
         var s = 0
         while s < m {

@@ -165,7 +165,7 @@ extension MatchGroup {
         return out
     }
 
-    /// A row's amount and day (in that order), and the row.
+    /// A row's (or a candidate's) amount and day (in that order), and the row (or candidate).
     struct AmountDay: Comparable {
         var amount: Int64
         var day: Int

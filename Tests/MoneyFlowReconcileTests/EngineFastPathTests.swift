@@ -173,4 +173,18 @@ import Testing
             #expect(texts.equal(amount) == "equal \(amount.decimalString)", "\(amount)")
         }
     }
+
+    /// Candidates sorted as packed (amount, day, index) keys come in the order of sorting their
+    /// indices by the same triple through a closure, as the index was built before.
+    @Test func packedAmountDayKeysSortLikeTheTupleOrder() {
+        var rng = SplitMix64(scenarioSeed: 35)
+        for _ in 0..<200 {
+            let m = rng.int(0...60)
+            let amounts = (0..<m).map { _ in Int64(rng.int(-3...3)) * 100 }, days = (0..<m).map { _ in rng.int(0...4) }
+            var plain = Array(0..<m)
+            plain.sort { (amounts[$0], days[$0], $0) < (amounts[$1], days[$1], $1) }
+            let packed = (0..<m).map { MatchGroup.AmountDay(amount: amounts[$0], day: days[$0], row: $0) }.sorted().map(\.row)
+            #expect(packed == plain)
+        }
+    }
 }
