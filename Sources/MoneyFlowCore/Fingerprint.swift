@@ -44,7 +44,7 @@ public enum Fingerprint {
             firstKeys(records, ParallelMap.range(of: w, workers: workers, count: records.count), shards: workers)
         }
         var out = parts.flatMap(\.keys)
-        let repeats = occurrences(records, firsts: out, shard: parts.flatMap(\.shard), shards: workers)
+        let repeats = occurrences(records, firsts: out, hashes: parts.flatMap(\.hash), shard: parts.flatMap(\.shard), shards: workers)
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
         for (i, n) in repeats.joined() {
@@ -61,19 +61,23 @@ public enum Fingerprint {
     /// occurrence, 0, keeps its first key). Occurrences count per group in file order. A
     /// group's records all fall in one shard (by the hash of their first key), so each core
     /// counts its shard's groups over the whole file, in file order: the counts of one pass.
-    private static func occurrences(_ records: [IncomingRecord], firsts: [String], shard: [Int32], shards: Int) -> [[(Int, Int)]] {
-        ParallelMap.map(shards, workers: shards) { w, _ in occurrences(records, firsts: firsts, shard: shard, of: w, shards: shards) }
+    private static func occurrences(
+        _ records: [IncomingRecord], firsts: [String], hashes: [Int], shard: [Int32], shards: Int
+    ) -> [[(Int, Int)]] {
+        ParallelMap.map(shards, workers: shards) { w, _ in
+            occurrences(records, firsts: firsts, hashes: hashes, shard: shard, of: w, shards: shards)
+        }
     }
 
     private static func occurrences(
-        _ records: [IncomingRecord], firsts: [String], shard: [Int32], of w: Int, shards: Int
+        _ records: [IncomingRecord], firsts: [String], hashes: [Int], shard: [Int32], of w: Int, shards: Int
     ) -> [(Int, Int)] {
         // The first occurrence's full key stands for its group in `seen`.
         var seen: [GroupKey: Int] = [:]
         seen.reserveCapacity(records.count / shards)
         var out: [(Int, Int)] = []
         for i in records.indices where shard[i] == Int32(w) {
-            let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: firsts[i])
+            let group = GroupKey(accountKey: records[i].accountKey, kind: records[i].sourceKind, key: firsts[i], hash: hashes[i])
             if let n = seen.updateValue(1, forKey: group) {
                 seen[group] = n + 1
                 out.append((i, n))
@@ -84,13 +88,18 @@ public enum Fingerprint {
 
     /// The key of each record of `range` as its first occurrence (a provider key, or the
     /// content key with occurrence 0), and the shard of `shards` whose core counts its group's
-    /// occurrences (-1: a provider key, which counts none). Records are read in place: a copy
-    /// of each would retain every one of its texts.
-    private static func firstKeys(_ records: [IncomingRecord], _ range: Range<Int>, shards: Int) -> (keys: [String], shard: [Int32]) {
+    /// occurrences (-1: a provider key, which counts none), with the key's hash (spelled once:
+    /// it picks the shard and keys the count). Records are read in place: a copy of each would
+    /// retain every one of its texts.
+    private static func firstKeys(
+        _ records: [IncomingRecord], _ range: Range<Int>, shards: Int
+    ) -> (keys: [String], shard: [Int32], hash: [Int]) {
         var out: [String] = []
         out.reserveCapacity(range.count)
         var shard: [Int32] = []
         shard.reserveCapacity(range.count)
+        var hash: [Int] = []
+        hash.reserveCapacity(range.count)
         var buf: [UInt8] = []
         buf.reserveCapacity(256)
         records.withUnsafeBufferPointer { records in
@@ -98,6 +107,7 @@ public enum Fingerprint {
                 if let id = records[i].externalID, !id.isEmpty {
                     out.append(providerKey(id, scope: records[i].externalIDScope))
                     shard.append(-1)
+                    hash.append(0)
                     continue
                 }
                 buf.removeAll(keepingCapacity: true)
@@ -105,10 +115,12 @@ public enum Fingerprint {
                 buf.append(UInt8(ascii: "0"))
                 let key = String(decoding: buf, as: UTF8.self)
                 out.append(key)
-                shard.append(shards == 1 ? 0 : Int32(UInt(bitPattern: key.hashValue) % UInt(shards)))
+                let h = key.hashValue
+                hash.append(h)
+                shard.append(shards == 1 ? 0 : Int32(UInt(bitPattern: h) % UInt(shards)))
             }
         }
-        return (out, shard)
+        return (out, shard, hash)
     }
 
     /// The original algorithm, for account keys holding U+001E.
@@ -122,14 +134,18 @@ public enum Fingerprint {
         }
     }
 
+    /// Equal when all three parts are; hashed by the key's own hash, which equal keys share.
     private struct GroupKey: Hashable {
         var accountKey: String
         var kind: SourceKind
         var key: String
+        var hash: Int
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     /// `date|amount|currency|identityText|#` (everything but the occurrence).
-    static func appendCore(_ r: IncomingRecord, to buf: inout [UInt8]) {
+    /// Inlined into its callers, which read records in place: a call would copy the record.
+    @inline(__always) static func appendCore(_ r: IncomingRecord, to buf: inout [UInt8]) {
         FingerprintText.appendISODate(r.date, to: &buf)
         buf.append(UInt8(ascii: "|"))
         FingerprintText.appendMoney(r.amount, to: &buf)
@@ -243,14 +259,19 @@ enum FingerprintText {
                     if !previousPlain { return false } // a Prepend scalar would take the space in
                     if wroteAny { pendingSpace = true }
                     afterWhitespace = true
-                } else {
-                    if pendingSpace { buf.append(0x20); pendingSpace = false }
-                    buf.append(b)
-                    wroteAny = true
-                    afterWhitespace = false
+                    previousPlain = true
+                    i += 1
+                    continue
                 }
+                // A run of ASCII non-whitespace bytes is copied as it is, in one append.
+                var end = i + 1
+                while end < n, case let c = bytes[end], c < 0x80, c != 0x20, c < 0x09 || c > 0x0D { end += 1 }
+                if pendingSpace { buf.append(0x20); pendingSpace = false }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+                wroteAny = true
+                afterWhitespace = false
                 previousPlain = true
-                i += 1
+                i = end
                 continue
             }
             // Decode one scalar (the string is valid UTF-8).

@@ -15,11 +15,8 @@ struct MatchGroup {
     let options: ReconcileOptions
     var pairs: [MatchPair] = []
     var replacements: [PendingReplacement] = []
-    var tokens = TokenTable()
-    var rowTokens: [[Int32]] = []
-    var rowWeight: [Double] = []
-    var colTokens: [[Int32]?] = []
-    var colWeight: [Double] = []
+    /// Token sets and place claims of the paired rows and columns.
+    var texts = GroupTexts()
     var rowDegree: [Int32] = []
     /// Live transactions of the row's amount within its date window, whatever supports them.
     var rowRivals: [Int32] = []
@@ -121,8 +118,12 @@ struct MatchGroup {
         }
         // Amount buckets in date order: one sorted array, a range per amount.
         let amounts = candidates.map(\.amount.minorUnits)
-        var order = Array(0..<m)
-        order.sort { (amounts[$0], minDay[$0], $0) < (amounts[$1], minDay[$1], $1) }
+        // Sorted as packed (amount, day, index) keys, not indices through a closure reading three
+        // arrays per comparison: the keys are distinct, so the order is the same.
+        var keyed = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: m)
+        for c in 0..<m { keyed[c] = AmountDay(amount: amounts[c], day: minDay[c], row: c) }
+        keyed.sort()
+        let order = keyed.map(\.row)
         var bucket: [Int64: Range<Int>] = [:]
         var s = 0
         while s < m {
@@ -189,53 +190,45 @@ struct MatchGroup {
         guard !pairs.isEmpty else { return }
         amountUnique = uniqueAmounts(index: index)
         // Text: tokens of every record that has a pair, weighted by how rare they are.
-        rowTokens = [[Int32]](repeating: [], count: n)
-        colTokens = [[Int32]?](repeating: nil, count: m)
         rowDegree = [Int32](repeating: 0, count: n)
         colDegree = [Int32](repeating: 0, count: m)
-        var rowPlaces = [PlaceRule.Claims](repeating: .init(), count: n), colPlaces = [PlaceRule.Claims](repeating: .init(), count: m)
         for p in pairs {
-            let (row, col) = (Int(p.row), Int(p.col))
-            if rowDegree[row] == 0 {
-                let i = idx[row] // fields read in place: copying the record retains all of them
-                let (a, b) = TextSimilarity.matchTexts(
-                    description: records[i].description, counterparty: records[i].counterparty, note: records[i].note)
-                rowTokens[row] = tokens.add(a, b)
-                rowPlaces[row] = PlaceRule.claims(a, b, places: records[i].place.map { [$0] } ?? [])
-            }
-            if colTokens[col] == nil {
-                let (a, b) = TextSimilarity.matchTexts(
-                    description: candidates[col].description, counterparty: candidates[col].counterparty, note: candidates[col].note)
-                colTokens[col] = tokens.add(a, b)
-                colPlaces[col] = PlaceRule.claims(a, b, places: Array(candidates[col].places))
-            }
-            rowDegree[row] += 1
-            colDegree[col] += 1
+            rowDegree[Int(p.row)] += 1
+            colDegree[Int(p.col)] += 1
         }
-        tokens.finishWeights()
-        rowWeight = rowTokens.map { tokens.totalWeight($0) }
-        colWeight = colTokens.map { $0.map { tokens.totalWeight($0) } ?? 0 }
-        var kept = 0
-        for k in pairs.indices {
-            var p = pairs[k]
-            let (row, col) = (Int(p.row), Int(p.col))
-            // Sides naming two different stores or states are no evidence of one purchase,
-            // however alike their texts (``PlaceRule``).
-            p.placesDisagree = PlaceRule.disagree(rowPlaces[row], colPlaces[col])
-            p.sim = p.placesDisagree ? 0 : tokens.similarity(rowTokens[row], rowWeight[row], colTokens[col]!, colWeight[col])
-            if p.replacement >= 0 {
-                // A changed amount needs the same merchant; an equal one a short gap at least.
-                let tip = replacements[Int(p.replacement)].tip
-                guard let score = Scoring.replacementScore(lag: Int(p.lag), similarity: p.sim, tip: tip) else { continue }
-                p.score = score
-            } else {
-                p.score = Scoring.pairScore(lag: Int(p.lag), similarity: p.sim, externalIDAgrees: p.externalIDAgrees)
-            }
-            pairs[kept] = p
-            kept += 1
-        }
-        pairs.removeLast(pairs.count - kept)
+        texts = GroupTexts(pairs: pairs, rows: idx, records: records, candidates: candidates)
+        pairs = scored(pairs)
         try learnAliases(ledger: ledgerPairings)
+    }
+
+    /// `pairs` with their text similarity and score; pairs a replacement rule rejects are
+    /// dropped. Pairs are independent: many are scored on every core (contiguous runs,
+    /// concatenated in order).
+    func scored(_ pairs: [MatchPair]) -> [MatchPair] {
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, pairs.count / 50_000))
+        let me = self
+        return ParallelMap.map(workers, workers: workers) { w, _ in
+            var out: [MatchPair] = []
+            out.reserveCapacity(pairs.count / workers + 1)
+            for k in ParallelMap.range(of: w, workers: workers, count: pairs.count) {
+                var p = pairs[k]
+                let (row, col) = (Int(p.row), Int(p.col))
+                // Sides naming two different stores or states are no evidence of one purchase,
+                // however alike their texts (``PlaceRule``).
+                p.placesDisagree = me.texts.placesDisagree(row: row, col: col)
+                p.sim = p.placesDisagree ? 0 : me.texts.similarity(row: row, col: col)
+                if p.replacement >= 0 {
+                    // A changed amount needs the same merchant; an equal one a short gap at least.
+                    let tip = me.replacements[Int(p.replacement)].tip
+                    guard let score = Scoring.replacementScore(lag: Int(p.lag), similarity: p.sim, tip: tip) else { continue }
+                    p.score = score
+                } else {
+                    p.score = Scoring.pairScore(lag: Int(p.lag), similarity: p.sim, externalIDAgrees: p.externalIDAgrees)
+                }
+                out.append(p)
+            }
+            return out
+        }.flatMap { $0 }
     }
 
     /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a

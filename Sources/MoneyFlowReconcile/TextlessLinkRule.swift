@@ -49,26 +49,28 @@ extension MatchGroup {
         // pair cost a fifth of a plan.) Token ids of one table name distinct tokens, and tokens
         // hold no space, so equal id lists and equal spellings are the same thing.
         var textIDs: [String: UInt32] = [:]
-        var numbered: [[Int32]: UInt32] = [:]
-        func number(_ ids: [Int32]) -> UInt32? {
-            guard !ids.isEmpty else { return nil }
-            if let id = numbered[ids] { return id }
-            let text = Self.aliasText(ids, tokens)
+        var numbered: [Int32: UInt32] = [:] // by token set (``GroupTexts``: equal sets, equal numbers)
+        let texts = self.texts
+        func number(_ set: Int32) -> UInt32? {
+            guard set != 0 else { return nil } // the empty set
+            if let id = numbered[set] { return id }
+            let text = Self.aliasText(texts.tokens(ofSet: set), texts.table)
             let id = textIDs[text] ?? UInt32(textIDs.count)
             textIDs[text] = id
-            numbered[ids] = id
+            numbered[set] = id
             return id
         }
-        var rowText = [UInt32?](repeating: nil, count: rowTokens.count), colText = [UInt32?](repeating: nil, count: colTokens.count)
-        var rowDone = [Bool](repeating: false, count: rowTokens.count), colDone = [Bool](repeating: false, count: colTokens.count)
+        let n = idx.count, m = candidates.count
+        var rowText = [UInt32?](repeating: nil, count: n), colText = [UInt32?](repeating: nil, count: m)
+        var rowDone = [Bool](repeating: false, count: n), colDone = [Bool](repeating: false, count: m)
         var keys: [(pair: Int, key: UInt64)] = []
         var confirmed: [UInt64: (rows: Set<Int32>, cols: Set<Int32>)] = [:]
         // Pairs whose texts name different places (``PlaceRule``) have their text evidence
         // withheld, not absent: they neither teach nor use an alias.
         for (k, p) in pairs.enumerated() where p.replacement < 0 && p.sim < Scoring.textEvidenceFloor && !p.placesDisagree {
             let (row, col) = (Int(p.row), Int(p.col))
-            if !rowDone[row] { rowDone[row] = true; rowText[row] = number(rowTokens[row]) }
-            if !colDone[col] { colDone[col] = true; colText[col] = number(colTokens[col] ?? []) }
+            if !rowDone[row] { rowDone[row] = true; rowText[row] = number(texts.rowSet[row]) }
+            if !colDone[col] { colDone[col] = true; colText[col] = number(texts.colSet[col]) }
             guard let a = rowText[row], let b = colText[col] else { continue }
             let key = Self.aliasKey(a, b)
             keys.append((k, key))
@@ -112,7 +114,7 @@ extension MatchGroup {
     }
 
     /// A text as the alias key sees it: its token set (ids of `table`), sorted and spelled.
-    static func aliasText(_ ids: [Int32], _ table: TokenTable) -> String {
+    static func aliasText<S: Sequence<Int32>>(_ ids: S, _ table: TokenTable) -> String {
         ids.map { table.strings[Int($0)] }.sorted().joined(separator: " ")
     }
 
@@ -163,7 +165,7 @@ extension MatchGroup {
         return out
     }
 
-    /// A row's amount and day (in that order), and the row.
+    /// A row's (or a candidate's) amount and day (in that order), and the row (or candidate).
     struct AmountDay: Comparable {
         var amount: Int64
         var day: Int

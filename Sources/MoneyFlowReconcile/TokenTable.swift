@@ -26,14 +26,26 @@ struct TokenTable {
     /// Sorted, distinct token ids of `text` and `more` (e.g. description and counterparty)
     /// read as one text; counts it as one document.
     mutating func add(_ text: String, _ more: String? = nil) -> [Int32] {
+        let out = tokens(of: text, more)
+        count(out, documents: 1)
+        return out
+    }
+
+    /// Sorted, distinct token ids of `text` and `more` read as one text, without counting a
+    /// document. Tokens new to the table get ids in the order they occur (`text` first).
+    mutating func tokens(of text: String, _ more: String?) -> [Int32] {
         var out = tokens(of: text)
         if let more, !more.isEmpty {
             let b = tokens(of: more)
             if !b.isEmpty { out = Self.union(out, b) }
         }
-        for t in out { documentFrequency[Int(t)] += 1 }
-        documents += 1
         return out
+    }
+
+    /// Counts `n` documents that hold exactly `tokens` (distinct ids).
+    mutating func count<S: Sequence<Int32>>(_ tokens: S, documents n: Int) {
+        for t in tokens { documentFrequency[Int(t)] += Int32(n) }
+        documents += n
     }
 
     private mutating func tokens(of part: String) -> [Int32] {
@@ -75,7 +87,8 @@ struct TokenTable {
         weight = documentFrequency.map { log(n / Double(max(1, $0))) }
     }
 
-    func totalWeight(_ tokens: [Int32]) -> Double {
+    /// The weights of `tokens` summed in their order (sorted ids: the order fixes the sum to the last bit).
+    func totalWeight<S: Sequence<Int32>>(_ tokens: S) -> Double {
         var s = 0.0
         for t in tokens { s += weight[Int(t)] }
         return s
@@ -85,11 +98,16 @@ struct TokenTable {
     /// lighter side's weight, so a clean merchant name contained in raw bank text scores 1.
     /// With nothing shared, a token that is a prefix of the other side's (4+ characters)
     /// scores 0.5.
-    func similarity(_ a: [Int32], _ wa: Double, _ b: [Int32], _ wb: Double) -> Double {
+    func similarity<A: RandomAccessCollection<Int32>, B: RandomAccessCollection<Int32>>(
+        _ a: A, _ wa: Double, _ b: B, _ wb: Double
+    ) -> Double {
         guard !a.isEmpty, !b.isEmpty else { return 0 }
-        var i = 0, j = 0, shared = 0.0
-        while i < a.count && j < b.count {
-            if a[i] == b[j] { shared += weight[Int(a[i])]; i += 1; j += 1 } else if a[i] < b[j] { i += 1 } else { j += 1 }
+        var i = a.startIndex, j = b.startIndex, shared = 0.0
+        while i < a.endIndex && j < b.endIndex {
+            let x = a[i], y = b[j]
+            if x == y {
+                shared += weight[Int(x)]; a.formIndex(after: &i); b.formIndex(after: &j)
+            } else if x < y { a.formIndex(after: &i) } else { b.formIndex(after: &j) }
         }
         if shared > 0 { return min(1, shared / min(wa, wb)) }
         for x in a where prefix4[Int(x)] >= 0 {
@@ -101,7 +119,8 @@ struct TokenTable {
         return 0
     }
 
-    private mutating func intern(_ token: String) -> Int32 {
+    /// The id of `token`, a new one (the next) when the table has not seen it.
+    mutating func intern(_ token: String) -> Int32 {
         if let id = ids[token] { return id }
         let id = Int32(strings.count)
         ids[token] = id

@@ -95,4 +95,96 @@ import Testing
             }
         }
     }
+
+    /// A group's texts read once per distinct text, on any number of workers, give the token
+    /// ids, token sets, weights, place claims and similarities of the plain form: every paired
+    /// row and column through `TokenTable.add` and `PlaceRule.claims`, in first-seen order.
+    @Test func groupTextsReadLikeThePlainForm() {
+        var rng = SplitMix64(scenarioSeed: 33)
+        let words = ["POS", "PURCHASE", "LUXMI", "Velmora", "#0393", "#12", "MIAMI", "FL", "GA", "store", "0123", "Ixke", "ab", "Q"]
+        func text() -> String { (0..<rng.int(0...5)).map { _ in words[rng.below(words.count)] }.joined(separator: " ") }
+        func place() -> PaymentPlace? {
+            rng.int(0...2) == 0 ? PaymentPlace(storeNumber: ["393", "12", nil][rng.below(3)], region: ["FL", "ga", nil][rng.below(3)]) : nil
+        }
+        let day = LocalDate(year: 2024, month: 1, day: 1)!
+        let money = Money(minorUnits: -500, currency: "USD")
+        for round in 0..<12 {
+            let records = (0..<rng.int(1...60)).map { i in
+                IncomingRecord(
+                    accountKey: "csv:a", sourceKind: .csv, date: day, amount: money, description: text(),
+                    counterparty: rng.int(0...1) == 0 ? nil : text(), locator: Locator(row: i + 1), place: place())
+            }
+            let candidates = (0..<rng.int(1...60)).map { k in
+                CandidateTransaction(
+                    id: Int64(k + 1), accountID: 1, date: day, amount: money, description: text(),
+                    counterparty: rng.int(0...1) == 0 ? nil : text(), pending: false, supportingKinds: [.plaid],
+                    places: InlineList((0..<rng.int(0...2)).compactMap { _ in place() }))
+            }
+            let pairs = (0..<rng.int(1...150)).map { _ in
+                MatchPair(row: Int32(rng.below(records.count)), col: Int32(rng.below(candidates.count)), lag: 0, sim: 0, score: 0)
+            }
+            // The plain form.
+            var table = TokenTable()
+            var rowTokens = [[Int32]](repeating: [], count: records.count), colTokens = [[Int32]](repeating: [], count: candidates.count)
+            var rowClaims = [PlaceRule.Claims?](repeating: nil, count: records.count)
+            var colClaims = [PlaceRule.Claims?](repeating: nil, count: candidates.count)
+            for p in pairs {
+                let (r, c) = (Int(p.row), Int(p.col))
+                if rowClaims[r] == nil {
+                    let (a, b) = TextSimilarity.matchTexts(description: records[r].description, counterparty: records[r].counterparty, note: nil)
+                    rowTokens[r] = table.add(a, b)
+                    rowClaims[r] = PlaceRule.claims(a, b, places: records[r].place.map { [$0] } ?? [])
+                }
+                if colClaims[c] == nil {
+                    let (a, b) = TextSimilarity.matchTexts(description: candidates[c].description, counterparty: candidates[c].counterparty, note: nil)
+                    colTokens[c] = table.add(a, b)
+                    colClaims[c] = PlaceRule.claims(a, b, places: Array(candidates[c].places))
+                }
+            }
+            table.finishWeights()
+            for workers in 1...4 {
+                let texts = GroupTexts(pairs: pairs, rows: Array(records.indices), records: records, candidates: candidates, workers: workers)
+                #expect(texts.table.strings == table.strings, "round \(round), \(workers) workers")
+                #expect(texts.table.weight.map(\.bitPattern) == table.weight.map(\.bitPattern))
+                for r in records.indices {
+                    #expect(Array(texts.tokens(ofSet: texts.rowSet[r])) == rowTokens[r], "round \(round) row \(r)")
+                    #expect(texts.weight[Int(texts.rowSet[r])].bitPattern == table.totalWeight(rowTokens[r]).bitPattern)
+                }
+                for c in candidates.indices { #expect(Array(texts.tokens(ofSet: texts.colSet[c])) == colTokens[c], "round \(round) col \(c)") }
+                for p in pairs {
+                    let (r, c) = (Int(p.row), Int(p.col))
+                    let (x, y) = (texts.claims[Int(texts.rowClaims[r])], texts.claims[Int(texts.colClaims[c])])
+                    #expect(x.stores == rowClaims[r]!.stores && x.regions == rowClaims[r]!.regions)
+                    #expect(y.stores == colClaims[c]!.stores && y.regions == colClaims[c]!.regions)
+                    let plain = table.similarity(rowTokens[r], table.totalWeight(rowTokens[r]), colTokens[c], table.totalWeight(colTokens[c]))
+                    #expect(texts.similarity(row: r, col: c).bitPattern == plain.bitPattern)
+                }
+            }
+        }
+    }
+
+    /// A link's amount reason, spelled once per amount, reads as spelling it each time, in any
+    /// currency (another currency's amount of the same minor units is not the cached one).
+    @Test func amountReasonsSpelledOnceReadLikeSpellingEachTime() {
+        var rng = SplitMix64(scenarioSeed: 34)
+        let texts = AmountTexts()
+        for _ in 0..<3_000 {
+            let amount = Money(minorUnits: Int64(rng.int(-2_000...2_000)), currency: ["USD", "JPY", "KWD", "CNY"][rng.below(4)])
+            #expect(texts.equal(amount) == "equal \(amount.decimalString)", "\(amount)")
+        }
+    }
+
+    /// Candidates sorted as packed (amount, day, index) keys come in the order of sorting their
+    /// indices by the same triple through a closure, as the index was built before.
+    @Test func packedAmountDayKeysSortLikeTheTupleOrder() {
+        var rng = SplitMix64(scenarioSeed: 35)
+        for _ in 0..<200 {
+            let m = rng.int(0...60)
+            let amounts = (0..<m).map { _ in Int64(rng.int(-3...3)) * 100 }, days = (0..<m).map { _ in rng.int(0...4) }
+            var plain = Array(0..<m)
+            plain.sort { (amounts[$0], days[$0], $0) < (amounts[$1], days[$1], $1) }
+            let packed = (0..<m).map { MatchGroup.AmountDay(amount: amounts[$0], day: days[$0], row: $0) }.sorted().map(\.row)
+            #expect(packed == plain)
+        }
+    }
 }
