@@ -54,7 +54,9 @@ struct TokenTable {
         if part.utf8.allSatisfy({ $0 < 0x80 }) {
             asciiTokens(part, into: &out)
         } else {
-            for t in TextSimilarity.tokens(part) { out.append(intern(t)) }
+            // A `Set`'s order changes from process to process (seeded hashing): new tokens are
+            // given ids in sorted order, so the ids, and the order scores are summed in, do not.
+            for t in TextSimilarity.tokens(part).sorted() { out.append(intern(t)) }
         }
         out.sort()
         var w = 0

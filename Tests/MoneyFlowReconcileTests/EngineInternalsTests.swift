@@ -115,4 +115,21 @@ import Testing
         #expect(!TextSimilarity.storesDisagree([1798], [1798, 7985]))
         #expect(!TextSimilarity.storesDisagree([], [7985]))
     }
+
+    /// Tokens of non-ASCII text come from a `Set`, whose order differs between processes:
+    /// new ones must get ids in sorted order, so a score's summation order is the same in
+    /// every run (a process's own `Set` order is almost never the sorted one for these texts).
+    @Test func nonASCIITokensGetIdsInSortedOrder() {
+        let texts = [
+            "支付宝 美团外卖 北京三快在线科技有限公司 订单号",
+            "Café Zürich Bahnhofstraße Bäckerei Müller Frühstück",
+            "微信支付 瑞幸咖啡 上海 门店 消费",
+        ]
+        for text in texts {
+            var table = TokenTable()
+            let ids = table.tokens(of: text, nil)
+            #expect(ids == Array(0..<Int32(ids.count)), "\(text)")
+            #expect(table.strings == TextSimilarity.tokens(text).sorted(), "\(text)")
+        }
+    }
 }
