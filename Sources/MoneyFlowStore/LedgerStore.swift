@@ -77,7 +77,9 @@ public final class LedgerStore: Sendable {
         var config = Configuration()
         config.label = "MoneyFlow"
         config.busyMode = Self.busyMode(path: path, waitNotice: waitNotice)
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
+        // Temporary storage (statement journals, temporary tables and indexes) in memory: with
+        // files, SQLite writes the ledger's rows to unnamed files in TMPDIR, outside the store.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes); PRAGMA temp_store = MEMORY") }
         do {
             if access == .readOnly {
                 var info = stat()

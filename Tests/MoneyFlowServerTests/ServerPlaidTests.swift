@@ -32,7 +32,7 @@ struct ServerPlaidTests {
     /// user's browser), the public token back to the server. Returns the item id.
     static func linkItem(_ h: ServeHarness, _ plaid: PlaidTestServer, token: String) async throws -> String {
         let reply = try await h.send("POST", "/v1/plaid/link-token", token: token, body: Data("{}".utf8))
-        let linkToken = try #require((reply.json as? [String: Any])?["link_token"] as? String)
+        let linkToken = try #require((reply.json as? [String: Any])?["link_token"] as? String, "\(reply.status) \(reply.text)")
         let publicToken = try #require(try plaid.completeLink(linkToken: linkToken))
         let exchange = try await h.send(
             "POST", "/v1/plaid/exchange", token: token, body: try JSONSerialization.data(withJSONObject: ["public_token": publicToken]))
