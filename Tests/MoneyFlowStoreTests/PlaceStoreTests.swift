@@ -41,11 +41,7 @@ import Testing
     @Test(arguments: StoreKind.testable, [true, false])
     func theRowLinksToItsOwnStatesCharge(_ kind: StoreKind, statementSecond: Bool) throws {
         let (store, _) = try freshStore(kind)
-        let service = ImportService(store: store)
-        let files =
-            statementSecond
-            ? [("feed.json", Self.feed), ("stmt.csv", Self.statement)] : [("stmt.csv", Self.statement), ("feed.json", Self.feed)]
-        for (name, st) in files { _ = try service.apply(st, fileName: name, sha256: "sha-\(name)", options: FileImportOptions()) }
+        try importBothSides(into: store, feed: Self.feed, statement: Self.statement, statementSecond: statementSecond)
         let linked = try store.transactions().filter { t in t.sources.contains { $0.kind == .csv } }
         #expect(linked.count == 1)
         let feedIDs = linked.flatMap { $0.sources.filter { $0.kind == .plaid }.compactMap(\.externalID) }
