@@ -37,6 +37,11 @@ public struct Categorizer: Sendable {
         self.rules = rules; self.learned = learned; self.providerMapping = providerMapping
     }
 
+    /// True when only a transaction's provider categories, or its being a leg of a transfer
+    /// between own accounts, can give it a category: no decision of the user, no rule, nothing
+    /// learned. The store's category pass then reads only the transactions that could get one.
+    public var readsOnlyProviderCategories: Bool { decisions.isEmpty && rules.rules.isEmpty && learned == nil }
+
     /// A categoriser whose learned model is taught by `decisions` on the transactions `inputs`
     /// (the store's transactions the decisions refer to; splits teach nothing).
     public static func learning(

@@ -92,6 +92,23 @@ struct CategoryInputs {
         return inputs
     }
 
+    /// The source kinds whose records give a transaction provider categories or make it a
+    /// wallet refund (``add(_:to:)``): without them only the user, rules, the learner and
+    /// transfers categorise.
+    static let categoryKinds: [SourceKind] = [.alipay, .wechat, .plaid]
+
+    /// Whether any record of the store is of a ``categoryKinds`` kind: one seek per account and
+    /// kind on `record_by_fingerprint`, whatever the store's size.
+    static func storeHasProviderCategories(_ db: Database) throws -> Bool {
+        let kinds = categoryKinds.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM account a WHERE EXISTS (
+                  SELECT 1 FROM record r WHERE r.account_id = a.id AND r.source_kind IN (\(kinds))))
+                """) == true
+    }
+
     /// What the record on `r`'s current row (`transaction_id, source_kind, counterparty,
     /// description, category, raw, external_id, account_id, date, amount_minor`) tells about its
     /// transaction; a wallet refund also returns what it says about its purchase (resolved after

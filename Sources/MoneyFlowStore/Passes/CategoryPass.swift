@@ -52,8 +52,19 @@ enum CategoryPass {
         try CategoryTable.dropDeleted(db)
         let categorizer = try Self.categorizer(db)
         let inputs = CategoryInputs(db: db)
-        if !everything { try RefundOriginals(db: db).noteRefundsOfNoted() }
-        let all = try everything ? inputs.loadAll() : inputs.loadNoted()
+        let all: [CategorizationInput]
+        if everything {
+            all = try inputs.loadAll()
+        } else if categorizer.readsOnlyProviderCategories, try !CategoryInputs.storeHasProviderCategories(db) {
+            // Nothing can categorise a noted transaction but its being a transfer leg, and a
+            // wallet refund has no purchase to follow: every other noted one is uncategorised,
+            // which for one with no stored row writes nothing. Only the legs and those with a
+            // row are read (a first import of a bank CSV into a new store reads none).
+            all = try inputs.load(Self.notedLegsAndStored(db))
+        } else {
+            try RefundOriginals(db: db).noteRefundsOfNoted()
+            all = try inputs.loadNoted()
+        }
         // Which of them have a stored row: most transactions of a bank CSV have nothing that
         // applies, which is the absence of a row, so nothing is written for them.
         let stored = Set(
@@ -81,6 +92,21 @@ enum CategoryPass {
                 db, input.id, batch.assign(input, original: original), hadRow: stored.contains(input.id), reasons: &reasons)
         }
         try db.execute(sql: "DELETE FROM mf_category_txn; DELETE FROM mf_category_all;")
+    }
+
+    /// The noted transactions that are a leg of a transfer or have a stored category row, in
+    /// id order; each walk starts from the (small) table of legs or rows.
+    static func notedLegsAndStored(_ db: Database) throws -> [Int64] {
+        let noted = "temp.mf_category_txn m"
+        return Set(
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT c.transaction_id FROM txn_category c CROSS JOIN \(noted) ON m.id = c.transaction_id
+                    UNION SELECT x.out_txn FROM transfer x CROSS JOIN \(noted) ON m.id = x.out_txn
+                    UNION SELECT x.in_txn FROM transfer x CROSS JOIN \(noted) ON m.id = x.in_txn
+                    """)
+        ).sorted()
     }
 
     /// The store's categoriser: the user's decisions (which also teach the learner, from the

@@ -34,6 +34,13 @@ enum TransferRefresher {
         for v in verdicts where decidedSeeds.contains(v.out) || decidedSeeds.contains(v.into) {
             try db.execute(sql: "INSERT INTO mf_touched_txn(id) VALUES (?), (?) ON CONFLICT DO NOTHING", arguments: [v.out, v.into])
         }
+        // Legs pair only across two accounts, or by the user's word: with transactions in one
+        // account at most and no verdict there is no group, so nothing is decided (the seeds'
+        // old pairs are still replaced by nothing). A first import into an empty store is this
+        // case; it would otherwise read every row it just wrote to find no pair.
+        guard accounts.values.filter({ !$0.currencies.isEmpty }).count >= 2 || !verdicts.isEmpty else {
+            return (TransferMatcher.decide([], verdicts: verdicts), [])
+        }
         // The days the seeds that still exist are on.
         let row = try Row.fetchOne(
             db, sql: "SELECT min(t.date), max(t.date) FROM txn t WHERE t.status = 'active' AND t.id IN (\(seedTable))")
