@@ -168,7 +168,7 @@ struct ComponentSolver {
             pairAt[i * nc + j] = Int32(k)
         }
         // Most of the block's pairs are forbidden: the solver walks each row's allowed ones.
-        var problem = SparseAssignmentProblem(rows: nr, columns: nc)
+        var problem = SparseAssignmentProblem(rows: nr, columns: nc, pairCapacity: pairList.count)
         for i in 0..<nr {
             for j in 0..<nc where pairAt[i * nc + j] >= 0 {
                 // What the pair can become (``ReviewOnlyPairRule``).

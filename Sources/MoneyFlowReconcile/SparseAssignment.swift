@@ -28,11 +28,13 @@ struct SparseAssignmentProblem {
     var width: Int { columns + rows }
 
     /// An empty problem; rows are then given in order with ``add(column:cost:)`` and
-    /// ``closeRow()``.
-    init(rows: Int, columns: Int, unmatchedCost: Double = 0) {
+    /// ``closeRow()`` (`pairCapacity`: how many pairs to make room for).
+    init(rows: Int, columns: Int, unmatchedCost: Double = 0, pairCapacity: Int = 0) {
         self.rows = rows; self.columns = columns; self.unmatchedCost = unmatchedCost
         rowStart = [0]
         rowStart.reserveCapacity(rows + 1)
+        pairColumn.reserveCapacity(pairCapacity)
+        pairCost.reserveCapacity(pairCapacity)
     }
 
     /// Allows the current row's pair with `column` (columns ascending within a row).
@@ -67,52 +69,80 @@ struct SparseAssignmentProblem {
     /// The optimum, as ``AssignmentProblem/solve()`` finds it (same potentials, 1-based).
     func solve() -> AssignmentProblem.Solution {
         precondition(rowStart.count == rows + 1, "every row must be closed")
-        let n = rows, m = width, limit = AssignmentProblem.forbidden / 2
+        let n = rows, m = width
         var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
         guard n > 0 else { return AssignmentProblem.Solution(columns: [], cost: 0, u: u, v: v) }
-        var p = [Int](repeating: 0, count: m + 1), way = [Int](repeating: 0, count: m + 1)
-        var minv = [Double](repeating: .infinity, count: m + 1)
-        var used = [Bool](repeating: false, count: m + 1)
-        // This row's search: the columns it used, and those it reached (used or not).
-        var usedList: [Int] = [], reached: [Int] = []
-        for i in 1...n {
-            for j in usedList { used[j] = false; minv[j] = .infinity }
-            for j in reached { used[j] = false; minv[j] = .infinity }
-            usedList.removeAll(keepingCapacity: true)
-            reached.removeAll(keepingCapacity: true)
-            p[0] = i
-            var j0 = 0
-            repeat {
-                used[j0] = true
-                usedList.append(j0)
-                let i0 = p[j0]
-                let ui0 = u[i0]
-                // The row's allowed pairs, then (at `end`) its own unmatched slot.
-                let end = rowStart[i0]
-                var e = rowStart[i0 - 1]
-                while e <= end {
-                    let j = e < end ? Int(pairColumn[e]) + 1 : columns + i0
-                    let c = e < end ? pairCost[e] : unmatchedCost
-                    e += 1
-                    guard c < limit, !used[j] else { continue }
-                    let cur = c - ui0 - v[j]
-                    if minv[j] == .infinity { reached.append(j) }
-                    if cur < minv[j] { minv[j] = cur; way[j] = j0 }
+        // Scratch for the searches, on the stack when small (a block's problem is): blocks are
+        // many and their searches short, so allocating it would cost as much as the search.
+        let (out, total) = withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * (m + 1)) { ints in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: m + 1) { minv in
+                withUnsafeTemporaryAllocation(of: Bool.self, capacity: m + 1) { used in
+                    u.withUnsafeMutableBufferPointer { u in
+                        v.withUnsafeMutableBufferPointer { v in search(u, v, ints, minv, used) }
+                    }
                 }
-                var delta = Double.infinity
-                var j1 = 0
-                for j in reached where !used[j] && (minv[j] < delta || (minv[j] == delta && j < j1)) {
-                    delta = minv[j]; j1 = j
+            }
+        }
+        return AssignmentProblem.Solution(columns: out, cost: total, u: u, v: v)
+    }
+
+    /// The dense solver's loop over the reached columns only. `ints` holds, (m + 1) each: the
+    /// row of each column (`p`), the search's path (`way`), the columns this row's search used,
+    /// and those it reached (used or not).
+    private func search(
+        _ u: UnsafeMutableBufferPointer<Double>, _ v: UnsafeMutableBufferPointer<Double>,
+        _ ints: UnsafeMutableBufferPointer<Int>, _ minv: UnsafeMutableBufferPointer<Double>, _ used: UnsafeMutableBufferPointer<Bool>
+    ) -> ([Int?], Double) {
+        let n = rows, m = width, limit = AssignmentProblem.forbidden / 2
+        ints.initialize(repeating: 0)
+        minv.initialize(repeating: .infinity)
+        used.initialize(repeating: false)
+        let p = ints.baseAddress!, way = p + (m + 1), usedList = p + 2 * (m + 1), reached = p + 3 * (m + 1)
+        var usedCount = 0, reachedCount = 0
+        rowStart.withUnsafeBufferPointer { rowStart in
+            pairColumn.withUnsafeBufferPointer { pairColumn in
+                pairCost.withUnsafeBufferPointer { pairCost in
+                    for i in 1...n {
+                        for k in 0..<usedCount { used[usedList[k]] = false; minv[usedList[k]] = .infinity }
+                        for k in 0..<reachedCount { used[reached[k]] = false; minv[reached[k]] = .infinity }
+                        usedCount = 0; reachedCount = 0
+                        p[0] = i
+                        var j0 = 0
+                        repeat {
+                            used[j0] = true
+                            usedList[usedCount] = j0; usedCount += 1
+                            let i0 = p[j0]
+                            let ui0 = u[i0]
+                            // The row's allowed pairs, then (at `end`) its own unmatched slot.
+                            let end = rowStart[i0]
+                            var e = rowStart[i0 - 1]
+                            while e <= end {
+                                let j = e < end ? Int(pairColumn[e]) + 1 : columns + i0
+                                let c = e < end ? pairCost[e] : unmatchedCost
+                                e += 1
+                                guard c < limit, !used[j] else { continue }
+                                let cur = c - ui0 - v[j]
+                                if minv[j] == .infinity { reached[reachedCount] = j; reachedCount += 1 }
+                                if cur < minv[j] { minv[j] = cur; way[j] = j0 }
+                            }
+                            var delta = Double.infinity
+                            var j1 = 0
+                            for k in 0..<reachedCount {
+                                let j = reached[k]
+                                if !used[j] && (minv[j] < delta || (minv[j] == delta && j < j1)) { delta = minv[j]; j1 = j }
+                            }
+                            for k in 0..<usedCount { let j = usedList[k]; u[p[j]] += delta; v[j] -= delta }
+                            for k in 0..<reachedCount where !used[reached[k]] { minv[reached[k]] -= delta }
+                            j0 = j1
+                        } while p[j0] != 0
+                        repeat {
+                            let j1 = way[j0]
+                            p[j0] = p[j1]
+                            j0 = j1
+                        } while j0 != 0
+                    }
                 }
-                for j in usedList { u[p[j]] += delta; v[j] -= delta }
-                for j in reached where !used[j] { minv[j] -= delta }
-                j0 = j1
-            } while p[j0] != 0
-            repeat {
-                let j1 = way[j0]
-                p[j0] = p[j1]
-                j0 = j1
-            } while j0 != 0
+            }
         }
         var out = [Int?](repeating: nil, count: n)
         var total = 0.0
@@ -121,6 +151,6 @@ struct SparseAssignmentProblem {
             out[p[j] - 1] = j - 1
             total += c
         }
-        return AssignmentProblem.Solution(columns: out, cost: total, u: u, v: v)
+        return (out, total)
     }
 }
