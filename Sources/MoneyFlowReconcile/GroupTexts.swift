@@ -131,7 +131,12 @@ struct GroupTexts: Sendable {
             var more: String?
             var places: InlineList<PaymentPlace>
             func hash(into hasher: inout Hasher) { hasher.combine(text) }
-            static func == (a: Key, b: Key) -> Bool { a.text == b.text && a.more == b.more && a.places == b.places }
+            static func == (a: Key, b: Key) -> Bool {
+                guard a.text == b.text, a.more == b.more, a.places.count == b.places.count else { return false }
+                // Place by place: the lists' generic `==` copies both first (half the cost of a hit).
+                for k in 0..<a.places.count where a.places[k] != b.places[k] { return false }
+                return true
+            }
         }
 
         init(docs: ArraySlice<Int32>, rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction]) {
