@@ -159,16 +159,22 @@ struct ComponentSolver {
             for r in rowsArray { rowLocal[r] = -1 }
         }
         let nr = rowsArray.count, nc = cols.count
-        var problem = AssignmentProblem(rows: nr, columns: nc)
         var pairAt = [Int32](repeating: -1, count: nr * nc)
         for k in pairList {
             let p = g.pairs[k]
             let i = Int(rowLocal[Int(p.row)]), j = Int(colLocal[Int(p.col)])
             let existing = pairAt[i * nc + j]
-            let weight = g.assignmentScore(p) // what the pair can become (``ReviewOnlyPairRule``)
-            if existing >= 0 && g.assignmentScore(g.pairs[Int(existing)]) >= weight { continue }
+            if existing >= 0 && g.assignmentScore(g.pairs[Int(existing)]) >= g.assignmentScore(p) { continue }
             pairAt[i * nc + j] = Int32(k)
-            problem[i, j] = -weight
+        }
+        // Most of the block's pairs are forbidden: the solver walks each row's allowed ones.
+        var problem = SparseAssignmentProblem(rows: nr, columns: nc, pairCapacity: pairList.count)
+        for i in 0..<nr {
+            for j in 0..<nc where pairAt[i * nc + j] >= 0 {
+                // What the pair can become (``ReviewOnlyPairRule``).
+                problem.add(column: j, cost: -g.assignmentScore(g.pairs[Int(pairAt[i * nc + j])]))
+            }
+            problem.closeRow()
         }
         var best = problem.solve()
         let pairs = g.pairs
@@ -184,20 +190,27 @@ struct ComponentSolver {
             let row = rowsArray[i], col = cols[j]
             // Lower bound of what giving up this pair costs (dual potentials): the row needs
             // another column (or none), the column another row (or none).
+            // Reduced costs (`cost - u - v`) of the row's other pairs, then of its unmatched slot.
             var rowAlt = Double.infinity
-            for j2 in 0..<problem.width where j2 != j && problem.allowed(i, j2) {
-                if j2 < nc && colSig(cols[j2]) == colSig(col) { continue }
-                rowAlt = min(rowAlt, problem.reducedCost(best, i, j2))
+            for e in problem.pairs(ofRow: i) {
+                let j2 = Int(problem.pairColumn[e])
+                guard j2 != j, colSig(cols[j2]) != colSig(col) else { continue }
+                rowAlt = min(rowAlt, problem.pairCost[e] - best.u[i + 1] - best.v[j2 + 1])
             }
+            rowAlt = min(rowAlt, problem.unmatchedCost - best.u[i + 1] - best.v[nc + i + 1])
             var colAlt = -best.v[j + 1]
-            for i2 in 0..<nr where i2 != i && problem.allowed(i2, j) && rowSig(rowsArray[i2]) != rowSig(row) {
-                colAlt = min(colAlt, problem.reducedCost(best, i2, j))
+            for i2 in 0..<nr where i2 != i && pairAt[i2 * nc + j] >= 0 && rowSig(rowsArray[i2]) != rowSig(row) {
+                colAlt = min(colAlt, problem.cost(i2, j)! - best.u[i2 + 1] - best.v[j + 1])
             }
             if rowAlt + colAlt < margin - 1e-9 {
                 // Possibly a near tie: the exact best assignment without this pair (nor its twins).
                 var without = problem
-                for j2 in 0..<nc where colSig(cols[j2]) == colSig(col) { without[i, j2] = AssignmentProblem.forbidden }
-                for i2 in 0..<nr where rowSig(rowsArray[i2]) == rowSig(row) { without[i2, j] = AssignmentProblem.forbidden }
+                for e in problem.pairs(ofRow: i) where colSig(cols[Int(problem.pairColumn[e])]) == colSig(col) {
+                    without.forbid(i, Int(problem.pairColumn[e]))
+                }
+                for i2 in 0..<nr where pairAt[i2 * nc + j] >= 0 && rowSig(rowsArray[i2]) == rowSig(row) {
+                    without.forbid(i2, j)
+                }
                 let alt = without.solve()
                 if alt.cost - best.cost < margin && !interchangeable(best.columns, alt.columns, rows: rowsArray, cols: cols) {
                     if let c2 = alt.columns[i], pairAt[i * nc + c2] >= 0 {
@@ -213,7 +226,8 @@ struct ComponentSolver {
             }
             if unconfirmedWithRivals(g.pairs[k]) {
                 var bestOther: Int32 = -1
-                for j2 in 0..<nc where j2 != j && pairAt[i * nc + j2] >= 0 {
+                for e in problem.pairs(ofRow: i) where Int(problem.pairColumn[e]) != j {
+                    let j2 = Int(problem.pairColumn[e])
                     if bestOther < 0 || g.pairs[Int(pairAt[i * nc + j2])].score > g.pairs[Int(bestOther)].score {
                         bestOther = pairAt[i * nc + j2]
                     }

@@ -123,10 +123,20 @@ struct GroupTexts: Sendable {
         /// Per document of the share: its distinct text.
         var textOf: [Int32] = []
 
+        /// A text with its provider's places. Hashed by the text alone: records that share a text
+        /// nearly always share the rest, hashing the counterparty and the places cost as much
+        /// again, and a text at several places is a few keys of one hash, told apart by `==`.
         private struct Key: Hashable {
             var text: String
             var more: String?
-            var places: [PaymentPlace]
+            var places: InlineList<PaymentPlace>
+            func hash(into hasher: inout Hasher) { hasher.combine(text) }
+            static func == (a: Key, b: Key) -> Bool {
+                guard a.text == b.text, a.more == b.more, a.places.count == b.places.count else { return false }
+                // Place by place: the lists' generic `==` copies both first (half the cost of a hit).
+                for k in 0..<a.places.count where a.places[k] != b.places[k] { return false }
+                return true
+            }
         }
 
         init(docs: ArraySlice<Int32>, rows idx: [Int], records: [IncomingRecord], candidates: [CandidateTransaction]) {
@@ -138,12 +148,14 @@ struct GroupTexts: Sendable {
                     let i = idx[Int(d)] // fields read in place: copying the record retains all of them
                     let (a, b) = TextSimilarity.matchTexts(
                         description: records[i].description, counterparty: records[i].counterparty, note: records[i].note)
-                    key = Key(text: a, more: b, places: records[i].place.map { [$0] } ?? [])
+                    var places = InlineList<PaymentPlace>()
+                    if let place = records[i].place { places.append(place) }
+                    key = Key(text: a, more: b, places: places)
                 } else {
                     let c = Int(~d)
                     let (a, b) = TextSimilarity.matchTexts(
                         description: candidates[c].description, counterparty: candidates[c].counterparty, note: candidates[c].note)
-                    key = Key(text: a, more: b, places: Array(candidates[c].places))
+                    key = Key(text: a, more: b, places: candidates[c].places)
                 }
                 if let t = seen[key] {
                     documents[Int(t)] += 1
@@ -153,7 +165,7 @@ struct GroupTexts: Sendable {
                 let t = Int32(texts.count)
                 seen[key] = t
                 texts.append(table.tokens(of: key.text, key.more))
-                claims.append(PlaceRule.claims(key.text, key.more, places: key.places))
+                claims.append(PlaceRule.claims(key.text, key.more, places: Array(key.places)))
                 documents.append(1)
                 textOf.append(t)
             }

@@ -122,7 +122,7 @@ struct MatchGroup {
         // arrays per comparison: the keys are distinct, so the order is the same.
         var keyed = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: m)
         for c in 0..<m { keyed[c] = AmountDay(amount: amounts[c], day: minDay[c], row: c) }
-        keyed.sort()
+        AmountDay.sort(&keyed)
         let order = keyed.map(\.row)
         var bucket: [Int64: Range<Int>] = [:]
         var s = 0

@@ -134,7 +134,7 @@ extension MatchGroup {
         // must not make this quadratic, and a sweep reads memory in order).
         var keys = [AmountDay](repeating: AmountDay(amount: 0, day: 0, row: 0), count: idx.count)
         for row in idx.indices { keys[row] = AmountDay(amount: records[idx[row]].amount.minorUnits, day: rowDay[row], row: row) }
-        keys.sort()
+        AmountDay.sort(&keys)
         var candDays = [Int](repeating: 0, count: x.order.count)
         candDays.withUnsafeMutableBufferPointer { days in
             for range in x.bucket.values {

@@ -187,4 +187,27 @@ import Testing
             #expect(packed == plain)
         }
     }
+
+    /// The radix passes give `sort()`'s order: amounts and days from narrow to full-width ranges
+    /// (negative, near the ends of Int64), many equal (amount, day), rows ascending with gaps;
+    /// and rows out of order fall back to `sort()`.
+    @Test func radixSortedAmountDayKeys() {
+        var rng = SplitMix64(scenarioSeed: 36)
+        for round in 0..<60 {
+            let n = rng.int(0...3_000)
+            let spread: Int64 = [3, 5_000, 1 << 40, Int64.max / 2][round % 4]
+            let days = [2, 900, 1 << 30][rng.int(0...2)]
+            var row = rng.int(-5...5)
+            var keys: [MatchGroup.AmountDay] = []
+            for _ in 0..<n {
+                row += rng.int(1...3)
+                let amount = Int64(rng.int(-1_000_000...1_000_000)) % (spread + 1) * (round % 8 == 7 ? 2 : 1)
+                keys.append(MatchGroup.AmountDay(amount: round % 5 == 4 ? amount | Int64.min : amount, day: rng.int(-days...days), row: row))
+            }
+            if round % 10 == 9 { keys.reverse() }
+            var radix = keys
+            MatchGroup.AmountDay.sort(&radix)
+            #expect(radix.map(\.row) == keys.sorted().map(\.row), "round \(round), \(n) keys")
+        }
+    }
 }

@@ -89,6 +89,47 @@ import Testing
         }
     }
 
+    /// The sparse solver the engine runs on its blocks returns the dense solver's solution bit
+    /// for bit (assignment, cost, both potentials), so it cannot change a decision: random
+    /// sparse problems with many ties (costs in quarters), rows with no pair at all, empty
+    /// column sets, and the same problems with a pair forbidden (the engine's near-tie re-solve).
+    @Test func sparseAssignmentEqualsDense() {
+        var rng = SplitMix64(scenarioSeed: 11)
+        func same(_ a: AssignmentProblem.Solution, _ b: AssignmentProblem.Solution) -> Bool {
+            a.columns == b.columns && a.cost.bitPattern == b.cost.bitPattern
+                && a.u.map(\.bitPattern) == b.u.map(\.bitPattern) && a.v.map(\.bitPattern) == b.v.map(\.bitPattern)
+        }
+        var forbiddenRows = 0, ties = 0
+        for round in 0..<2_000 {
+            let rows = 1 + rng.int(0...9), cols = rng.int(0...12)
+            let density = [1, 2, 3, 6][rng.int(0...3)]
+            let unmatched = round % 3 == 0 ? 0.5 : 0
+            var dense = AssignmentProblem(rows: rows, columns: cols, unmatchedCost: unmatched)
+            var sparse = SparseAssignmentProblem(rows: rows, columns: cols, unmatchedCost: unmatched)
+            var allowed: [(Int, Int)] = []
+            for i in 0..<rows {
+                let none = rng.int(0...5) == 0
+                if none { forbiddenRows += 1 }
+                for j in 0..<cols where !none && rng.int(0...9) < density {
+                    let c = rng.int(0...1) == 0 ? -Double(rng.int(0...4)) / 4 : -Double(rng.int(0...199)) / 100
+                    dense[i, j] = c
+                    sparse.add(column: j, cost: c)
+                    allowed.append((i, j))
+                }
+                sparse.closeRow()
+            }
+            let d = dense.solve(), s = sparse.solve()
+            #expect(same(d, s), "round \(round): \(d.columns) vs \(s.columns)")
+            if Set(allowed.map { dense[$0.0, $0.1] }).count < allowed.count { ties += 1 }
+            guard !allowed.isEmpty else { continue }
+            let (i, j) = rng.pick(allowed)
+            dense[i, j] = AssignmentProblem.forbidden
+            sparse.forbid(i, j)
+            #expect(same(dense.solve(), sparse.solve()), "round \(round) without (\(i), \(j))")
+        }
+        #expect(forbiddenRows > 500 && ties > 500, "\(forbiddenRows) rows without a pair, \(ties) problems with ties")
+    }
+
     func bruteForce(_ p: AssignmentProblem) -> Double {
         var best = 0.0
         var used = [Bool](repeating: false, count: p.columns)
