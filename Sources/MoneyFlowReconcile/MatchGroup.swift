@@ -156,10 +156,15 @@ struct MatchGroup {
                 me.scan(rows: ParallelMap.range(of: w, workers: workers, count: n), index: index)
             }
         }
-        rowRivals = scans.flatMap(\.rivals)
-        pairs = scans.flatMap(\.pairs)
-        let hasBankCandidate = scans.flatMap(\.hasBankCandidate)
+        // Joined at their exact sizes, each worker's list released once copied (peak memory).
+        var rivalChunks: [[Int32]] = [], pairChunks: [[MatchPair]] = [], bankChunks: [[Bool]] = []
+        for w in scans.indices {
+            rivalChunks.append(scans[w].rivals); pairChunks.append(scans[w].pairs); bankChunks.append(scans[w].hasBankCandidate)
+        }
         scans = []
+        rowRivals = ParallelMap.joined(&rivalChunks)
+        pairs = ParallelMap.joined(&pairChunks)
+        let hasBankCandidate = ParallelMap.joined(&bankChunks)
         for row in 0..<n where !tipCandidates.isEmpty {
             let i = idx[row]
             let day = rowDay[row]
@@ -207,7 +212,7 @@ struct MatchGroup {
     func scored(_ pairs: [MatchPair]) -> [MatchPair] {
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, pairs.count / 50_000))
         let me = self
-        return ParallelMap.map(workers, workers: workers) { w, _ in
+        var chunks = ParallelMap.map(workers, workers: workers) { w, _ in
             var out: [MatchPair] = []
             out.reserveCapacity(pairs.count / workers + 1)
             for k in ParallelMap.range(of: w, workers: workers, count: pairs.count) {
@@ -228,7 +233,8 @@ struct MatchGroup {
                 out.append(p)
             }
             return out
-        }.flatMap { $0 }
+        }
+        return ParallelMap.joined(&chunks)
     }
 
     /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a
