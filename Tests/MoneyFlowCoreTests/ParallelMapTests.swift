@@ -43,3 +43,17 @@ import Testing
         #expect(joined.capacity <= max(16, joined.count + joined.count / 64), "capacity \(joined.capacity) for \(joined.count)")
     }
 }
+
+/// Elements changed where they are, whatever the number of workers (``ParallelMap/updateInPlace(_:workers:_:)``).
+@Suite struct ParallelMapUpdateInPlaceTests {
+    @Test(arguments: [0, 1, 2, 7, 1001])
+    func everyElementChangedOnceInItsOwnStorage(count: Int) {
+        for workers in [1, 2, 3, 64] {
+            var items = Array(0..<count)
+            let storage = items.withUnsafeBufferPointer { $0.baseAddress }
+            ParallelMap.updateInPlace(&items, workers: workers) { _, x in x = x * x + 1 }
+            #expect(items == (0..<count).map { $0 * $0 + 1 }, "\(count) items, \(workers) workers")
+            #expect(items.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        }
+    }
+}
