@@ -1,17 +1,23 @@
 import Foundation
 
 /// A calendar date without time or time zone (what statements print).
-public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+///
+/// Held as one 32-bit day number (days since 1970-01-01): every record, stored transaction and
+/// candidate the engine sees carries dates, and three `Int`s (24 bytes) inline several times per
+/// candidate were a large share of a million-row import's peak memory. The engine compares and
+/// subtracts day numbers, so it reads the stored value directly; `year`, `month` and `day` are
+/// computed from it. It encodes as before (`{"year":…,"month":…,"day":…}`).
+public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Days since 1970-01-01 (proleptic Gregorian). `Int32` spans ±5.8 million years, far beyond
+    /// the years 1...9999 a date can be made from (and the few days' margins added to them).
+    @usableFromInline let days: Int32
 
     /// Creates a date, or nil when the components do not name a real day.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
             day <= LocalDate.daysIn(month: month, year: year)
         else { return nil }
-        self.year = year; self.month = month; self.day = day
+        days = Int32(LocalDate.daysFromCivil(year: year, month: month, day: day))
     }
 
     public static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
@@ -23,16 +29,30 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         }
     }
 
+    public var year: Int { civil.year }
+    public var month: Int { civil.month }
+    public var day: Int { civil.day }
+
     /// `YYYY-MM-DD`.
     public var iso: String {
         func pad(_ v: Int, _ n: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, n - s.count)) + s }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        let c = civil
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))"
     }
     public var description: String { iso }
 
     /// Days since 1970-01-01 (proleptic Gregorian), for date arithmetic.
-    public var dayNumber: Int {
-        // Howard Hinnant's days_from_civil.
+    @inlinable public var dayNumber: Int { Int(days) }
+
+    /// The date `z` days after 1970-01-01 (negative: before); `z` must fit in 32 bits.
+    @inlinable public init(dayNumber z: Int) { days = Int32(z) }
+
+    @inlinable public func adding(days n: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + n) }
+
+    @inlinable public static func < (a: LocalDate, b: LocalDate) -> Bool { a.days < b.days }
+
+    /// Howard Hinnant's days_from_civil.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -42,8 +62,9 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         return era * 146097 + doe - 719468
     }
 
-    public init(dayNumber z0: Int) {
-        let z = z0 + 719468
+    /// Howard Hinnant's civil_from_days: the year, month and day of the stored day number.
+    var civil: (year: Int, month: Int, day: Int) {
+        let z = Int(days) + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
@@ -51,15 +72,7 @@ public struct LocalDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
-    }
-
-    public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
-
-    public static func < (a: LocalDate, b: LocalDate) -> Bool {
-        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// How closely text must follow `YYYY-MM-DD`; every ISO date read says which it wants.

@@ -46,10 +46,11 @@ extension MatchGroup {
             }
         }
         let group = self, parts = components, split = shares, members = byComponent
-        return ParallelMap.map(split.count, workers: split.count) { w, _ in
+        var outs = ParallelMap.map(split.count, workers: split.count) { w, _ in
             var solver = ComponentSolver(group: group)
             for c in parts[split[w]] { solver.solve(pairIndices: members[c]) }
             return solver.out
-        }.flatMap { $0 }
+        }
+        return ParallelMap.joined(&outs)
     }
 }

@@ -156,10 +156,15 @@ struct MatchGroup {
                 me.scan(rows: ParallelMap.range(of: w, workers: workers, count: n), index: index)
             }
         }
-        rowRivals = scans.flatMap(\.rivals)
-        pairs = scans.flatMap(\.pairs)
-        let hasBankCandidate = scans.flatMap(\.hasBankCandidate)
+        // Joined at their exact sizes, each worker's list released once copied (peak memory).
+        var rivalChunks: [[Int32]] = [], pairChunks: [[MatchPair]] = [], bankChunks: [[Bool]] = []
+        for w in scans.indices {
+            rivalChunks.append(scans[w].rivals); pairChunks.append(scans[w].pairs); bankChunks.append(scans[w].hasBankCandidate)
+        }
         scans = []
+        rowRivals = ParallelMap.joined(&rivalChunks)
+        pairs = ParallelMap.joined(&pairChunks)
+        let hasBankCandidate = ParallelMap.joined(&bankChunks)
         for row in 0..<n where !tipCandidates.isEmpty {
             let i = idx[row]
             let day = rowDay[row]
@@ -197,38 +202,48 @@ struct MatchGroup {
             colDegree[Int(p.col)] += 1
         }
         texts = GroupTexts(pairs: pairs, rows: idx, records: records, candidates: candidates)
-        pairs = scored(pairs)
+        // Taken out of the group while scored, so the workers' copy of the group does not share
+        // (and force a copy of) the list being written.
+        var list = pairs
+        pairs = []
+        score(&list)
+        pairs = list
         try learnAliases(ledger: ledgerPairings)
     }
 
-    /// `pairs` with their text similarity and score; pairs a replacement rule rejects are
-    /// dropped. Pairs are independent: many are scored on every core (contiguous runs,
-    /// concatenated in order).
-    func scored(_ pairs: [MatchPair]) -> [MatchPair] {
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, pairs.count / 50_000))
+    /// Gives every pair its text similarity and score, in place, and drops the pairs a
+    /// replacement rule rejects (the others keep their order). In place because at a million
+    /// rows the pair list is the largest thing a plan builds: a scored copy beside it (and the
+    /// workers' parts of that copy) was the import's peak memory. Pairs are independent: many
+    /// are scored on every core, each worker one contiguous run of the list.
+    func score(_ pairs: inout [MatchPair]) {
+        let count = pairs.count
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, 8, max(1, count / 50_000))
         let me = self
-        return ParallelMap.map(workers, workers: workers) { w, _ in
-            var out: [MatchPair] = []
-            out.reserveCapacity(pairs.count / workers + 1)
-            for k in ParallelMap.range(of: w, workers: workers, count: pairs.count) {
-                var p = pairs[k]
-                let (row, col) = (Int(p.row), Int(p.col))
-                // Sides naming two different stores or states are no evidence of one purchase,
-                // however alike their texts (``PlaceRule``).
-                p.placesDisagree = me.texts.placesDisagree(row: row, col: col)
-                p.sim = p.placesDisagree ? 0 : me.texts.similarity(row: row, col: col)
-                if p.replacement >= 0 {
-                    // A changed amount needs the same merchant; an equal one a short gap at least.
-                    let tip = me.replacements[Int(p.replacement)].tip
-                    guard let score = Scoring.replacementScore(lag: Int(p.lag), similarity: p.sim, tip: tip) else { continue }
+        ParallelMap.updateInPlace(&pairs, workers: workers) { _, p in
+            let (row, col) = (Int(p.row), Int(p.col))
+            // Sides naming two different stores or states are no evidence of one purchase,
+            // however alike their texts (``PlaceRule``).
+            p.placesDisagree = me.texts.placesDisagree(row: row, col: col)
+            p.sim = p.placesDisagree ? 0 : me.texts.similarity(row: row, col: col)
+            if p.replacement >= 0 {
+                // A changed amount needs the same merchant; an equal one a short gap at least.
+                let tip = me.replacements[Int(p.replacement)].tip
+                if let score = Scoring.replacementScore(lag: Int(p.lag), similarity: p.sim, tip: tip) {
                     p.score = score
                 } else {
-                    p.score = Scoring.pairScore(lag: Int(p.lag), similarity: p.sim, externalIDAgrees: p.externalIDAgrees)
+                    p.row = -1 // rejected: removed below
                 }
-                out.append(p)
+            } else {
+                p.score = Scoring.pairScore(lag: Int(p.lag), similarity: p.sim, externalIDAgrees: p.externalIDAgrees)
             }
-            return out
-        }.flatMap { $0 }
+        }
+        var kept = 0
+        for k in 0..<count where pairs[k].row >= 0 {
+            if kept != k { pairs[kept] = pairs[k] }
+            kept += 1
+        }
+        pairs.removeLast(count - kept)
     }
 
     /// Exact-amount pairs of rows `rows` (no text yet), their rival counts, and whether a

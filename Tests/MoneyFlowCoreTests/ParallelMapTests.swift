@@ -23,3 +23,37 @@ import Testing
         }
     }
 }
+
+/// Workers' chunks joined in order, at the exact size, the chunks released: what the engine's
+/// million-row pair lists are concatenated with (``ParallelMap/joined(_:)``).
+@Suite struct ParallelMapJoinedTests {
+    @Test(arguments: [[], [0], [5], [100_000, 100_000, 100_000], [3, 0, 70_001, 1], [0, 0]])
+    func joinsInOrderAtTheExactSize(sizes: [Int]) {
+        var start = 0
+        var chunks: [[Int]] = sizes.map { n in
+            defer { start += n }
+            return Array(start..<(start + n))
+        }
+        let expected = chunks.flatMap { $0 }
+        let joined = ParallelMap.joined(&chunks)
+        #expect(joined == expected)
+        #expect(chunks.isEmpty)
+        // `flatMap` doubles as it goes (400,000 slots for three chunks of 100,000); one
+        // allocation of the total size only rounds up to the allocator's block.
+        #expect(joined.capacity <= max(16, joined.count + joined.count / 64), "capacity \(joined.capacity) for \(joined.count)")
+    }
+}
+
+/// Elements changed where they are, whatever the number of workers (``ParallelMap/updateInPlace(_:workers:_:)``).
+@Suite struct ParallelMapUpdateInPlaceTests {
+    @Test(arguments: [0, 1, 2, 7, 1001])
+    func everyElementChangedOnceInItsOwnStorage(count: Int) {
+        for workers in [1, 2, 3, 64] {
+            var items = Array(0..<count)
+            let storage = items.withUnsafeBufferPointer { $0.baseAddress }
+            ParallelMap.updateInPlace(&items, workers: workers) { _, x in x = x * x + 1 }
+            #expect(items == (0..<count).map { $0 * $0 + 1 }, "\(count) items, \(workers) workers")
+            #expect(items.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        }
+    }
+}

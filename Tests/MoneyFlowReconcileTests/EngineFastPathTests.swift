@@ -96,6 +96,51 @@ import Testing
         }
     }
 
+    /// Pairs are scored in the list's own storage (no scored copy beside it at a million rows),
+    /// with the similarity and score the group's own scoring gave them, in order, on one worker
+    /// or several (the list repeated past the size that splits the work).
+    @Test func pairsAreScoredInTheirOwnStorage() throws {
+        var rng = SplitMix64(scenarioSeed: 37)
+        let base = LocalDate(year: 2024, month: 1, day: 1)!.dayNumber
+        let words = ["POS", "LUXMI", "Velmora", "#0393", "MIAMI", "FL", "Ixke", "COFFEE"]
+        func text() -> String { (0..<rng.int(1...4)).map { _ in words[rng.below(words.count)] }.joined(separator: " ") }
+        let records = (0..<60).map { i in
+            IncomingRecord(
+                accountKey: "csv:a", sourceKind: .csv, date: LocalDate(dayNumber: base + rng.int(0...30)),
+                amount: Money(minorUnits: Int64(rng.int(1...4)) * -100, currency: "USD"), description: text(), locator: Locator(row: i + 1))
+        }
+        let candidates = (0..<60).map { k in
+            CandidateTransaction(
+                id: Int64(k + 1), accountID: 1, date: LocalDate(dayNumber: base + rng.int(0...30)),
+                amount: Money(minorUnits: Int64(rng.int(1...4)) * -100, currency: "USD"), description: text(), counterparty: nil, pending: false,
+                supportingKinds: [.plaid])
+        }
+        var group = MatchGroup(rows: Array(records.indices), records: records, candidates: candidates, options: ReconcileOptions())
+        try group.findPairs(view: InMemoryLedgerView(), removedIDs: [], claimedPending: [])
+        let scored = group.pairs
+        try #require(!scored.isEmpty)
+        for size in [scored.count, 120_000] {
+            var list: [MatchPair] = []
+            list.reserveCapacity(size + scored.count)
+            while list.count < size {
+                for var p in scored {
+                    p.sim = -1; p.score = -1; p.placesDisagree = true
+                    list.append(p)
+                }
+            }
+            let storage = list.withUnsafeBufferPointer { $0.baseAddress }
+            let count = list.count
+            group.score(&list)
+            #expect(list.withUnsafeBufferPointer { $0.baseAddress } == storage, "\(count) pairs")
+            #expect(list.count == count)
+            let differing = list.indices.filter { k in
+                let p = list[k], q = scored[k % scored.count]
+                return p.row != q.row || p.col != q.col || p.sim != q.sim || p.score != q.score || p.placesDisagree != q.placesDisagree
+            }
+            #expect(differing.isEmpty, "\(differing.count) of \(count) pairs")
+        }
+    }
+
     /// A group's texts read once per distinct text, on any number of workers, give the token
     /// ids, token sets, weights, place claims and similarities of the plain form: every paired
     /// row and column through `TokenTable.add` and `PlaceRule.claims`, in first-seen order.
