@@ -34,7 +34,9 @@ public struct IncomingRecord: Sendable, Hashable, Codable {
     /// The source's own fields for audit, as JSON text (secrets redacted by the importer).
     public var raw: String
 
-    public init(
+    /// Inlinable: an importer builds every record of a file through here, and a call into this
+    /// module copied (retained) each of its Strings and then released the caller's.
+    @inlinable public init(
         accountKey: String, sourceKind: SourceKind, date: LocalDate, amount: Money,
         description: String, counterparty: String? = nil, note: String? = nil,
         balance: Money? = nil, pending: Bool = false, externalID: String? = nil,

@@ -46,11 +46,36 @@ public enum JSONString {
     /// ``appendQuoted(_:lineSeparators:to:)`` of the text whose valid UTF-8 is `bytes` (a cell
     /// read in place from a file's bytes, without a String of its own).
     public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, lineSeparators: LineSeparators, to out: inout [UInt8]) {
-        let escapesLS = lineSeparators == .escaped
-        for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C || (escapesLS && b == 0xE2) {
+        guard !needsEscaping(utf8: bytes, lineSeparators: lineSeparators) else {
             out.append(contentsOf: quoted(String(decoding: bytes, as: UTF8.self), lineSeparators: lineSeparators).utf8)
             return
         }
         out.append(0x22); out.append(contentsOf: bytes); out.append(0x22)
+    }
+
+    /// False when ``quoted(_:lineSeparators:)`` of the text whose UTF-8 is `bytes` is the bytes
+    /// themselves between two quotes (a writer may then copy them as they are).
+    public static func needsEscaping(utf8 bytes: UnsafeBufferPointer<UInt8>, lineSeparators: LineSeparators) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let escapesLS = lineSeparators == .escaped
+        // Eight bytes at a time (every cell of every row of an import is asked): a byte below
+        // 0x20, or equal to `"` `\` (or 0xE2), makes one of these words have a zero byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        func hasBelow0x20(_ x: UInt64) -> Bool { (x &- ones &* 0x20) & ~x & highs != 0 }
+        var i = 0
+        while i + 8 <= bytes.count {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            if hasBelow0x20(w) || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C)) || (escapesLS && hasZero(w ^ (ones &* 0xE2))) {
+                return true
+            }
+            i += 8
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x22 || b == 0x5C || (escapesLS && b == 0xE2) { return true }
+            i += 1
+        }
+        return false
     }
 }

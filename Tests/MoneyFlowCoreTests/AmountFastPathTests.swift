@@ -48,4 +48,25 @@ import Testing
         let general = #expect(throws: MoneyParseError.self) { try Money.parseMinorUnits(" 10,000,000,000.00", exponent: 2) }
         #expect(fast?.reason == general?.reason)
     }
+
+    /// An amount read from a cell's bytes (no String of its own) is what the String reading
+    /// gives: the same value, or the same error.
+    @Test func bytesReadAsTheirString() {
+        let strict = AmountSyntax(), loose = AmountSyntax(grouping: .anywhereAfterADigit), comma = AmountSyntax(decimalSeparator: ",")
+        let wide = AmountSyntax(grouping: .anywhereAfterADigit, limit: .wholeUnits(900_000_000_000_010))
+        let texts = [
+            "-9.99", "24990.01", "1,234.56", "1,2345.00", "12,34", "(5.00)", "$3", "5.00-", " 1.00 ", "1,23.4", "", "x",
+            "10,000,000,000.00", "999999999999999.99", "123,456,789,012,345.67", "1.234,56", "１,234", "0.001",
+        ]
+        for syntax in [strict, loose, comma, wide] {
+            for exponent in [0, 2, 3] {
+                for text in texts {
+                    var bytes = text
+                    let fromBytes = bytes.withUTF8 { b in Result { () throws(MoneyParseError) in try Money.parseMinorUnits(utf8: b, exponent: exponent, syntax: syntax) } }
+                    let fromString = Result { () throws(MoneyParseError) in try Money.parseMinorUnits(text, exponent: exponent, syntax: syntax) }
+                    #expect(fromBytes == fromString, "\(text) \(exponent) \(syntax)")
+                }
+            }
+        }
+    }
 }

@@ -24,4 +24,32 @@ import Testing
             }
         }
     }
+
+    /// ``JSONString/needsEscaping(utf8:lineSeparators:)`` (eight bytes at a time) says true
+    /// exactly when quoting changes a byte, whatever byte and wherever in the text.
+    @Test func needsEscapingIsTrueExactlyWhenQuotingChangesTheText() {
+        for modes in [JSONString.LineSeparators.literal, .escaped] {
+            for length in [1, 7, 8, 9, 16, 17] {
+                for position in 0..<length {
+                    for byte in UInt8(0)...UInt8(0x7F) {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        bytes[position] = byte
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        let changed = JSONString.quoted(text, lineSeparators: modes) != "\"" + text + "\""
+                        #expect(bytes.withUnsafeBufferPointer { JSONString.needsEscaping(utf8: $0, lineSeparators: modes) } == changed)
+                    }
+                    for scalar in ["\u{2028}", "\u{2029}", "é", "日", "\u{E2}", "😀"] {
+                        var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        bytes.insert(contentsOf: scalar.utf8, at: position)
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        let changed = JSONString.quoted(text, lineSeparators: modes) != "\"" + text + "\""
+                        // U+2028/2029 start with 0xE2: escaped mode may ask the slow path for any
+                        // 0xE2 lead byte (the slow path then writes it as it is).
+                        let asked = bytes.withUnsafeBufferPointer { JSONString.needsEscaping(utf8: $0, lineSeparators: modes) }
+                        #expect(asked == changed || (modes == .escaped && scalar.utf8.first == 0xE2), "\(scalar) \(length) \(position)")
+                    }
+                }
+            }
+        }
+    }
 }

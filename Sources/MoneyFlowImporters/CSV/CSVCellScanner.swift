@@ -43,13 +43,19 @@ struct CSVCells {
     /// Calls `body` with the bytes of ``CSVImporter/clean(_:)`` of the cell's text, read from the
     /// scanned bytes where that is the same (no String built).
     func withCleanBytes<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let r = ranges[i]
-        guard !r.escaped, splitsAtASCII else {
+        guard let (lo, hi) = cleanRange(i) else {
             var s = CSVImporter.clean(string(i))
             return s.withUTF8(body)
         }
-        let (lo, hi) = Self.trim(bytes, r.start, r.end)
         return body(UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
+    }
+
+    /// Where ``withCleanBytes(_:_:)``'s bytes lie in ``bytes``, when it reads them in place: nil
+    /// for a cell with doubled quotes, or when the delimiter is not ASCII.
+    func cleanRange(_ i: Int) -> (Int, Int)? {
+        let r = ranges[i]
+        guard !r.escaped, splitsAtASCII else { return nil }
+        return Self.trim(bytes, r.start, r.end)
     }
 
     /// ``CSVImporter/clean(_:)`` of the cell's text.

@@ -45,19 +45,6 @@ public enum CSVParser {
         return rows
     }
 
-    /// Checks the whole of UTF-8 text as ``CSVCellScanner`` reads it (the same errors, first one
-    /// in file order), without building any cell's String.
-    static func check(_ text: inout String, delimiter: UInt8) throws(CSVParseError) {
-        let result: Result<Void, CSVParseError> = text.withUTF8 { buffer in
-            do throws(CSVParseError) {
-                try CSVCellScanner.scan(buffer, delimiter: delimiter) { _ in true }; return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
-    }
-
     /// The rows of ``CSVCellScanner``, each cell's String built from its byte range.
     static func scan(buffer bytes: UnsafeBufferPointer<UInt8>, delimiter: UInt8, _ emit: (CSVRow) -> Bool) throws(CSVParseError) {
         try CSVCellScanner.scan(bytes, delimiter: delimiter) { emit($0.row) }
@@ -66,25 +53,26 @@ public enum CSVParser {
     /// Picks the delimiter (`,` `;` tab `|`) that splits the first lines (the first 64 Ki
     /// Characters of the text) most consistently.
     public static func detectDelimiter(_ text: String) -> UInt8 {
-        let candidates: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
         var text = text
-        let sampleBytes = sampleByteCount(&text, characters: 64 * 1024)
+        return text.withUTF8 { detectDelimiter(utf8: $0) }
+    }
+
+    /// ``detectDelimiter(_:)`` of the text whose valid UTF-8 is `bytes`.
+    static func detectDelimiter(utf8 bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        let candidates: [UInt8] = [0x2C, 0x3B, 0x09, 0x7C]
+        let sample = UnsafeBufferPointer(rebasing: bytes[..<sampleByteCount(utf8: bytes, characters: 64 * 1024)])
         var best: UInt8 = 0x2C
         var bestScore = -1
         for d in candidates {
             // Only the widths of the first rows count (no cell is read); a sample that does not
             // parse with this delimiter rules it out.
             var widths: [Int] = []
-            let parsed: Bool = text.withUTF8 { buffer in
-                do throws(CSVParseError) {
-                    try CSVCellScanner.scan(UnsafeBufferPointer(rebasing: buffer[..<sampleBytes]), delimiter: d) { row in
-                        if widths.count < 60 { widths.append(row.count) }
-                        return true
-                    }
+            do throws(CSVParseError) {
+                try CSVCellScanner.scan(sample, delimiter: d) { row in
+                    if widths.count < 60 { widths.append(row.count) }
                     return true
-                } catch { return false }
-            }
-            guard parsed else { continue }
+                }
+            } catch { continue }
             var counts: [Int: Int] = [:]
             for w in widths where w > 1 { counts[w, default: 0] += 1 }
             guard let (width, freq) = counts.max(by: { ($0.value, $0.key) < ($1.value, $1.key) }) else { continue }
@@ -97,16 +85,18 @@ public enum CSVParser {
     /// The UTF-8 length of `text.prefix(characters)`. ASCII text is counted from its bytes (each
     /// byte a Character, CR LF one); text with other characters is counted Character by Character.
     static func sampleByteCount(_ text: inout String, characters: Int) -> Int {
-        let ascii: Int? = text.withUTF8 { bytes in
-            var i = 0, count = 0
-            while i < bytes.count && count < characters {
-                guard bytes[i] < 0x80 else { return nil }
-                i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
-                count += 1
-            }
-            // A following non-ASCII scalar may belong to the last Character (a combining mark).
-            return i < bytes.count && bytes[i] >= 0x80 ? nil : i
+        text.withUTF8 { sampleByteCount(utf8: $0, characters: characters) }
+    }
+
+    /// ``sampleByteCount(_:characters:)`` of the text whose valid UTF-8 is `bytes`.
+    static func sampleByteCount(utf8 bytes: UnsafeBufferPointer<UInt8>, characters: Int) -> Int {
+        var i = 0, count = 0
+        while i < bytes.count && count < characters {
+            guard bytes[i] < 0x80 else { return String(decoding: bytes, as: UTF8.self).prefix(characters).utf8.count }
+            i += bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A ? 2 : 1
+            count += 1
         }
-        return ascii ?? text.prefix(characters).utf8.count
+        // A following non-ASCII scalar may belong to the last Character (a combining mark).
+        return i < bytes.count && bytes[i] >= 0x80 ? String(decoding: bytes, as: UTF8.self).prefix(characters).utf8.count : i
     }
 }

@@ -40,20 +40,24 @@ extension CSVImporter {
         let accountKeyBase = mapper.accountKeyBase
         let colName = mapper.colName
 
-        // Dates: the profile's format, else the one every row's date agrees on.
+        // Dates: the profile's format, else the one every row's date agrees on, from the rows with
+        // a date (no copy of them all when every row has one, the common case).
         let format: LocalDate.Format
-        if let f = p.dateFormat {
-            format = f
-            if sniffed, headerIndex != nil,
-                let w = try CSVDateInference.checkSniffedFormat(
-                    f, cells: dateCells.filter { !$0.text.isEmpty }, profile: p.qualifiedName,
-                    genericHeader: p.signatureAlternatives.isEmpty,
-                    file: file, column: colName(p.dateColumn))
-            {
-                warnings.append(w)
+        do {
+            let dated = dateCells.contains { $0.text.isEmpty } ? dateCells.filter { !$0.text.isEmpty } : dateCells
+            if let f = p.dateFormat {
+                format = f
+                if sniffed, headerIndex != nil,
+                    let w = try CSVDateInference.checkSniffedFormat(
+                        f, cells: dated, profile: p.qualifiedName,
+                        genericHeader: p.signatureAlternatives.isEmpty,
+                        file: file, column: colName(p.dateColumn))
+                {
+                    warnings.append(w)
+                }
+            } else {
+                format = try CSVDateInference.format(for: dated, file: file, column: colName(p.dateColumn))
             }
-        } else {
-            format = try CSVDateInference.format(for: dateCells.filter { !$0.text.isEmpty }, file: file, column: colName(p.dateColumn))
         }
         for i in records.indices {
             let cell = dateCells[i]

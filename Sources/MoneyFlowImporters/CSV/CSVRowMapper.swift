@@ -21,7 +21,7 @@ struct CSVRowMapper {
     let counterpartyIdx: Int?, noteIdx: Int?, referenceIdx: Int?, categoryIdx: Int?, timeIdx: Int?
     /// Cells a row needs to hold a record.
     let needed: Int
-    let decimalSeparator: Character
+    let amountSyntax: AmountSyntax
     /// The raw audit object's keys: the header's cells, cleaned.
     let rawKeys: [String]
     let accountKeyBase: String
@@ -61,7 +61,7 @@ struct CSVRowMapper {
         referenceIdx = columns.index(p.referenceColumn); categoryIdx = columns.index(p.categoryColumn)
         timeIdx = columns.index(p.timeColumn)
         needed = [dateIdx, descIdx, amountIdx ?? 0, debitIdx ?? 0, creditIdx ?? 0].max()! + 1
-        decimalSeparator = p.decimalSeparator.first ?? "."
+        amountSyntax = AmountSyntax(decimalSeparator: p.decimalSeparator.first ?? ".")
         rawKeys = headerIndex != nil ? columns.header.map(CSVImporter.clean) : []
         accountKeyBase = p.accountKeyPrefix ?? "csv:\(p.qualifiedName)"
         if headerIndex != nil {
@@ -182,9 +182,17 @@ struct CSVRowMapper {
                     "empty currency, and the profile names no `currency` to fall back on; fill the cell or add currency to the profile")
         }
         let exponent = exponent(for: currency)
+        let syntax = amountSyntax
+        // Amounts are read from the cells' bytes (no String for a plain amount).
         func money(_ i: Int?, _ ref: ColumnRef?) throws -> Int64? {
-            guard let text = cell(i) else { return nil }
-            do { return try Money.parseMinorUnits(text, exponent: exponent, decimalSeparator: decimalSeparator) } catch {
+            guard let i, i < row.count else { return nil }
+            let read: Result<Int64, MoneyParseError>? = row.withCleanBytes(i) { text in
+                guard !text.isEmpty else { return nil }
+                do throws(MoneyParseError) { return .success(try Money.parseMinorUnits(utf8: text, exponent: exponent, syntax: syntax)) } catch {
+                    return .failure(error)
+                }
+            }
+            do { return try read?.get() } catch {
                 throw ImportError(
                     .malformed, file: file, locator: Locator(line: row.line), column: colName(ref), problem: error.description)
             }
@@ -212,9 +220,59 @@ struct CSVRowMapper {
         dateCells.append(CSVDateInference.Cell(line: row.line, text: cell(dateIdx) ?? cell(fallbackDateIdx) ?? ""))
         let balance = try money(balanceIdx, profile.balanceColumn).map { Money(minorUnits: $0, currency: currency) }
         if accountNumber == nil, let num = cell(accountNumberIdx) { accountNumber = num }
-        // Bytes first, straight from the cells' bytes, one String at the end (appending to a
-        // String piece by piece cost a third of a read).
+        return IncomingRecord(
+            accountKey: accountKeyBase, sourceKind: profile.sourceKind, date: placeholderDate,
+            amount: Money(minorUnits: amountMinor, currency: currency),
+            description: cell(descIdx) ?? "",
+            counterparty: cell(counterpartyIdx), note: cell(noteIdx),
+            balance: balance, pending: false,
+            externalID: cell(referenceIdx), category: cell(categoryIdx), time: cell(timeIdx),
+            locator: Locator(line: row.line, row: n + 1),
+            raw: rawObject(row))
+    }
+
+    /// The row's raw audit object (``RawLayout``).
+    ///
+    /// Why two ways: most rows' cells go into the JSON as they are, so its length is known before
+    /// writing and the bytes are copied once, straight into the String's storage (appending them
+    /// to an array piece by piece, then copying that, was a fifth of a bank file's read). A row
+    /// with a cell to escape, or cells not read in place, is written piece by piece.
+    mutating func rawObject(_ row: CSVCells) -> String {
         let layout = rawLayout(row.count)
+        var length = 2 + layout.text.count
+        for part in layout.parts {
+            guard let (lo, hi) = row.cleanRange(part.field),
+                !JSONString.needsEscaping(utf8: UnsafeBufferPointer(rebasing: row.bytes[lo..<hi]), lineSeparators: .literal)
+            else { return escapedRawObject(row, layout: layout) }
+            length += hi - lo + 2
+        }
+        return layout.text.withUnsafeBufferPointer { text in
+            String(unsafeUninitializedCapacity: length) { out in
+                var n = 0
+                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    guard let base = bytes.baseAddress else { return }
+                    (out.baseAddress! + n).initialize(from: base, count: bytes.count)
+                    n += bytes.count
+                }
+                out[n] = 0x7B; n += 1 // {
+                var start = 0
+                for part in layout.parts {
+                    put(UnsafeBufferPointer(rebasing: text[start..<part.end]))
+                    start = part.end
+                    let (lo, hi) = row.cleanRange(part.field)!
+                    out[n] = 0x22; n += 1 // "
+                    put(UnsafeBufferPointer(rebasing: row.bytes[lo..<hi]))
+                    out[n] = 0x22; n += 1
+                }
+                out[n] = 0x7D; n += 1 // }
+                return n
+            }
+        }
+    }
+
+    /// ``rawObject(_:)`` of any row: bytes first, from the cells' bytes, one String at the end
+    /// (appending to a String piece by piece cost a third of a read).
+    mutating func escapedRawObject(_ row: CSVCells, layout: RawLayout) -> String {
         raw.removeAll(keepingCapacity: true)
         raw.append(0x7B) // {
         layout.text.withUnsafeBufferPointer { text in
@@ -226,14 +284,6 @@ struct CSVRowMapper {
             }
         }
         raw.append(0x7D) // }
-        return IncomingRecord(
-            accountKey: accountKeyBase, sourceKind: profile.sourceKind, date: placeholderDate,
-            amount: Money(minorUnits: amountMinor, currency: currency),
-            description: cell(descIdx) ?? "",
-            counterparty: cell(counterpartyIdx), note: cell(noteIdx),
-            balance: balance, pending: false,
-            externalID: cell(referenceIdx), category: cell(categoryIdx), time: cell(timeIdx),
-            locator: Locator(line: row.line, row: n + 1),
-            raw: String(decoding: raw, as: UTF8.self))
+        return String(decoding: raw, as: UTF8.self)
     }
 }

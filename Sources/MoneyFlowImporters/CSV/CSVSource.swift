@@ -14,7 +14,10 @@ struct CSVSource {
 
     let file: String
     let delimiter: UInt8
-    private(set) var text: String
+    /// The text's UTF-8: the file's own bytes when they are UTF-8 already (a copy of a large
+    /// export as a String was a tenth of its read: the copy and the first touch of its pages),
+    /// else the decoded text's.
+    private var text: CSVText
     /// The first rows of the file (at least ``headRowCount``, and at least one with 2+ cells when
     /// the file has one within its first 1000 rows).
     private(set) var head: [CSVRow] = []
@@ -24,10 +27,14 @@ struct CSVSource {
 
     init(_ data: Data, file: String, forcedEncoding: TextEncodingName?, delimiter explicit: UInt8?) throws {
         self.file = file
-        do { text = try TextDecoder.decode(data, forced: forcedEncoding).0 } catch {
-            throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message)
+        if let start = TextDecoder.utf8TextStart(data, forced: forcedEncoding) {
+            text = .bytes(data, start: start)
+        } else {
+            do { text = .string(try TextDecoder.decode(data, forced: forcedEncoding).0) } catch {
+                throw ImportError(.malformed, file: file, locator: Locator(line: error.line), problem: error.message)
+            }
         }
-        delimiter = explicit ?? CSVParser.detectDelimiter(text)
+        if let explicit { delimiter = explicit } else { delimiter = text.withUTF8 { CSVParser.detectDelimiter(utf8: $0) } }
         var head: [CSVRow] = []
         var sawWide = false
         var headBytes = 0
@@ -55,7 +62,15 @@ struct CSVSource {
     /// Checks the whole text as ``forEachCells(_:)`` reads it: the first parse error in file
     /// order, for a file refused before its rows are read (no profile fits its header).
     mutating func check() throws {
-        do { try CSVParser.check(&text, delimiter: delimiter) } catch { throw importError(error) }
+        let delimiter = self.delimiter
+        let checked: Result<Void, CSVParseError> = text.withUTF8 { buffer in
+            do throws(CSVParseError) {
+                try CSVCellScanner.scan(buffer, delimiter: delimiter) { _ in true }; return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        do { try checked.get() } catch { throw importError(error) }
     }
 
     /// Streams every row to `body` as byte ranges. When `body` throws, the rest of the file is
@@ -86,5 +101,25 @@ struct CSVSource {
     }
 
     /// Drops the decoded text once the rows have been read.
-    mutating func release() { text = ""; head = [] }
+    mutating func release() { text = .string(""); head = [] }
+}
+
+/// UTF-8 text to scan: a file's bytes from `start` on (already checked to be valid UTF-8), or a
+/// String decoded from another encoding.
+enum CSVText {
+    case bytes(Data, start: Int)
+    case string(String)
+
+    mutating func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .bytes(let data, let start):
+            return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start...]))
+            }
+        case .string(var s):
+            self = .string("") // keeps the String uniquely referenced: withUTF8 does not copy it
+            defer { self = .string(s) }
+            return s.withUTF8(body)
+        }
+    }
 }

@@ -34,10 +34,8 @@ public enum TextDecoder {
     public static func decode(_ data: Data, forced: TextEncodingName? = nil) throws(TextDecodingError) -> (String, TextEncodingName) {
         // Fast path for the common case, validated straight from the input (no byte-array copy
         // of a large export).
-        let hasUTF16BOM = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
-        if !hasUTF16BOM && (forced == nil || forced == .utf8) {
-            let body = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
-            if let s = String(validating: body, as: UTF8.self) { return (s, .utf8) }
+        if let start = utf8TextStart(data, forced: forced) {
+            return (String(decoding: data[(data.startIndex + start)...], as: UTF8.self), .utf8)
         }
         let bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -65,6 +63,21 @@ public enum TextDecoder {
         if let s = try? gb18030(bytes) { return (s, .gb18030) }
         let bad = firstInvalidUTF8(bytes)
         throw TextDecodingError(line: lineNumber(bytes, at: bad), message: "not valid UTF-8, UTF-16 or GB18030 text (byte \(bad))")
+    }
+
+    /// Where the text starts in `data` (after a UTF-8 byte-order mark) when ``decode(_:forced:)``
+    /// reads it as UTF-8 without converting it: no UTF-16 mark, no other encoding forced, and
+    /// valid UTF-8 from there on. Checked in place (no String is built), so a reader of a large
+    /// export can scan the file's own bytes instead of a copy of them.
+    public static func utf8TextStart(_ data: Data, forced: TextEncodingName? = nil) -> Int? {
+        let hasUTF16BOM = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+        guard !hasUTF16BOM && (forced == nil || forced == .utf8) else { return nil }
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let valid: Bool = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[start...])
+            return (try? UTF8Span(validating: Span(_unsafeElements: bytes))) != nil
+        }
+        return valid ? start : nil
     }
 
     static func utf8(_ bytes: [UInt8], lineOffset: Int) throws(TextDecodingError) -> String {
