@@ -159,59 +159,80 @@ public enum Fingerprint {
 }
 
 /// Byte-level builders for fingerprint text, equal to the `String` formatting they replace.
+///
+/// Numbers are written right to left into a stack buffer and appended to the key in one piece:
+/// each `Array.append` of a single byte checks the array's uniqueness and capacity, which cost
+/// more than the digits themselves (about 500 instructions a record for a date or an amount).
 enum FingerprintText {
+    /// Writes the decimal digits of `v` (at least `minDigits`) so that they end just before
+    /// `end`; returns where they start.
+    @inline(__always) private static func writeDigits(
+        _ v: UInt64, minDigits: Int = 1, into p: UnsafeMutableBufferPointer<UInt8>, end: Int
+    ) -> Int {
+        var v = v, i = end
+        repeat {
+            i -= 1
+            p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        } while v > 0 || end - i < minDigits
+        return i
+    }
+
+    /// `String(v)`, with `-` first when `negative`.
     static func appendDecimal(_ v: UInt64, negative: Bool, to buf: inout [UInt8]) {
-        if negative { buf.append(UInt8(ascii: "-")) }
-        if v < 10 { buf.append(UInt8(ascii: "0") &+ UInt8(v)); return }
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0) // 32 bytes >= 20 digits
-        let n = withUnsafeMutableBytes(of: &digits) { p -> Int in
-            var v = v, i = 32
-            while v > 0 { i -= 1; p[i] = UInt8(ascii: "0") &+ UInt8(v % 10); v /= 10 }
-            return i
+        if !negative && v < 10 { buf.append(UInt8(ascii: "0") &+ UInt8(v)); return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { p in // '-' and 20 digits
+            var i = writeDigits(v, into: p, end: 24)
+            if negative { i -= 1; p[i] = UInt8(ascii: "-") }
+            buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<24]))
         }
-        withUnsafeBytes(of: &digits) { p in buf.append(contentsOf: p[n..<32]) }
     }
 
-    private static func appendPadded(_ v: Int, width: Int, to buf: inout [UInt8]) {
-        var d = 1
-        for _ in 1..<width { d *= 10 }
-        var v = v
-        while d > 0 { buf.append(UInt8(ascii: "0") &+ UInt8(v / d)); v %= d; d /= 10 }
-    }
-
-    /// ``LocalDate/iso``.
+    /// ``LocalDate/iso``: the civil date computed once, its 10 bytes appended at once.
     static func appendISODate(_ date: LocalDate, to buf: inout [UInt8]) {
-        guard (0...9999).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day) else {
-            buf.append(contentsOf: date.iso.utf8); return
+        let c = date.civil // month 1...12 and day 1...31 for every day number
+        guard (0...9999).contains(c.year) else { buf.append(contentsOf: date.iso.utf8); return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { p in
+            _ = writeDigits(UInt64(c.day), minDigits: 2, into: p, end: 10)
+            p[7] = UInt8(ascii: "-")
+            _ = writeDigits(UInt64(c.month), minDigits: 2, into: p, end: 7)
+            p[4] = UInt8(ascii: "-")
+            _ = writeDigits(UInt64(c.year), minDigits: 4, into: p, end: 4)
+            buf.append(contentsOf: UnsafeBufferPointer(p))
         }
-        appendPadded(date.year, width: 4, to: &buf)
-        buf.append(UInt8(ascii: "-"))
-        appendPadded(date.month, width: 2, to: &buf)
-        buf.append(UInt8(ascii: "-"))
-        appendPadded(date.day, width: 2, to: &buf)
     }
 
-    /// ``Money/decimalString`` (``Money/format(minorUnits:exponent:)``).
+    /// ``Money/decimalString`` (``Money/format(minorUnits:exponent:)``), appended at once.
     static func appendMoney(_ m: Money, to buf: inout [UInt8]) {
-        let exponent =
-            m.currency.utf8.count == 3 && m.currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            ? exponentOfUppercase(m.currency) : Money.exponent(for: m.currency)
-        let negative = m.minorUnits < 0
+        let exponent = exponent(of: m.currency)
         let magnitude = m.minorUnits.magnitude
-        if exponent == 0 { appendDecimal(magnitude, negative: negative, to: &buf); return }
-        var divisor: UInt64 = 1
-        for _ in 0..<exponent { divisor *= 10 }
-        appendDecimal(magnitude / divisor, negative: negative, to: &buf)
-        buf.append(UInt8(ascii: "."))
-        var fraction = magnitude % divisor
-        var d = divisor / 10
-        while d > 0 { buf.append(UInt8(ascii: "0") &+ UInt8(fraction / d)); fraction %= d; d /= 10 }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { p in // '-', 20 digits, '.', fraction
+            var i = 32
+            var whole = magnitude
+            if exponent > 0 {
+                for _ in 0..<exponent {
+                    i -= 1
+                    p[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10)
+                    whole /= 10
+                }
+                i -= 1
+                p[i] = UInt8(ascii: ".")
+            }
+            i = writeDigits(whole, into: p, end: i)
+            if m.minorUnits < 0 { i -= 1; p[i] = UInt8(ascii: "-") }
+            buf.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<32]))
+        }
     }
 
-    private static func exponentOfUppercase(_ c: String) -> Int {
-        switch c {
-        case "USD", "CNY", "EUR", "GBP", "HKD": return 2
-        default: return Money.exponent(for: c)
+    /// ``Money/exponent(for:)``, with the common codes told apart by their three bytes (a
+    /// `String` comparison each cost more than the rest of the amount).
+    static func exponent(of currency: String) -> Int {
+        let packed = currency.utf8.withContiguousStorageIfAvailable { u -> UInt32 in
+            u.count == 3 ? UInt32(u[0]) << 16 | UInt32(u[1]) << 8 | UInt32(u[2]) : 0
+        }
+        switch packed ?? 0 {
+        case 0x55_53_44, 0x43_4E_59, 0x45_55_52, 0x47_42_50, 0x48_4B_44: return 2 // USD CNY EUR GBP HKD
+        default: return Money.exponent(for: currency)
         }
     }
 
