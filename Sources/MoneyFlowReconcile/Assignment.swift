@@ -5,96 +5,25 @@ public enum Assignment {
     public static func solve(cost: [[Double?]], unmatchedCost: Double) -> [Int?] {
         let n = cost.count
         guard n > 0 else { return [] }
-        var problem = AssignmentProblem(rows: n, columns: cost[0].count, unmatchedCost: unmatchedCost)
-        for i in 0..<n { for (j, c) in cost[i].enumerated() { if let c { problem[i, j] = c } } }
+        var problem = SparseAssignmentProblem(rows: n, columns: cost[0].count, unmatchedCost: unmatchedCost)
+        for row in cost {
+            for (j, c) in row.enumerated() { if let c { problem.add(column: j, cost: c) } }
+            problem.closeRow()
+        }
         return problem.solve().columns
     }
 }
 
-/// A dense assignment problem: `rows` x `columns` costs (absent pairs cost ``forbidden``) plus
-/// one private "stay unmatched" column per row, solved by the O(rows² · (columns + rows))
-/// Hungarian algorithm for rectangular matrices. Columns may stay unused at no cost.
-struct AssignmentProblem {
-    static let forbidden = 1e9
-    let rows: Int
-    let columns: Int
-    /// Width of the matrix: real columns, then one unmatched slot per row.
-    let width: Int
-    var cost: [Double]
-
-    init(rows: Int, columns: Int, unmatchedCost: Double = 0) {
-        self.rows = rows; self.columns = columns; width = columns + rows
-        cost = [Double](repeating: Self.forbidden, count: rows * width)
-        for i in 0..<rows { cost[i * width + columns + i] = unmatchedCost }
-    }
-
-    subscript(row: Int, column: Int) -> Double {
-        get { cost[row * width + column] }
-        set { cost[row * width + column] = newValue }
-    }
-
-    func allowed(_ row: Int, _ column: Int) -> Bool { cost[row * width + column] < Self.forbidden / 2 }
-
-    /// The optimum with its dual potentials (`u` per row, `v` per matrix column, both 1-based
-    /// as the algorithm keeps them): reduced cost `cost - u - v` is >= 0 everywhere, 0 on the
-    /// assignment, and `v <= 0`, so any other assignment costs at least the optimum plus the
-    /// reduced costs of its own pairs.
-    struct Solution {
-        /// Real column of each row, or nil (unmatched).
-        var columns: [Int?]
-        /// Total cost of the real pairs.
-        var cost: Double
-        var u: [Double]
-        var v: [Double]
-    }
-
-    func solve() -> Solution {
-        let n = rows, m = width
-        var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
-        var p = [Int](repeating: 0, count: m + 1), way = [Int](repeating: 0, count: m + 1)
-        guard n > 0 else { return Solution(columns: [], cost: 0, u: u, v: v) }
-        var minv = [Double](repeating: .infinity, count: m + 1)
-        var used = [Bool](repeating: false, count: m + 1)
-        cost.withUnsafeBufferPointer { a in
-            for i in 1...n {
-                p[0] = i
-                var j0 = 0
-                for j in 0...m { minv[j] = .infinity; used[j] = false }
-                repeat {
-                    used[j0] = true
-                    let i0 = p[j0]
-                    var delta = Double.infinity
-                    var j1 = 0
-                    let base = (i0 - 1) * m - 1
-                    let ui0 = u[i0]
-                    for j in 1...m where !used[j] {
-                        let cur = a[base + j] - ui0 - v[j]
-                        if cur < minv[j] { minv[j] = cur; way[j] = j0 }
-                        if minv[j] < delta { delta = minv[j]; j1 = j }
-                    }
-                    for j in 0...m {
-                        if used[j] { u[p[j]] += delta; v[j] -= delta } else { minv[j] -= delta }
-                    }
-                    j0 = j1
-                } while p[j0] != 0
-                repeat {
-                    let j1 = way[j0]
-                    p[j0] = p[j1]
-                    j0 = j1
-                } while j0 != 0
-            }
-        }
-        var out = [Int?](repeating: nil, count: n)
-        var total = 0.0
-        for j in 1...m where p[j] > 0 && j - 1 < columns && allowed(p[j] - 1, j - 1) {
-            out[p[j] - 1] = j - 1
-            total += self[p[j] - 1, j - 1]
-        }
-        return Solution(columns: out, cost: total, u: u, v: v)
-    }
-
-    /// Reduced cost of a pair under a solution's potentials.
-    func reducedCost(_ s: Solution, _ row: Int, _ column: Int) -> Double {
-        self[row, column] - s.u[row + 1] - s.v[column + 1]
-    }
+/// The optimum of an assignment problem with its dual potentials (`u` per row, `v` per matrix
+/// column: real columns, then one "stay unmatched" slot per row; both 1-based as the algorithm
+/// keeps them): reduced cost `cost - u - v` is >= 0 everywhere, 0 on the assignment, and
+/// `v <= 0`, so any other assignment costs at least the optimum plus the reduced costs of its
+/// own pairs.
+struct AssignmentSolution {
+    /// Real column of each row, or nil (unmatched).
+    var columns: [Int?]
+    /// Total cost of the real pairs.
+    var cost: Double
+    var u: [Double]
+    var v: [Double]
 }

@@ -1,20 +1,24 @@
-/// The assignment problem of ``AssignmentProblem`` kept as each row's list of allowed pairs.
+/// An assignment problem kept as each row's list of allowed pairs: `rows` x `columns` costs plus one
+/// private "stay unmatched" slot per row; columns may stay unused at no cost.
 ///
 /// A block's matrix is mostly forbidden (a bank row has a handful of candidate transactions
 /// among the block's dozens), yet the dense solver scans every column of the `rows` x
 /// (`columns` + `rows`) matrix at every step of every row's search. This one runs the same
 /// shortest-augmenting-path Hungarian over the allowed pairs only: a column no allowed pair has
-/// reached yet is skipped instead of being compared at about ``AssignmentProblem/forbidden``.
+/// reached yet is skipped instead of being compared at about ``forbidden``.
 ///
-/// It returns the SAME solution as ``AssignmentProblem/solve()`` on the same costs, bit for bit
+/// It returns the SAME solution as the dense solver it replaced (kept in the tests as their oracle,
+/// `DenseAssignmentProblem.swift`) on the same costs, bit for bit
 /// (assignment, cost and both potentials), so the engine decides exactly as before: every
 /// floating-point operation on a reached column happens in the same order, the step's column is
 /// the smallest-numbered one of least reduced cost as in the dense loop, and a forbidden pair can
 /// never be the dense solver's choice either, because the searching row's own "unmatched" slot
 /// is always free and far cheaper. That last point needs every allowed cost to be far below
-/// ``AssignmentProblem/forbidden`` in size (the engine's costs are minus scores of about 1).
+/// ``forbidden`` in size (the engine's costs are minus scores of about 1).
 /// `EngineInternalsTests.sparseAssignmentEqualsDense` holds the two solvers to each other.
 struct SparseAssignmentProblem {
+    /// The cost of a pair taken away (``forbid(_:_:)``): never chosen while any other way exists.
+    static let forbidden = 1e9
     let rows: Int
     let columns: Int
     let unmatchedCost: Double
@@ -56,22 +60,22 @@ struct SparseAssignmentProblem {
     /// Cost of a real pair, nil when it is forbidden.
     func cost(_ row: Int, _ column: Int) -> Double? {
         for e in pairs(ofRow: row) where Int(pairColumn[e]) == column {
-            return pairCost[e] < AssignmentProblem.forbidden / 2 ? pairCost[e] : nil
+            return pairCost[e] < Self.forbidden / 2 ? pairCost[e] : nil
         }
         return nil
     }
 
     /// Forbids a real pair (the problem without it); nothing when it is not allowed.
     mutating func forbid(_ row: Int, _ column: Int) {
-        for e in pairs(ofRow: row) where Int(pairColumn[e]) == column { pairCost[e] = AssignmentProblem.forbidden }
+        for e in pairs(ofRow: row) where Int(pairColumn[e]) == column { pairCost[e] = Self.forbidden }
     }
 
-    /// The optimum, as ``AssignmentProblem/solve()`` finds it (same potentials, 1-based).
-    func solve() -> AssignmentProblem.Solution {
+    /// The optimum, with its potentials (``AssignmentSolution``).
+    func solve() -> AssignmentSolution {
         precondition(rowStart.count == rows + 1, "every row must be closed")
         let n = rows, m = width
         var u = [Double](repeating: 0, count: n + 1), v = [Double](repeating: 0, count: m + 1)
-        guard n > 0 else { return AssignmentProblem.Solution(columns: [], cost: 0, u: u, v: v) }
+        guard n > 0 else { return AssignmentSolution(columns: [], cost: 0, u: u, v: v) }
         // Scratch for the searches, on the stack when small (a block's problem is): blocks are
         // many and their searches short, so allocating it would cost as much as the search.
         let (out, total) = withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * (m + 1)) { ints in
@@ -83,7 +87,7 @@ struct SparseAssignmentProblem {
                 }
             }
         }
-        return AssignmentProblem.Solution(columns: out, cost: total, u: u, v: v)
+        return AssignmentSolution(columns: out, cost: total, u: u, v: v)
     }
 
     /// The dense solver's loop over the reached columns only. `ints` holds, (m + 1) each: the
@@ -93,7 +97,7 @@ struct SparseAssignmentProblem {
         _ u: UnsafeMutableBufferPointer<Double>, _ v: UnsafeMutableBufferPointer<Double>,
         _ ints: UnsafeMutableBufferPointer<Int>, _ minv: UnsafeMutableBufferPointer<Double>, _ used: UnsafeMutableBufferPointer<Bool>
     ) -> ([Int?], Double) {
-        let n = rows, m = width, limit = AssignmentProblem.forbidden / 2
+        let n = rows, m = width, limit = Self.forbidden / 2
         ints.initialize(repeating: 0)
         minv.initialize(repeating: .infinity)
         used.initialize(repeating: false)

@@ -62,7 +62,7 @@ import Testing
         #expect(docs.count == 24)
     }
 
-    /// Random small problems: the solver's optimum equals brute force, and the dual bound never
+    /// Random small problems: the engine's (sparse) solver's optimum equals brute force, and the dual bound never
     /// exceeds what forbidding a chosen pair really costs (the bound lets the engine skip
     /// re-solving; it must be a lower bound to be safe).
     @Test func assignmentIsOptimalAndDualBoundIsALowerBound() {
@@ -71,7 +71,7 @@ import Testing
             let rows = 1 + rng.int(0...3), cols = 1 + rng.int(0...3)
             var problem = AssignmentProblem(rows: rows, columns: cols)
             for i in 0..<rows { for j in 0..<cols where rng.int(0...2) > 0 { problem[i, j] = -Double(rng.int(0...199)) / 100 } }
-            let best = problem.solve()
+            let best = problem.sparse.solve()
             #expect(abs(best.cost - bruteForce(problem)) < 1e-9)
             for (i, j) in best.columns.enumerated() {
                 guard let j else { continue }
@@ -83,7 +83,7 @@ import Testing
                 for i2 in 0..<rows where i2 != i && problem.allowed(i2, j) { colAlt = min(colAlt, problem.reducedCost(best, i2, j)) }
                 var without = problem
                 without[i, j] = AssignmentProblem.forbidden
-                let alt = without.solve()
+                let alt = without.sparse.solve()
                 #expect(alt.cost - best.cost >= rowAlt + colAlt - 1e-9)
             }
         }
@@ -95,7 +95,7 @@ import Testing
     /// column sets, and the same problems with a pair forbidden (the engine's near-tie re-solve).
     @Test func sparseAssignmentEqualsDense() {
         var rng = SplitMix64(scenarioSeed: 11)
-        func same(_ a: AssignmentProblem.Solution, _ b: AssignmentProblem.Solution) -> Bool {
+        func same(_ a: AssignmentSolution, _ b: AssignmentSolution) -> Bool {
             a.columns == b.columns && a.cost.bitPattern == b.cost.bitPattern
                 && a.u.map(\.bitPattern) == b.u.map(\.bitPattern) && a.v.map(\.bitPattern) == b.v.map(\.bitPattern)
         }
